@@ -1,0 +1,1 @@
+//! Fox and Geese (Hala-tafl).

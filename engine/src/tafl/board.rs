@@ -1,0 +1,179 @@
+//! The board: its size, its special squares, and what the rules let each kind of piece do on
+//! them, compiled from [`Rules`] into bitboards once per match so that move generation and
+//! capture tests are a few word operations.
+
+use super::bitboard::Bits;
+use super::rules::{KingStrength, Rules, RulesError};
+use super::square::{Dir, Piece, Square};
+
+#[derive(Clone, Debug)]
+pub struct Board<B> {
+    pub rules: Rules,
+    pub dim: u8,
+    /// Every square of the board.
+    pub all: B,
+    pub edge: B,
+    /// The corner squares (2x2 blocks when `corner_block` is 2).
+    pub corners: B,
+    pub throne: Square,
+    /// The throne and its four neighbours: where `StrongAtThrone` and `Middleweight` kings are
+    /// strong.
+    pub throne_zone: B,
+    /// Where the king wins by reaching: the edge or the corners.
+    pub escape: B,
+    not_first_file: B,
+    not_last_file: B,
+    /// Per piece kind: squares it may pass over / stop on when empty.
+    passable: [B; 3],
+    stoppable: [B; 3],
+    /// Per victim kind: empty special squares hostile to it.
+    hostile_when_empty: [B; 3],
+}
+
+impl<B: Bits> Board<B> {
+    pub fn new(rules: Rules) -> Result<Board<B>, RulesError> {
+        rules.validate()?;
+        let dim = rules.dim();
+        let n = usize::from(dim) * usize::from(dim);
+        if n > B::CAPACITY {
+            return Err(RulesError(format!(
+                "a {dim}x{dim} board does not fit this bitboard"
+            )));
+        }
+        let select = |keep: &dyn Fn(u8, u8) -> bool| {
+            (0..n).map(Square::from_index).fold(B::EMPTY, |acc, sq| {
+                if keep(sq.file(dim), sq.rank(dim)) {
+                    acc.with(sq)
+                } else {
+                    acc
+                }
+            })
+        };
+        let last = dim - 1;
+        let cb = rules.corner_block;
+        let all = select(&|_, _| true);
+        let edge = select(&|f, r| f == 0 || r == 0 || f == last || r == last);
+        let corners = select(&|f, r| (f < cb || f > last - cb) && (r < cb || r > last - cb));
+        let throne = Square::at(dim / 2, dim / 2, dim);
+        let throne_zone = Dir::ALL
+            .iter()
+            .filter_map(|&d| throne.step(d, dim))
+            .fold(B::single(throne), |acc, sq| acc.with(sq));
+        let throne_bit = B::single(throne);
+        let escape = match rules.escape {
+            super::rules::Escape::Edge => edge,
+            super::rules::Escape::Corner => corners,
+        };
+        let mut passable = [all; 3];
+        let mut stoppable = [all; 3];
+        let mut hostile_when_empty = [B::EMPTY; 3];
+        for piece in Piece::ALL {
+            let i = piece.index();
+            if !rules.throne_passable.contains(piece) {
+                passable[i] &= !throne_bit;
+            }
+            if !rules.throne_stoppable.contains(piece) {
+                stoppable[i] &= !throne_bit;
+            }
+            if !rules.corner_passable.contains(piece) {
+                passable[i] &= !corners;
+            }
+            if !rules.corner_stoppable.contains(piece) {
+                stoppable[i] &= !corners;
+            }
+            if rules.corner_hostile.contains(piece) {
+                hostile_when_empty[i] |= corners;
+            }
+            if rules.empty_throne_hostile.contains(piece) {
+                hostile_when_empty[i] |= throne_bit;
+            }
+        }
+        Ok(Board {
+            dim,
+            all,
+            edge,
+            corners,
+            throne,
+            throne_zone,
+            escape,
+            not_first_file: all & !select(&|f, _| f == 0),
+            not_last_file: all & !select(&|f, _| f == last),
+            passable,
+            stoppable,
+            hostile_when_empty,
+            rules,
+        })
+    }
+
+    /// Every square of `b` moved one step in `dir`; squares leaving the board vanish.
+    #[inline]
+    pub fn shift(&self, b: B, dir: Dir) -> B {
+        match dir {
+            Dir::North => b.shl(u32::from(self.dim)) & self.all,
+            Dir::South => b.shr(u32::from(self.dim)),
+            Dir::East => b.shl(1) & self.not_first_file,
+            Dir::West => b.shr(1) & self.not_last_file,
+        }
+    }
+
+    /// The squares orthogonally next to any square of `b`.
+    #[inline]
+    pub fn neighbours(&self, b: B) -> B {
+        self.shift(b, Dir::North)
+            | self.shift(b, Dir::South)
+            | self.shift(b, Dir::East)
+            | self.shift(b, Dir::West)
+    }
+
+    #[inline]
+    pub fn step(&self, sq: Square, dir: Dir) -> Option<Square> {
+        sq.step(dir, self.dim)
+    }
+
+    /// Index distance of one step in `dir`.
+    #[inline]
+    pub fn delta(&self, dir: Dir) -> isize {
+        let (df, dr) = dir.offset();
+        isize::from(dr) * isize::from(self.dim) + isize::from(df)
+    }
+
+    #[inline]
+    pub fn passable(&self, piece: Piece) -> B {
+        self.passable[piece.index()]
+    }
+
+    #[inline]
+    pub fn stoppable(&self, piece: Piece) -> B {
+        self.stoppable[piece.index()]
+    }
+
+    #[inline]
+    pub fn hostile_when_empty(&self, victim: Piece) -> B {
+        self.hostile_when_empty[victim.index()]
+    }
+
+    /// Whether the king, standing on `sq`, must be surrounded on four sides.
+    pub fn king_is_strong_at(&self, sq: Square) -> bool {
+        match self.rules.king_strength {
+            KingStrength::Strong => true,
+            KingStrength::Weak => false,
+            KingStrength::StrongAtThrone | KingStrength::Middleweight => self.throne_zone.has(sq),
+        }
+    }
+
+    /// True for squares drawn as `#` in diagrams: the throne and corners when they have rules.
+    pub fn is_special(&self, sq: Square) -> bool {
+        let throne_special = self
+            .passable
+            .iter()
+            .chain(&self.stoppable)
+            .any(|b| !b.has(self.throne))
+            || self.hostile_when_empty.iter().any(|b| b.has(self.throne));
+        let corner_special = self.escape == self.corners
+            || self
+                .hostile_when_empty
+                .iter()
+                .any(|b| (*b & self.corners).any());
+        (sq == self.throne && throne_special) || (self.corners.has(sq) && corner_special)
+    }
+}

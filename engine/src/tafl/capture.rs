@@ -1,0 +1,219 @@
+//! Making a move and its captures: custodial captures of men, the king's capture per his
+//! strength, and shieldwall captures. Only the moving side captures: a piece that moves between
+//! two enemies is safe.
+
+use super::bitboard::Bits;
+use super::board::Board;
+use super::position::Position;
+use super::rules::{KingStrength, Shieldwall};
+use super::square::{Dir, Move, Piece, Side, Square};
+
+/// What a move took off the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Captures<B> {
+    /// Captured men (never the king).
+    pub men: B,
+    pub king: bool,
+}
+
+impl<B: Bits> Position<B> {
+    /// Plays a move already checked legal (by [`Position::check_move`] or because it came from
+    /// move generation) and removes what it captures.
+    pub fn play(&mut self, board: &Board<B>, mv: Move) -> Captures<B> {
+        let piece = self
+            .piece_at(mv.from)
+            .expect("a legal move starts on a piece");
+        self.remove(piece, mv.from);
+        self.put(piece, mv.to);
+        let side = piece.side();
+        let hammers = self.hammers(board, side);
+
+        let mut men = B::EMPTY;
+        if hammers.has(mv.to) {
+            men = self.custodial_captures(board, mv.to, side, hammers);
+            if board.rules.shieldwall != Shieldwall::None {
+                men |= self.shieldwall_captures(board, mv.to, side, hammers);
+            }
+        }
+        let king = side == Side::Attackers && self.king_is_captured_by(board, mv.to);
+
+        let victim = match side {
+            Side::Attackers => Piece::Defender,
+            Side::Defenders => Piece::Attacker,
+        };
+        for sq in men.squares() {
+            self.remove(victim, sq);
+        }
+        if king {
+            let k = self
+                .king_square()
+                .expect("a captured king was on the board");
+            self.remove(Piece::King, k);
+        }
+        self.pass_turn();
+        Captures { men, king }
+    }
+
+    /// The pieces of `side` that take part in captures: every man, and the king if armed.
+    #[inline]
+    fn hammers(&self, board: &Board<B>, side: Side) -> B {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders if board.rules.king_armed => self.defenders | self.king,
+            Side::Defenders => self.defenders,
+        }
+    }
+
+    /// Whether `sq` closes a capture of the man of kind `victim` standing on `victim_sq`.
+    fn hostile(
+        &self,
+        board: &Board<B>,
+        sq: Square,
+        victim: Piece,
+        victim_sq: Square,
+        hammers: B,
+    ) -> bool {
+        if hammers.has(sq) {
+            return true;
+        }
+        if !self.occupied().has(sq) {
+            return board.hostile_when_empty(victim).has(sq);
+        }
+        if sq != board.throne {
+            return false;
+        }
+        board.rules.throne_hostile.contains(victim)
+            || (victim == Piece::Defender
+                && board.rules.linnaean
+                && self.linnaean_throne(board, victim_sq))
+    }
+
+    /// Linnaean capture: the king is on the throne and attackers stand on the throne's other
+    /// three sides, so the throne counts against the defender on the fourth (`victim_sq`).
+    fn linnaean_throne(&self, board: &Board<B>, victim_sq: Square) -> bool {
+        self.king.has(board.throne)
+            && Dir::ALL
+                .iter()
+                .filter_map(|&d| board.step(board.throne, d))
+                .filter(|&n| n != victim_sq)
+                .all(|n| self.attackers.has(n))
+    }
+
+    fn custodial_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
+        let (victims, victim) = match side {
+            Side::Attackers => (self.defenders, Piece::Defender),
+            Side::Defenders => (self.attackers, Piece::Attacker),
+        };
+        let mut captured = B::EMPTY;
+        for dir in Dir::ALL {
+            let Some(n) = board.step(to, dir) else {
+                continue;
+            };
+            if !victims.has(n) {
+                continue;
+            }
+            let Some(far) = board.step(n, dir) else {
+                continue;
+            };
+            if self.hostile(board, far, victim, n, hammers) {
+                captured = captured.with(n);
+            }
+        }
+        captured
+    }
+
+    /// Whether the attacker that just moved to `to` captures the king.
+    fn king_is_captured_by(&self, board: &Board<B>, to: Square) -> bool {
+        let Some(k) = self.king_square() else {
+            return false;
+        };
+        let Some(toward_mover) = Dir::ALL.into_iter().find(|&d| board.step(k, d) == Some(to))
+        else {
+            return false;
+        };
+        let empty = board.all & !self.occupied();
+        let hostile_square = |sq: Square| {
+            self.attackers.has(sq)
+                || (empty.has(sq) && board.hostile_when_empty(Piece::King).has(sq))
+        };
+        if board.king_is_strong_at(k) {
+            // Off the board is never hostile, so a strong king is safe on the edge.
+            return Dir::ALL
+                .iter()
+                .all(|&d| board.step(k, d).is_some_and(hostile_square));
+        }
+        let Some(opposite) = board.step(k, toward_mover.opposite()) else {
+            return false;
+        };
+        match board.rules.king_strength {
+            KingStrength::Middleweight => self.attackers.has(opposite),
+            _ => hostile_square(opposite),
+        }
+    }
+
+    /// Shieldwall: a row of two or more enemy pieces on an edge, each with one of the mover's
+    /// pieces directly in front of it and bracketed at both ends along the edge (by a piece, or
+    /// under the strong rule by a corner), is captured by the move that completes it. The king
+    /// may stand in the wall but is never taken by it.
+    fn shieldwall_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
+        let dim = board.dim;
+        let last = dim - 1;
+        let victims = self.side_bits(side.opponent());
+        let (tf, tr) = (to.file(dim), to.rank(dim));
+        let corner_brackets = board.rules.shieldwall == Shieldwall::Strong;
+        let mut captured = B::EMPTY;
+        let d = usize::from(dim);
+        // Each edge as (its first square, the index step along it, the index step inward, how
+        // far `to` is from it, where `to` lies along it).
+        let edges = [
+            (0, 1, d as isize, tr, tf),
+            (usize::from(last) * d, 1, -(d as isize), last - tr, tf),
+            (0, d, 1, tf, tr),
+            (usize::from(last), d, -1, last - tf, tr),
+        ];
+        for (first, step, inward, depth, along) in edges {
+            if depth > 1 {
+                continue;
+            }
+            let at = |i: u8| Square::from_index(first + usize::from(i) * step);
+            let front = |i: u8| Square::from_index((at(i).index() as isize + inward) as usize);
+            let bracket = |i: Option<u8>| {
+                i.filter(|&i| i < dim).map(at).is_some_and(|sq| {
+                    hammers.has(sq)
+                        || (corner_brackets && board.corners.has(sq) && !self.occupied().has(sq))
+                })
+            };
+            let mut i = 0;
+            while i < dim {
+                if !victims.has(at(i)) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < dim && victims.has(at(i)) {
+                    i += 1;
+                }
+                let end = i - 1;
+                let involved = if depth == 0 {
+                    along + 1 == start || along == end + 1
+                } else {
+                    (start..=end).contains(&along)
+                };
+                let fronted = (start..=end).all(|j| hammers.has(front(j)));
+                if end > start
+                    && involved
+                    && fronted
+                    && bracket(start.checked_sub(1))
+                    && bracket(Some(end + 1))
+                {
+                    for j in start..=end {
+                        if !self.king.has(at(j)) {
+                            captured = captured.with(at(j));
+                        }
+                    }
+                }
+            }
+        }
+        captured
+    }
+}

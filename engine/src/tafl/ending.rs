@@ -1,0 +1,134 @@
+//! How a tafl game ends. The engine decides, after every move, in this order: the king is
+//! captured; the king escapes; an exit fort is made; the defenders are encircled; the side to
+//! move has no legal move. Threefold repetition needs the game's history and is judged in
+//! `game.rs`.
+
+use super::bitboard::Bits;
+use super::board::Board;
+use super::capture::Captures;
+use super::position::Position;
+use super::square::{Dir, Piece, Side};
+
+/// Why the game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    KingCaptured,
+    KingEscaped,
+    ExitFort,
+    Encirclement,
+    NoMoves,
+    Repetition,
+}
+
+impl Reason {
+    /// Stable machine-readable code, used in outcomes and on the wire.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Reason::KingCaptured => "king_captured",
+            Reason::KingEscaped => "king_escaped",
+            Reason::ExitFort => "exit_fort",
+            Reason::Encirclement => "encirclement",
+            Reason::NoMoves => "no_moves",
+            Reason::Repetition => "repetition",
+        }
+    }
+}
+
+/// The end of a game: who won (`None` for a draw) and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Verdict {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+}
+
+impl<B: Bits> Position<B> {
+    /// Judges the position right after `mover` played a move that captured `captures`.
+    pub fn verdict_after(
+        &self,
+        board: &Board<B>,
+        mover: Side,
+        captures: &Captures<B>,
+    ) -> Option<Verdict> {
+        let win = |side, reason| {
+            Some(Verdict {
+                winner: Some(side),
+                reason,
+            })
+        };
+        if captures.king {
+            return win(Side::Attackers, Reason::KingCaptured);
+        }
+        match mover {
+            Side::Defenders => {
+                if (self.king & board.escape).any() {
+                    return win(Side::Defenders, Reason::KingEscaped);
+                }
+                if board.rules.edge_fort && self.is_exit_fort(board) {
+                    return win(Side::Defenders, Reason::ExitFort);
+                }
+            }
+            Side::Attackers => {
+                if board.rules.encirclement && self.is_encircled(board) {
+                    return win(Side::Attackers, Reason::Encirclement);
+                }
+            }
+        }
+        if !self.has_moves(board) {
+            return win(mover, Reason::NoMoves);
+        }
+        None
+    }
+
+    /// An exit fort: the king stands on the edge and can move, the empty squares he can reach
+    /// touch no attacker, and no defender walling them in can ever be captured, because along
+    /// each line through it one neighbour is off the board, inside the fort, or another wall
+    /// defender. (If no wall defender can be taken first, none can be taken at all.)
+    pub fn is_exit_fort(&self, board: &Board<B>) -> bool {
+        let Some(k) = self.king_square() else {
+            return false;
+        };
+        if !board.edge.has(k) {
+            return false;
+        }
+        let empty = board.all & !self.occupied();
+        let king_can_move =
+            (board.neighbours(self.king) & empty & board.stoppable(Piece::King)).any();
+        if !king_can_move {
+            return false;
+        }
+        let inside = flood(board, self.king, self.king | empty);
+        let wall = board.neighbours(inside) & !inside;
+        if (wall & self.attackers).any() {
+            return false;
+        }
+        let safe = inside | wall;
+        wall.squares().all(|w| {
+            [(Dir::North, Dir::South), (Dir::East, Dir::West)]
+                .iter()
+                .all(|&(a, b)| {
+                    let covered = |d| board.step(w, d).is_none_or(|n| safe.has(n));
+                    covered(a) || covered(b)
+                })
+        })
+    }
+
+    /// The attackers have shut the king and every defender away from the edge: nothing the
+    /// defenders hold can reach an edge square without passing an attacker.
+    pub fn is_encircled(&self, board: &Board<B>) -> bool {
+        let defenders = self.side_bits(Side::Defenders);
+        let reach = flood(board, defenders, board.all & !self.attackers);
+        (reach & board.edge).is_empty()
+    }
+}
+
+/// Every square of `within` connected orthogonally to `seeds` through `within`.
+fn flood<B: Bits>(board: &Board<B>, seeds: B, within: B) -> B {
+    let mut reach = seeds;
+    loop {
+        let next = (reach | board.neighbours(reach)) & within;
+        if next == reach {
+            return reach;
+        }
+        reach = next;
+    }
+}

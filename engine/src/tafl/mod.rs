@@ -1,0 +1,282 @@
+//! The tafl family: Hnefatafl as the seed describes it, Copenhagen, Fetlar, Brandubh, Tablut,
+//! Tawlbwrdd, 13x13 and Alea Evangelii, all from one data-driven ruleset ([`Rules`]).
+//!
+//! [`Tafl`] is the game as the rest of the project sees it; it picks the bitboard width from the
+//! board size (`u128` up to 11x11, [`Wide`] above) and runs the same generic rules on either.
+
+mod bitboard;
+mod board;
+mod capture;
+mod ending;
+mod game;
+mod layout;
+mod movegen;
+pub mod opentafl;
+mod perft;
+mod position;
+mod rules;
+mod square;
+pub mod variants;
+mod zobrist;
+
+use std::sync::Arc;
+
+pub use bitboard::{Bits, Wide};
+pub use ending::{Reason, Verdict};
+pub use layout::{DiagramError, Layout};
+pub use movegen::IllegalMove;
+pub use rules::{Escape, KingStrength, PieceSet, Repetition, Rules, RulesError, Shieldwall};
+pub use square::{Coord, Dir, Move, Piece, Side, Square};
+
+use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::rng::MatchRng;
+use board::Board;
+use game::TaflGame;
+use position::Position;
+
+#[derive(Clone, Debug)]
+enum Sized {
+    Small(TaflGame<u128>),
+    Large(TaflGame<Wide>),
+}
+
+/// Runs `$body` with `$g` bound to the game of whichever size this is.
+macro_rules! with_game {
+    ($self:expr, $g:ident => $body:expr) => {
+        match &$self.inner {
+            Sized::Small($g) => $body,
+            Sized::Large($g) => $body,
+        }
+    };
+}
+
+/// A tafl game: rules, position, history and result.
+#[derive(Clone, Debug)]
+pub struct Tafl {
+    inner: Sized,
+    outcome: Option<Outcome>,
+}
+
+/// One played move as reported to callers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    pub mv: Move,
+    /// Squares of the men captured, in square order (the king's capture is in `king_captured`).
+    pub captured: Vec<Square>,
+    pub king_captured: bool,
+}
+
+/// What anyone may see of a tafl game: it has no hidden information.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaflView {
+    pub layout: Layout,
+    pub to_move: Option<Side>,
+    pub plies: usize,
+    pub last_move: Option<MoveReport>,
+    pub verdict: Option<Verdict>,
+}
+
+fn report<B: Bits>(played: &game::Played<B>) -> MoveReport {
+    MoveReport {
+        mv: played.mv,
+        captured: played.captures.men.squares().collect(),
+        king_captured: played.captures.king,
+    }
+}
+
+impl Tafl {
+    /// A new game at the rules' start position.
+    pub fn new(rules: Rules) -> Result<Tafl, RulesError> {
+        let turn = if rules.attackers_first {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let start = rules.start.clone();
+        Tafl::from_layout(rules, &start, turn)
+    }
+
+    /// A game from any position, with `turn` to move.
+    pub fn from_layout(rules: Rules, layout: &Layout, turn: Side) -> Result<Tafl, RulesError> {
+        if layout.dim() != rules.dim() {
+            return Err(RulesError(format!(
+                "a {0}x{0} position for {1}x{1} rules",
+                layout.dim(),
+                rules.dim()
+            )));
+        }
+        fn build<B: Bits>(
+            rules: Rules,
+            layout: &Layout,
+            turn: Side,
+        ) -> Result<TaflGame<B>, RulesError> {
+            let board = Board::<B>::new(rules)?;
+            let start = Position::from_layout(layout, turn);
+            Ok(TaflGame::new(Arc::new(board), start))
+        }
+        let inner = if usize::from(rules.dim()).pow(2) <= u128::CAPACITY {
+            Sized::Small(build(rules, layout, turn)?)
+        } else {
+            Sized::Large(build(rules, layout, turn)?)
+        };
+        let mut tafl = Tafl {
+            inner,
+            outcome: None,
+        };
+        tafl.outcome = tafl.verdict().map(outcome_of);
+        Ok(tafl)
+    }
+
+    /// A preset by name (see [`variants::NAMES`]).
+    pub fn preset(name: &str) -> Option<Tafl> {
+        variants::preset(name).map(|rules| Tafl::new(rules).expect("presets are valid"))
+    }
+
+    pub fn rules(&self) -> &Rules {
+        with_game!(self, g => &g.board().rules)
+    }
+
+    pub fn dim(&self) -> u8 {
+        self.rules().dim()
+    }
+
+    /// The side to move, or `None` once the game is over.
+    pub fn to_move(&self) -> Option<Side> {
+        with_game!(self, g => g.to_move())
+    }
+
+    pub fn verdict(&self) -> Option<Verdict> {
+        with_game!(self, g => g.verdict())
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        with_game!(self, g => g.legal_moves())
+    }
+
+    /// Checks and plays one move.
+    pub fn play_move(&mut self, mv: Move) -> Result<MoveReport, IllegalMove> {
+        let played = match &mut self.inner {
+            Sized::Small(g) => report(&g.play(mv)?),
+            Sized::Large(g) => report(&g.play(mv)?),
+        };
+        self.outcome = self.verdict().map(outcome_of);
+        Ok(played)
+    }
+
+    /// The current position.
+    pub fn layout(&self) -> Layout {
+        with_game!(self, g => g.position().layout(self.dim()))
+    }
+
+    /// The position the game started from, with the side that moved first.
+    pub fn start(&self) -> (Layout, Side) {
+        with_game!(self, g => (g.start().layout(self.dim()), g.start().turn()))
+    }
+
+    /// The side whose turn it is in the current position (also after the game has ended).
+    pub fn turn(&self) -> Side {
+        with_game!(self, g => g.position().turn())
+    }
+
+    /// Every move played so far.
+    pub fn moves(&self) -> Vec<MoveReport> {
+        with_game!(self, g => g.record().iter().map(report).collect())
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        with_game!(self, g => g.position().piece_at(sq))
+    }
+
+    /// The incremental Zobrist hash of the current position.
+    pub fn hash(&self) -> u64 {
+        with_game!(self, g => g.position().hash())
+    }
+
+    /// The hash recomputed from scratch; always equal to [`Tafl::hash`].
+    pub fn recomputed_hash(&self) -> u64 {
+        with_game!(self, g => g.position().recomputed_hash())
+    }
+
+    /// Counts move sequences of `depth` plies from the current position.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if self.verdict().is_some() {
+            return u64::from(depth == 0);
+        }
+        with_game!(self, g => g.position().perft(g.board(), depth))
+    }
+
+    /// Whether the throne or a corner has special rules, so diagrams can mark it.
+    pub fn is_special(&self, sq: Square) -> bool {
+        with_game!(self, g => g.board().is_special(sq))
+    }
+
+    /// The current position as a diagram.
+    pub fn diagram(&self) -> String {
+        self.layout().diagram(|sq| self.is_special(sq))
+    }
+}
+
+fn outcome_of(verdict: Verdict) -> Outcome {
+    let reason = verdict.reason.code();
+    match verdict.winner {
+        Some(side) => Outcome::win(Seat::new(side.seat_index()).expect("two seats"), 2, reason),
+        None => Outcome::draw(2, reason),
+    }
+}
+
+/// The seat that plays `side`.
+pub fn seat_of(side: Side) -> Seat {
+    Seat::new(side.seat_index()).expect("two seats")
+}
+
+impl Game for Tafl {
+    type Config = Rules;
+    type Action = Move;
+    type View = TaflView;
+    type Illegal = IllegalMove;
+    type ConfigError = RulesError;
+
+    fn new(config: &Rules, _rng: &mut MatchRng) -> Result<Tafl, RulesError> {
+        Tafl::new(config.clone())
+    }
+
+    fn seat_count(&self) -> usize {
+        2
+    }
+
+    fn to_act(&self) -> SeatSet {
+        self.to_move()
+            .map_or(SeatSet::EMPTY, |side| SeatSet::single(seat_of(side)))
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Move> {
+        if self.to_act().contains(seat) {
+            self.legal_moves()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn apply(
+        &mut self,
+        _seat: Seat,
+        action: &Move,
+        _rng: &mut MatchRng,
+    ) -> Result<(), IllegalMove> {
+        self.play_move(*action).map(|_| ())
+    }
+
+    fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    fn view(&self, _viewer: Viewer) -> TaflView {
+        TaflView {
+            layout: self.layout(),
+            to_move: self.to_move(),
+            plies: with_game!(self, g => g.record().len()),
+            last_move: with_game!(self, g => g.record().last().map(report)),
+            verdict: self.verdict(),
+        }
+    }
+}
