@@ -153,8 +153,12 @@ impl<B: Bits> Position<B> {
 
     /// Shieldwall: a row of two or more enemy pieces on an edge, each with one of the mover's
     /// pieces directly in front of it and bracketed at both ends along the edge (by a piece, or
-    /// under the strong rule by a corner), is captured by the move that completes it. The king
+    /// under the strong rule by a corner), is captured by the move that brackets it. The king
     /// may stand in the wall but is never taken by it.
+    ///
+    /// Only a bracketing move captures, as the rules word it ("captured together, by bracketing
+    /// the whole group at both ends") and as the recorded Copenhagen games confirm: moving the
+    /// last piece into the front row of an already bracketed wall captures nothing.
     fn shieldwall_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
         let dim = board.dim;
         let last = dim - 1;
@@ -164,7 +168,8 @@ impl<B: Bits> Position<B> {
         let mut captured = B::EMPTY;
         let d = usize::from(dim);
         // Each edge as (its first square, the index step along it, the index step inward, how
-        // far `to` is from it, where `to` lies along it).
+        // far `to` is from it, where `to` lies along it). Only an edge `to` stands on can hold
+        // a wall this move brackets.
         let edges = [
             (0, 1, d as isize, tr, tf),
             (usize::from(last) * d, 1, -(d as isize), last - tr, tf),
@@ -172,7 +177,7 @@ impl<B: Bits> Position<B> {
             (usize::from(last), d, -1, last - tf, tr),
         ];
         for (first, step, inward, depth, along) in edges {
-            if depth > 1 {
+            if depth != 0 {
                 continue;
             }
             let at = |i: u8| Square::from_index(first + usize::from(i) * step);
@@ -194,11 +199,7 @@ impl<B: Bits> Position<B> {
                     i += 1;
                 }
                 let end = i - 1;
-                let involved = if depth == 0 {
-                    along + 1 == start || along == end + 1
-                } else {
-                    (start..=end).contains(&along)
-                };
+                let involved = along + 1 == start || along == end + 1;
                 let fronted = (start..=end).all(|j| hammers.has(front(j)));
                 if end > start
                     && involved

@@ -7,6 +7,7 @@
 mod bitboard;
 mod board;
 mod capture;
+pub mod corpus;
 mod ending;
 mod game;
 mod layout;

@@ -1,1 +1,652 @@
-//! OpenTafl notation.
+//! OpenTafl notation: positions, moves, rules strings and game records.
+//!
+//! * Position: ranks from rank 1 upward, each between `/`, digits counting empty squares;
+//!   attackers lowercase (`t` man), defenders uppercase (`T` man, `K` king). Copenhagen's start is
+//!   `/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/`.
+//! * Move: `from-to`, then `x` and the captured squares joined by `/` (`e5-e8xe9/d8`). Reading
+//!   also accepts one `x` per capture (`e5-e8xe9xd8`), as some game collections write them.
+//! * Rules string: space-separated `key:value` pairs (keys in `rules.rs`), `start:` required,
+//!   every other key defaulting to [`Rules::default_for`]'s value and omitted when printed at
+//!   its default.
+//! * Game record: `[tag:value]` header lines, then numbered move pairs `1. d1-d3 h6-h9`.
+//!
+//! Every error names the 1-based character column of the problem in the text it was given.
+
+use std::fmt;
+
+use super::Tafl;
+use super::layout::Layout;
+use super::rules::{Escape, KingStrength, PieceSet, Repetition, Rules, Shieldwall};
+use super::square::{MAX_DIM, Move, Piece, Side, Square};
+
+/// Notation that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotationError {
+    /// 1-based character column where the problem is.
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at column {}: {}", self.column, self.message)
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+fn error<T>(column: usize, message: impl Into<String>) -> Result<T, NotationError> {
+    Err(NotationError {
+        column,
+        message: message.into(),
+    })
+}
+
+/// Shifts an error found in a piece of text to its place in the enclosing text.
+fn offset(e: NotationError, by: usize) -> NotationError {
+    NotationError {
+        column: e.column + by,
+        ..e
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions
+
+/// Reads a position; its size is the number of ranks.
+pub fn parse_position(text: &str) -> Result<Layout, NotationError> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.first() != Some(&'/') {
+        return error(1, "a position starts with '/'");
+    }
+    let mut ranks: Vec<Vec<(usize, Option<Piece>)>> = vec![Vec::new()];
+    let mut i = 1;
+    while i < chars.len() {
+        let c = chars[i];
+        let column = i + 1;
+        match c {
+            '/' => ranks.push(Vec::new()),
+            '0'..='9' => {
+                let start = i;
+                while i + 1 < chars.len() && chars[i + 1].is_ascii_digit() {
+                    i += 1;
+                }
+                let run: String = chars[start..=i].iter().collect();
+                let n: usize = run.parse().map_err(|_| NotationError {
+                    column: start + 1,
+                    message: format!("bad count '{run}'"),
+                })?;
+                if n == 0 || n > usize::from(MAX_DIM) {
+                    return error(
+                        start + 1,
+                        format!("count {n} of empty squares is out of range"),
+                    );
+                }
+                let rank = ranks.last_mut().expect("at least one rank");
+                rank.extend(std::iter::repeat_n((start + 1, None), n));
+            }
+            't' => ranks
+                .last_mut()
+                .expect("rank")
+                .push((column, Some(Piece::Attacker))),
+            'T' => ranks
+                .last_mut()
+                .expect("rank")
+                .push((column, Some(Piece::Defender))),
+            'K' => ranks
+                .last_mut()
+                .expect("rank")
+                .push((column, Some(Piece::King))),
+            other => {
+                return error(
+                    column,
+                    format!("unknown piece '{other}' (t attacker, T defender, K king)"),
+                );
+            }
+        }
+        i += 1;
+    }
+    if chars.last() != Some(&'/') {
+        return error(chars.len() + 1, "a position ends with '/'");
+    }
+    ranks.pop(); // the empty remainder after the closing '/'
+    let dim = ranks.len();
+    if !(5..=usize::from(MAX_DIM)).contains(&dim) {
+        return error(1, format!("{dim} ranks; a board has 5 to {MAX_DIM}"));
+    }
+    let mut layout = Layout::empty(dim as u8);
+    let mut rank_start = 2;
+    for (r, rank) in ranks.iter().enumerate() {
+        if rank.len() != dim {
+            let column = rank.last().map_or(rank_start, |&(c, _)| c);
+            return error(
+                column,
+                format!(
+                    "rank {} has {} squares on a {dim}x{dim} board",
+                    r + 1,
+                    rank.len()
+                ),
+            );
+        }
+        for (file, &(_, piece)) in rank.iter().enumerate() {
+            layout.set(Square::at(file as u8, r as u8, dim as u8), piece);
+        }
+        rank_start = rank.last().map_or(rank_start, |&(c, _)| c + 2);
+    }
+    Ok(layout)
+}
+
+pub fn print_position(layout: &Layout) -> String {
+    let dim = layout.dim();
+    let mut out = String::from("/");
+    for rank in 0..dim {
+        let mut empty = 0;
+        for file in 0..dim {
+            let c = match layout.get(Square::at(file, rank, dim)) {
+                None => {
+                    empty += 1;
+                    continue;
+                }
+                Some(Piece::Attacker) => 't',
+                Some(Piece::Defender) => 'T',
+                Some(Piece::King) => 'K',
+            };
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            out.push(c);
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        out.push('/');
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves
+
+/// Reads a square name such as `e5` on a `dim` x `dim` board.
+pub fn parse_square(text: &str, dim: u8) -> Result<Square, NotationError> {
+    let mut chars = text.chars();
+    let Some(letter) = chars.next() else {
+        return error(1, "missing square");
+    };
+    if !letter.is_ascii_lowercase() || (letter as u8 - b'a') >= dim {
+        let last = (b'a' + dim - 1) as char;
+        return error(1, format!("file '{letter}' is not between a and {last}"));
+    }
+    let digits = chars.as_str();
+    let rank: u8 = match digits.parse() {
+        Ok(r) if (1..=dim).contains(&r) => r,
+        _ => return error(2, format!("rank '{digits}' is not between 1 and {dim}")),
+    };
+    Ok(Square::at(letter as u8 - b'a', rank - 1, dim))
+}
+
+/// A move as written, with the captures it claims.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    pub mv: Move,
+    pub captures: Vec<Square>,
+}
+
+/// Reads `from-to` with optional captures (`xa1/b2` or `xa1xb2`).
+pub fn parse_move(text: &str, dim: u8) -> Result<MoveText, NotationError> {
+    let (head, tail) = match text.find('x') {
+        Some(i) => (&text[..i], Some((i, &text[i + 1..]))),
+        None => (text, None),
+    };
+    let Some(dash) = head.find('-') else {
+        return error(
+            1,
+            format!("'{text}' is not a move: expected from-to, like e5-e8"),
+        );
+    };
+    let from = parse_square(&head[..dash], dim)?;
+    let to = parse_square(&head[dash + 1..], dim).map_err(|e| offset(e, dash + 1))?;
+    let mut captures = Vec::new();
+    if let Some((x, list)) = tail {
+        let mut column = x + 1;
+        for part in list.split(['/', 'x']) {
+            let sq = parse_square(part, dim).map_err(|e| offset(e, column))?;
+            // Collections sometimes write a capture twice; the square is captured once.
+            if !captures.contains(&sq) {
+                captures.push(sq);
+            }
+            column += part.len() + 1;
+        }
+        captures.sort();
+    }
+    Ok(MoveText {
+        mv: Move { from, to },
+        captures,
+    })
+}
+
+/// Writes a move with the men it captured (`e5-e8xe9/d8`).
+pub fn print_move(mv: Move, captured: &[Square], dim: u8) -> String {
+    let mut out = format!("{}-{}", mv.from.name(dim), mv.to.name(dim));
+    if !captured.is_empty() {
+        let names: Vec<String> = captured.iter().map(|sq| sq.name(dim)).collect();
+        out.push('x');
+        out.push_str(&names.join("/"));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules strings
+
+impl Rules {
+    /// The value every rules-string key takes when it is omitted, on a board with `start`.
+    pub fn default_for(start: Layout) -> Rules {
+        Rules {
+            name: String::new(),
+            attackers_first: true,
+            escape: Escape::Corner,
+            corner_block: 1,
+            king_armed: true,
+            king_strength: KingStrength::Strong,
+            corner_hostile: PieceSet::ALL,
+            throne_hostile: PieceSet::ATTACKERS,
+            empty_throne_hostile: PieceSet::ALL,
+            throne_passable: PieceSet::ALL,
+            throne_stoppable: PieceSet::KING,
+            corner_passable: PieceSet::KING,
+            corner_stoppable: PieceSet::KING,
+            shieldwall: Shieldwall::None,
+            edge_fort: false,
+            encirclement: false,
+            repetition: Repetition::Draw,
+            linnaean: false,
+            start,
+        }
+    }
+}
+
+fn yes_no(v: bool) -> &'static str {
+    if v { "y" } else { "n" }
+}
+
+fn piece_list(set: PieceSet) -> String {
+    set.iter()
+        .map(|p| match p {
+            Piece::Attacker => 't',
+            Piece::Defender => 'T',
+            Piece::King => 'K',
+        })
+        .collect()
+}
+
+/// Writes a rules string: `name` (if any), `dim`, every key that differs from its default, and
+/// `start`.
+pub fn print_rules(rules: &Rules) -> String {
+    let d = Rules::default_for(rules.start.clone());
+    let mut parts = Vec::new();
+    if !rules.name.is_empty() {
+        parts.push(format!("name:{}", rules.name));
+    }
+    parts.push(format!("dim:{}", rules.dim()));
+    let mut flag = |key: &str, value: String, default: String| {
+        if value != default {
+            parts.push(format!("{key}:{value}"));
+        }
+    };
+    let escape = |e| match e {
+        Escape::Edge => "e",
+        Escape::Corner => "c",
+    };
+    let strength = |k| match k {
+        KingStrength::Strong => "s",
+        KingStrength::Weak => "w",
+        KingStrength::StrongAtThrone => "c",
+        KingStrength::Middleweight => "m",
+    };
+    let wall = |s| match s {
+        Shieldwall::None => "n",
+        Shieldwall::Weak => "w",
+        Shieldwall::Strong => "s",
+    };
+    let repetition = |r| match r {
+        Repetition::Ignored => "i",
+        Repetition::Draw => "d",
+        Repetition::MoverWins => "w",
+        Repetition::MoverLoses => "l",
+        Repetition::DefendersLose => "c",
+    };
+    flag(
+        "atkf",
+        yes_no(rules.attackers_first).into(),
+        yes_no(d.attackers_first).into(),
+    );
+    flag("esc", escape(rules.escape).into(), escape(d.escape).into());
+    flag(
+        "corb",
+        rules.corner_block.to_string(),
+        d.corner_block.to_string(),
+    );
+    flag(
+        "ka",
+        yes_no(rules.king_armed).into(),
+        yes_no(d.king_armed).into(),
+    );
+    flag(
+        "ks",
+        strength(rules.king_strength).into(),
+        strength(d.king_strength).into(),
+    );
+    flag(
+        "corh",
+        piece_list(rules.corner_hostile),
+        piece_list(d.corner_hostile),
+    );
+    flag(
+        "cenh",
+        piece_list(rules.throne_hostile),
+        piece_list(d.throne_hostile),
+    );
+    flag(
+        "cenhe",
+        piece_list(rules.empty_throne_hostile),
+        piece_list(d.empty_throne_hostile),
+    );
+    flag(
+        "cenp",
+        piece_list(rules.throne_passable),
+        piece_list(d.throne_passable),
+    );
+    flag(
+        "cens",
+        piece_list(rules.throne_stoppable),
+        piece_list(d.throne_stoppable),
+    );
+    flag(
+        "corp",
+        piece_list(rules.corner_passable),
+        piece_list(d.corner_passable),
+    );
+    flag(
+        "cors",
+        piece_list(rules.corner_stoppable),
+        piece_list(d.corner_stoppable),
+    );
+    flag(
+        "sw",
+        wall(rules.shieldwall).into(),
+        wall(d.shieldwall).into(),
+    );
+    flag(
+        "efe",
+        yes_no(rules.edge_fort).into(),
+        yes_no(d.edge_fort).into(),
+    );
+    flag(
+        "surf",
+        yes_no(rules.encirclement).into(),
+        yes_no(d.encirclement).into(),
+    );
+    flag(
+        "tfr",
+        repetition(rules.repetition).into(),
+        repetition(d.repetition).into(),
+    );
+    flag(
+        "linc",
+        yes_no(rules.linnaean).into(),
+        yes_no(d.linnaean).into(),
+    );
+    parts.push(format!("start:{}", print_position(&rules.start)));
+    parts.join(" ")
+}
+
+/// Reads a rules string. Unknown keys and bad values are errors, so a typo never silently
+/// changes the game.
+pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
+    // Find the start layout first: every other key is relative to its defaults.
+    let mut fields = Vec::new();
+    let mut column = 1;
+    for word in text.split(' ') {
+        if !word.is_empty() {
+            let Some((key, value)) = word.split_once(':') else {
+                return error(column, format!("'{word}' is not a key:value pair"));
+            };
+            fields.push((column, key, value));
+        }
+        column += word.chars().count() + 1;
+    }
+    let Some(&(start_column, _, start)) = fields.iter().find(|(_, k, _)| *k == "start") else {
+        return error(1, "the rules string has no start: position");
+    };
+    let start = parse_position(start).map_err(|e| offset(e, start_column + 5))?;
+    let mut rules = Rules::default_for(start);
+    for (column, key, value) in fields {
+        let at = column + key.len() + 1;
+        let bad = |what: &str| error(at, format!("{key}:{value}: {what}"));
+        let yn = |v: &str| match v {
+            "y" => Ok(true),
+            "n" => Ok(false),
+            _ => error(at, format!("{key} takes y or n, not '{v}'")),
+        };
+        let pieces = |v: &str| {
+            let mut list = Vec::new();
+            for (i, c) in v.chars().enumerate() {
+                list.push(match c {
+                    't' => Piece::Attacker,
+                    'T' => Piece::Defender,
+                    'K' | 'k' => Piece::King,
+                    other => {
+                        return error(at + i, format!("'{other}' is not a piece (t, T or K)"));
+                    }
+                });
+            }
+            Ok(PieceSet::of(&list))
+        };
+        match key {
+            "start" => {}
+            "name" => rules.name = value.to_string(),
+            "dim" => {
+                if value.parse::<u8>().ok() != Some(rules.dim()) {
+                    return bad(&format!(
+                        "the start position is {}x{}",
+                        rules.dim(),
+                        rules.dim()
+                    ));
+                }
+            }
+            "atkf" => rules.attackers_first = yn(value)?,
+            "esc" => {
+                rules.escape = match value {
+                    "e" => Escape::Edge,
+                    "c" => Escape::Corner,
+                    _ => return bad("expected e (edge) or c (corner)"),
+                }
+            }
+            "corb" => {
+                rules.corner_block = match value.parse() {
+                    Ok(n @ 1..=3) => n,
+                    _ => return bad("expected a corner block size from 1 to 3"),
+                }
+            }
+            "ka" => rules.king_armed = yn(value)?,
+            "ks" => {
+                rules.king_strength = match value {
+                    "s" => KingStrength::Strong,
+                    "w" => KingStrength::Weak,
+                    "c" => KingStrength::StrongAtThrone,
+                    "m" => KingStrength::Middleweight,
+                    _ => return bad("expected s, w, c or m"),
+                }
+            }
+            "corh" => rules.corner_hostile = pieces(value)?,
+            "cenh" => rules.throne_hostile = pieces(value)?,
+            "cenhe" => rules.empty_throne_hostile = pieces(value)?,
+            "cenp" => rules.throne_passable = pieces(value)?,
+            "cens" => rules.throne_stoppable = pieces(value)?,
+            "corp" => rules.corner_passable = pieces(value)?,
+            "cors" => rules.corner_stoppable = pieces(value)?,
+            "sw" => {
+                rules.shieldwall = match value {
+                    "n" => Shieldwall::None,
+                    "w" => Shieldwall::Weak,
+                    "s" => Shieldwall::Strong,
+                    _ => return bad("expected n, w or s"),
+                }
+            }
+            "efe" => rules.edge_fort = yn(value)?,
+            "surf" => rules.encirclement = yn(value)?,
+            "tfr" => {
+                rules.repetition = match value {
+                    "i" => Repetition::Ignored,
+                    "d" => Repetition::Draw,
+                    "w" => Repetition::MoverWins,
+                    "l" => Repetition::MoverLoses,
+                    "c" => Repetition::DefendersLose,
+                    _ => return bad("expected i, d, w, l or c"),
+                }
+            }
+            "linc" => rules.linnaean = yn(value)?,
+            _ => return error(column, format!("unknown rules key '{key}'")),
+        }
+    }
+    rules.validate().map_err(|e| NotationError {
+        column: 1,
+        message: e.0,
+    })?;
+    Ok(rules)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game records
+
+/// Exports a game as an OpenTafl-style record: headers for the rules, the start position when it
+/// is not the rules' own, the result and its reason, then the numbered moves.
+pub fn export_record(game: &Tafl) -> String {
+    let rules = game.rules();
+    let dim = rules.dim();
+    let mut out = String::new();
+    if !rules.name.is_empty() {
+        out.push_str(&format!("[variant:{}]\n", rules.name));
+    }
+    out.push_str(&format!("[rules:{}]\n", print_rules(rules)));
+    let (start, first) = game.start();
+    let default_first = if rules.attackers_first {
+        Side::Attackers
+    } else {
+        Side::Defenders
+    };
+    if start != rules.start || first != default_first {
+        out.push_str(&format!(
+            "[position:{}]\n[first:{first}]\n",
+            print_position(&start)
+        ));
+    }
+    let result = match game.verdict() {
+        None => "ongoing".to_string(),
+        Some(v) => match v.winner {
+            Some(side) => format!("{side} win"),
+            None => "draw".to_string(),
+        },
+    };
+    out.push_str(&format!("[result:{result}]\n"));
+    if let Some(v) = game.verdict() {
+        out.push_str(&format!("[termination:{}]\n", v.reason.code()));
+    }
+    let moves: Vec<String> = game
+        .moves()
+        .iter()
+        .map(|m| print_move(m.mv, &m.captured, dim))
+        .collect();
+    for (n, pair) in moves.chunks(2).enumerate() {
+        out.push_str(&format!("{}. {}\n", n + 1, pair.join(" ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tafl::variants;
+
+    const COPENHAGEN_START: &str =
+        "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+    #[test]
+    fn copenhagen_start_position_round_trips() {
+        let layout = parse_position(COPENHAGEN_START).unwrap();
+        assert_eq!(layout, variants::preset("copenhagen").unwrap().start);
+        assert_eq!(print_position(&layout), COPENHAGEN_START);
+    }
+
+    #[test]
+    fn position_errors_name_the_column() {
+        let e = parse_position("/3ttqtt3/").unwrap_err();
+        assert_eq!(e.column, 5);
+        assert!(e.message.contains("'q'"), "{e}");
+        let e = parse_position("3ttttt3/").unwrap_err();
+        assert_eq!(e.column, 1);
+        let bad_rank = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t4/3ttttt3/";
+        let e = parse_position(bad_rank).unwrap_err();
+        assert!(e.message.contains("rank 10 has 10 squares"), "{e}");
+    }
+
+    #[test]
+    fn moves_parse_and_print() {
+        let m = parse_move("e5-e8xe9/d8", 11).unwrap();
+        assert_eq!(m.mv.from, Square::at(4, 4, 11));
+        assert_eq!(m.mv.to, Square::at(4, 7, 11));
+        assert_eq!(m.captures, vec![Square::at(3, 7, 11), Square::at(4, 8, 11)]);
+        assert_eq!(print_move(m.mv, &m.captures, 11), "e5-e8xd8/e9");
+        let repeated = parse_move("e7-k7xk6xk6", 11).unwrap();
+        assert_eq!(repeated.captures, vec![Square::at(10, 5, 11)]);
+        assert_eq!(print_move(m.mv, &[], 11), "e5-e8");
+    }
+
+    #[test]
+    fn move_errors_name_the_column() {
+        assert_eq!(parse_move("e5-z8", 11).unwrap_err().column, 4);
+        assert_eq!(parse_move("e5-e12", 11).unwrap_err().column, 5);
+        assert_eq!(parse_move("e5e8", 11).unwrap_err().column, 1);
+        assert_eq!(parse_move("e5-e8xe9/q1", 11).unwrap_err().column, 10);
+    }
+
+    #[test]
+    fn every_preset_rules_string_round_trips() {
+        for name in variants::NAMES {
+            let rules = variants::preset(name).unwrap();
+            let text = print_rules(&rules);
+            assert_eq!(parse_rules(&text).unwrap(), rules, "{text}");
+        }
+    }
+
+    #[test]
+    fn rules_string_errors_name_the_column() {
+        let text = format!("dim:11 esc:q start:{COPENHAGEN_START}");
+        let e = parse_rules(&text).unwrap_err();
+        assert_eq!(e.column, 12);
+        let e = parse_rules(&format!("dim:11 frob:y start:{COPENHAGEN_START}")).unwrap_err();
+        assert_eq!(e.column, 8);
+        assert!(parse_rules("dim:11").unwrap_err().message.contains("start"));
+        let e = parse_rules("start:/3ttttt3/").unwrap_err();
+        assert!(e.column >= 7, "{e}");
+    }
+
+    #[test]
+    fn record_lists_moves_in_numbered_pairs() {
+        let mut game = Tafl::preset("brandubh").unwrap();
+        for text in ["d7-f7", "d5-f5", "a4-a6"] {
+            game.play_move(parse_move(text, 7).unwrap().mv).unwrap();
+        }
+        let record = export_record(&game);
+        assert!(
+            record.starts_with("[variant:brandubh]\n[rules:name:brandubh dim:7 "),
+            "{record}"
+        );
+        assert!(
+            record.contains("[result:ongoing]\n1. d7-f7 d5-f5\n2. a4-a6\n"),
+            "{record}"
+        );
+    }
+}
