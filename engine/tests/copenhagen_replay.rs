@@ -46,8 +46,8 @@ fn every_recorded_copenhagen_game_agrees_with_the_rules_or_is_classified() {
     assert_eq!(
         classes,
         vec![
-            ("agrees".to_string(), 363),
-            ("decided off the board".to_string(), 1383),
+            ("agrees".to_string(), 371),
+            ("decided off the board".to_string(), 1375),
             ("plays on after repetition".to_string(), 6),
         ],
         "{summary}"
@@ -58,7 +58,7 @@ fn every_recorded_copenhagen_game_agrees_with_the_rules_or_is_classified() {
         endings,
         vec![
             ("encirclement", 24),
-            ("exit_fort", 40),
+            ("exit_fort", 48),
             ("king_captured", 45),
             ("king_escaped", 234),
             ("no_moves", 20),

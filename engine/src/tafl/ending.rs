@@ -80,9 +80,12 @@ impl<B: Bits> Position<B> {
     }
 
     /// An exit fort: the king stands on the edge and can move, the empty squares he can reach
-    /// touch no attacker, and no defender walling them in can ever be captured, because along
-    /// each line through it one neighbour is off the board, inside the fort, or another wall
-    /// defender. (If no wall defender can be taken first, none can be taken at all.)
+    /// touch no attacker, and every defender walling them in is unbreakable.
+    ///
+    /// Unbreakable is found as a fixed point: start from all defenders and drop any that could
+    /// be sandwiched, i.e. that have, along a rank or a file, no neighbour that is off the board,
+    /// inside the fort (and not a square hostile to defenders), or another remaining defender.
+    /// What is left can never be captured, because none of it can be captured first.
     pub fn is_exit_fort(&self, board: &Board<B>) -> bool {
         let Some(k) = self.king_square() else {
             return false;
@@ -91,9 +94,7 @@ impl<B: Bits> Position<B> {
             return false;
         }
         let empty = board.all & !self.occupied();
-        let king_can_move =
-            (board.neighbours(self.king) & empty & board.stoppable(Piece::King)).any();
-        if !king_can_move {
+        if (board.neighbours(self.king) & empty & board.stoppable(Piece::King)).is_empty() {
             return false;
         }
         let inside = flood(board, self.king, self.king | empty);
@@ -101,15 +102,22 @@ impl<B: Bits> Position<B> {
         if (wall & self.attackers).any() {
             return false;
         }
-        let safe = inside | wall;
-        wall.squares().all(|w| {
-            [(Dir::North, Dir::South), (Dir::East, Dir::West)]
-                .iter()
-                .all(|&(a, b)| {
-                    let covered = |d| board.step(w, d).is_none_or(|n| safe.has(n));
-                    covered(a) || covered(b)
-                })
-        })
+        let shelter = (inside & !board.hostile_when_empty(Piece::Defender)) | self.king;
+        // Squares whose neighbour in a direction is off the board.
+        let off = |dir: Dir| board.all & !board.shift(board.all, dir.opposite());
+        let mut solid = self.defenders;
+        loop {
+            let cover = shelter | solid;
+            let covered_from = |dir: Dir| off(dir) | board.shift(cover, dir.opposite());
+            let along_file = covered_from(Dir::North) | covered_from(Dir::South);
+            let along_rank = covered_from(Dir::East) | covered_from(Dir::West);
+            let next = solid & along_file & along_rank;
+            if next == solid {
+                break;
+            }
+            solid = next;
+        }
+        (wall & !solid).is_empty()
     }
 
     /// The attackers have shut the king and every defender away from the edge: nothing the
