@@ -6,6 +6,7 @@
 
 pub mod fox_geese;
 pub mod game;
+pub mod playout;
 pub mod rng;
 pub mod tafl;
 

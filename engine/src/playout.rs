@@ -1,0 +1,42 @@
+//! Random playouts over the game contract: the driver for property tests, benchmarks and the
+//! command-line tools. Works for any [`Game`], whichever seats must act.
+
+use crate::game::{Game, Seat};
+use crate::rng::MatchRng;
+
+/// What a playout did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout<A> {
+    /// Every action taken, with its seat, in order: the match's action log.
+    pub log: Vec<(Seat, A)>,
+    /// Whether the game reached its end within the action limit.
+    pub finished: bool,
+}
+
+/// Plays uniformly random legal actions (for the lowest-numbered seat that must act) until the
+/// game ends or `max_actions` have been taken. The same `rng` state gives the same playout.
+pub fn random_playout<G: Game>(
+    game: &mut G,
+    rng: &mut MatchRng,
+    max_actions: usize,
+) -> Playout<G::Action> {
+    let mut log = Vec::new();
+    while log.len() < max_actions {
+        let Some(seat) = game.to_act().iter().next() else {
+            return Playout {
+                log,
+                finished: true,
+            };
+        };
+        let actions = game.legal_actions(seat);
+        let Some(action) = rng.choose(&actions).cloned() else {
+            // A seat that must act but has no action is a bug in the game, not in the caller.
+            panic!("{seat} must act but has no legal action");
+        };
+        game.play(seat, &action, rng)
+            .unwrap_or_else(|e| panic!("a legal action was refused: {e}"));
+        log.push((seat, action));
+    }
+    let finished = game.is_over();
+    Playout { log, finished }
+}
