@@ -6,7 +6,7 @@ use std::fmt;
 pub const MAX_DIM: u8 = 19;
 
 /// A square, as its index `rank * dim + file` (a1 = 0). Converting to coordinates needs the
-/// board size, which the [`Board`](super::board::Board) knows.
+/// board size, so conversions take `dim`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u16);
 
