@@ -26,7 +26,10 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 
 fn main() {
     println!("perft from the start position (best of 3)");
-    println!("{:<12} {:>5} {:>12} {:>10} {:>12}", "variant", "depth", "nodes", "ms", "Mnodes/s");
+    println!(
+        "{:<12} {:>5} {:>12} {:>10} {:>12}",
+        "variant", "depth", "nodes", "ms", "Mnodes/s"
+    );
     for name in ["copenhagen", "brandubh", "tablut"] {
         let game = Tafl::preset(name).expect("preset");
         for depth in 1..=4 {
@@ -39,7 +42,10 @@ fn main() {
 
     println!();
     println!("random playouts (best of 3 batches)");
-    println!("{:<24} {:>6} {:>10} {:>10} {:>12}", "variant", "games", "plies/game", "games/s", "plies/s");
+    println!(
+        "{:<24} {:>6} {:>10} {:>10} {:>12}",
+        "variant", "games", "plies/game", "games/s", "plies/s"
+    );
     for name in variants::NAMES {
         let games = match name {
             "alea-evangelii" | "copenhagen-13" => 20,

@@ -826,3 +826,14 @@ fn the_seed_rules_let_the_kings_side_move_first() {
         Some(Side::Attackers)
     );
 }
+
+#[test]
+fn a_position_needs_exactly_one_king() {
+    let rules = variants::preset("brandubh").unwrap();
+    let no_king = Layout::from_diagram(&SANDWICH.replace('K', ".")).unwrap();
+    let err = Tafl::from_layout(rules, &no_king, Side::Attackers).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the position has 0 kings; exactly one needed"
+    );
+}

@@ -36,7 +36,7 @@ use game::TaflGame;
 use position::Position;
 
 #[derive(Clone, Debug)]
-enum Sized {
+enum BySize {
     Small(TaflGame<u128>),
     Large(TaflGame<Wide>),
 }
@@ -45,8 +45,8 @@ enum Sized {
 macro_rules! with_game {
     ($self:expr, $g:ident => $body:expr) => {
         match &$self.inner {
-            Sized::Small($g) => $body,
-            Sized::Large($g) => $body,
+            BySize::Small($g) => $body,
+            BySize::Large($g) => $body,
         }
     };
 }
@@ -54,7 +54,7 @@ macro_rules! with_game {
 /// A tafl game: rules, position, history and result.
 #[derive(Clone, Debug)]
 pub struct Tafl {
-    inner: Sized,
+    inner: BySize,
     outcome: Option<Outcome>,
 }
 
@@ -106,6 +106,12 @@ impl Tafl {
                 rules.dim()
             )));
         }
+        let kings = layout.count(Piece::King);
+        if kings != 1 {
+            return Err(RulesError(format!(
+                "the position has {kings} kings; exactly one needed"
+            )));
+        }
         fn build<B: Bits>(
             rules: Rules,
             layout: &Layout,
@@ -116,9 +122,9 @@ impl Tafl {
             Ok(TaflGame::new(Arc::new(board), start))
         }
         let inner = if usize::from(rules.dim()).pow(2) <= u128::CAPACITY {
-            Sized::Small(build(rules, layout, turn)?)
+            BySize::Small(build(rules, layout, turn)?)
         } else {
-            Sized::Large(build(rules, layout, turn)?)
+            BySize::Large(build(rules, layout, turn)?)
         };
         let mut tafl = Tafl {
             inner,
@@ -157,8 +163,8 @@ impl Tafl {
     /// Checks and plays one move.
     pub fn play_move(&mut self, mv: Move) -> Result<MoveReport, IllegalMove> {
         let played = match &mut self.inner {
-            Sized::Small(g) => report(&g.play(mv)?),
-            Sized::Large(g) => report(&g.play(mv)?),
+            BySize::Small(g) => report(&g.play(mv)?),
+            BySize::Large(g) => report(&g.play(mv)?),
         };
         self.outcome = self.verdict().map(outcome_of);
         Ok(played)

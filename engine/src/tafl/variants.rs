@@ -37,6 +37,9 @@ pub fn preset(name: &str) -> Option<Rules> {
             ..hnefatafl()
         },
         "copenhagen" => copenhagen(name, ELEVEN),
+        // Fetlar: Copenhagen's board, first move and hostility, without shieldwall or exit fort,
+        // and a repetition is a draw. The king cannot be taken on the edge (a strong king needs
+        // four hostile sides), so there he is lost only with all his men, by encirclement.
         "fetlar" => Rules {
             shieldwall: Shieldwall::None,
             edge_fort: false,
