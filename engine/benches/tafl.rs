@@ -55,8 +55,11 @@ fn main() {
             (0..games)
                 .map(|seed| {
                     let mut game = Tafl::preset(name).expect("preset");
-                    let mut rng = MatchRng::from_seed(seed);
-                    random_playout(&mut game, &mut rng, 100_000).log.len()
+                    let (mut rng, mut chooser) =
+                        (MatchRng::from_seed(0), MatchRng::from_seed(seed));
+                    random_playout(&mut game, &mut rng, &mut chooser, 100_000)
+                        .log
+                        .len()
                 })
                 .sum::<usize>()
         });

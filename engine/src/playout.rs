@@ -14,10 +14,14 @@ pub struct Playout<A> {
 }
 
 /// Plays uniformly random legal actions (for the lowest-numbered seat that must act) until the
-/// game ends or `max_actions` have been taken. The same `rng` state gives the same playout.
+/// game ends or `max_actions` have been taken.
+///
+/// The choices come from `chooser`, the game's chance from `match_rng`: kept apart, exactly as
+/// players and the match are, so that the match's seed and the log replay the game.
 pub fn random_playout<G: Game>(
     game: &mut G,
-    rng: &mut MatchRng,
+    match_rng: &mut MatchRng,
+    chooser: &mut MatchRng,
     max_actions: usize,
 ) -> Playout<G::Action> {
     let mut log = Vec::new();
@@ -29,11 +33,11 @@ pub fn random_playout<G: Game>(
             };
         };
         let actions = game.legal_actions(seat);
-        let Some(action) = rng.choose(&actions).cloned() else {
+        let Some(action) = chooser.choose(&actions).cloned() else {
             // A seat that must act but has no action is a bug in the game, not in the caller.
             panic!("{seat} must act but has no legal action");
         };
-        game.play(seat, &action, rng)
+        game.play(seat, &action, match_rng)
             .unwrap_or_else(|e| panic!("a legal action was refused: {e}"));
         log.push((seat, action));
     }
