@@ -43,8 +43,10 @@
 
 use std::convert::Infallible;
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
+use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
 use crate::rng::MatchRng;
 
@@ -886,6 +888,32 @@ impl Game for FoxGeese {
             last_action: self.record.last().cloned(),
             outcome: self.outcome.clone(),
         }
+    }
+}
+
+impl Catalog for FoxGeese {
+    const ID: &'static str = "fox-geese";
+
+    fn variants() -> &'static [&'static str] {
+        &["hala-tafl"]
+    }
+
+    fn seat_counts(_variant: &str) -> RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn config(variant: &str, seats: usize) -> Result<FoxGeeseConfig, CatalogError> {
+        check_variant::<FoxGeese>(variant, seats)?;
+        Ok(FoxGeeseConfig)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<FoxGeeseAction, CatalogError> {
+        text.parse()
+            .map_err(|e| CatalogError(format!("'{text}': {e}")))
+    }
+
+    fn action_text(&self, action: &FoxGeeseAction) -> String {
+        action.to_string()
     }
 }
 

@@ -20,6 +20,7 @@ mod square;
 pub mod variants;
 mod zobrist;
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 pub use bitboard::{Bits, Wide};
@@ -29,6 +30,7 @@ pub use movegen::IllegalMove;
 pub use rules::{Escape, KingStrength, PieceSet, Repetition, Rules, RulesError, Shieldwall};
 pub use square::{Coord, Dir, Move, Piece, Side, Square};
 
+use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
 use crate::rng::MatchRng;
 use board::Board;
@@ -285,5 +287,32 @@ impl Game for Tafl {
             last_move: with_game!(self, g => g.record().last().map(report)),
             verdict: self.verdict(),
         }
+    }
+}
+
+impl Catalog for Tafl {
+    const ID: &'static str = "tafl";
+
+    fn variants() -> &'static [&'static str] {
+        &variants::NAMES
+    }
+
+    fn seat_counts(_variant: &str) -> RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn config(variant: &str, seats: usize) -> Result<Rules, CatalogError> {
+        check_variant::<Tafl>(variant, seats)?;
+        variants::preset(variant).ok_or_else(|| CatalogError(format!("no preset {variant}")))
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Move, CatalogError> {
+        opentafl::parse_move(text, self.dim())
+            .map(|written| written.mv)
+            .map_err(|e| CatalogError(format!("'{text}' {e}")))
+    }
+
+    fn action_text(&self, mv: &Move) -> String {
+        opentafl::print_move(*mv, &[], self.dim())
     }
 }

@@ -1,0 +1,98 @@
+//! What tools and the server need to know about a game beyond its rules: a stable name, its named
+//! variants and seat counts, and a text form for its actions, so that an action log can be
+//! written, read back and replayed by anyone.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use crate::game::Game;
+
+/// A variant, seat count or action text that a game cannot use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CatalogError(pub String);
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+pub trait Catalog: Game {
+    /// Stable identifier, used on the wire and by the tools: `tafl`, `fox-geese`, ...
+    const ID: &'static str;
+
+    /// Variant names; the first is the default.
+    fn variants() -> &'static [&'static str];
+
+    /// How many seats a variant may have.
+    fn seat_counts(variant: &str) -> RangeInclusive<usize>;
+
+    /// The configuration of `variant` for `seats` seats.
+    fn config(variant: &str, seats: usize) -> Result<Self::Config, CatalogError>;
+
+    /// Reads an action written by [`Catalog::action_text`] in this game's notation.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, CatalogError>;
+
+    fn action_text(&self, action: &Self::Action) -> String;
+}
+
+/// Checks a variant name and seat count against a game's catalog.
+pub fn check_variant<G: Catalog>(variant: &str, seats: usize) -> Result<(), CatalogError> {
+    if !G::variants().contains(&variant) {
+        return Err(CatalogError(format!(
+            "{} has no variant '{variant}' (variants: {})",
+            G::ID,
+            G::variants().join(", ")
+        )));
+    }
+    let range = G::seat_counts(variant);
+    if !range.contains(&seats) {
+        return Err(CatalogError(format!(
+            "{} {variant} is played by {} to {} players, not {seats}",
+            G::ID,
+            range.start(),
+            range.end()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fox_geese::FoxGeese;
+    use crate::rng::MatchRng;
+    use crate::tafl::Tafl;
+
+    /// Every legal action of a game, written and read back, is the same action.
+    fn actions_round_trip<G: Catalog>(variant: &str, seats: usize) {
+        let config = G::config(variant, seats).unwrap();
+        let game = G::new(&config, &mut MatchRng::from_seed(1)).unwrap();
+        let seat = game.to_act().iter().next().unwrap();
+        let actions = game.legal_actions(seat);
+        assert!(!actions.is_empty());
+        for action in actions {
+            let text = game.action_text(&action);
+            assert_eq!(game.parse_action(&text).unwrap(), action, "{text}");
+        }
+    }
+
+    #[test]
+    fn tafl_and_fox_geese_actions_round_trip() {
+        for variant in Tafl::variants() {
+            actions_round_trip::<Tafl>(variant, 2);
+        }
+        actions_round_trip::<FoxGeese>("hala-tafl", 2);
+    }
+
+    #[test]
+    fn unknown_variants_and_seat_counts_are_refused() {
+        let e = Tafl::config("chess", 2).unwrap_err();
+        assert!(e.0.contains("copenhagen"), "{e}");
+        let e = Tafl::config("copenhagen", 3).unwrap_err();
+        assert_eq!(e.0, "tafl copenhagen is played by 2 to 2 players, not 3");
+        assert!(FoxGeese::config("hala-tafl", 2).is_ok());
+    }
+}

@@ -1,0 +1,1 @@
+//! Mr Driller, the board game (seed 003): being written.

@@ -1,0 +1,1 @@
+//! Hanoi by Cameron Browne (seed 001): being written.

@@ -1,0 +1,1 @@
+//! Tower of Hanoi, the board game (seed 000): being written.

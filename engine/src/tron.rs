@@ -1,0 +1,1 @@
+//! Tron, the board game (seed 002): being written.
