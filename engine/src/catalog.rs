@@ -5,7 +5,7 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use crate::game::Game;
+use crate::game::{Game, Viewer};
 
 /// A variant, seat count or action text that a game cannot use.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +36,11 @@ pub trait Catalog: Game {
     fn parse_action(&self, text: &str) -> Result<Self::Action, CatalogError>;
 
     fn action_text(&self, action: &Self::Action) -> String;
+
+    /// The public state as text for a terminal; games override this with a board diagram.
+    fn render(&self) -> String {
+        format!("{:#?}", self.view(Viewer::Spectator))
+    }
 }
 
 /// Checks a variant name and seat count against a game's catalog.

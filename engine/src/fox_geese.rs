@@ -915,6 +915,10 @@ impl Catalog for FoxGeese {
     fn action_text(&self, action: &FoxGeeseAction) -> String {
         action.to_string()
     }
+
+    fn render(&self) -> String {
+        self.diagram()
+    }
 }
 
 #[cfg(test)]

@@ -315,4 +315,8 @@ impl Catalog for Tafl {
     fn action_text(&self, mv: &Move) -> String {
         opentafl::print_move(*mv, &[], self.dim())
     }
+
+    fn render(&self) -> String {
+        self.diagram()
+    }
 }

@@ -1,0 +1,132 @@
+//! The `games` tool, run as a user would.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn games(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_games"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+#[test]
+fn list_names_every_game_and_variant() {
+    let out = games(&["list"], "");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("tafl         copenhagen"), "{text}");
+    assert!(text.contains("fox-geese    hala-tafl"), "{text}");
+    assert!(text.lines().count() >= 11, "{text}");
+}
+
+#[test]
+fn playouts_report_how_games_ended() {
+    let out = games(&["playout", "fox-geese", "--count", "40"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("40 games of fox-geese hala-tafl (2 seats): 0 unfinished"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_logged_playout_replays_to_the_same_end() {
+    let logged = games(
+        &[
+            "playout",
+            "tafl",
+            "--variant",
+            "brandubh",
+            "--seed",
+            "7",
+            "--log",
+        ],
+        "",
+    );
+    assert!(logged.status.success());
+    let log = stdout(&logged);
+    let first = log.lines().next().unwrap();
+    let ending = first.split(": ").nth(1).unwrap();
+    let replayed = games(
+        &[
+            "replay",
+            "tafl",
+            "--variant",
+            "brandubh",
+            "--seed",
+            "7",
+            "-",
+        ],
+        &log,
+    );
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    let text = stdout(&replayed);
+    assert!(
+        text.contains(&format!("over: {ending}")),
+        "{ending} / {text}"
+    );
+}
+
+#[test]
+fn a_bad_log_line_is_named_and_fails() {
+    let out = games(
+        &[
+            "replay",
+            "tafl",
+            "--variant",
+            "brandubh",
+            "--seed",
+            "1",
+            "-",
+        ],
+        "0 d7-b7\n0 d7-c7\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim(),
+        "games: line 2: it is not seat 0's turn"
+    );
+    let out = games(
+        &["replay", "tafl", "--seed", "1", "-"],
+        "# comment\nzero d1-d3\n",
+    );
+    assert_eq!(
+        stderr(&out).trim(),
+        "games: line 2: 'zero' is not a seat number"
+    );
+}
+
+#[test]
+fn unknown_games_variants_and_seat_counts_are_refused() {
+    let out = games(&["playout", "chess"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no game 'chess'"));
+    let out = games(&["playout", "tafl", "--seats", "3"], "");
+    assert!(stderr(&out).contains("not 3"), "{}", stderr(&out));
+    let out = games(&["playout", "tafl", "--variant", "chess"], "");
+    assert!(
+        stderr(&out).contains("no variant 'chess'"),
+        "{}",
+        stderr(&out)
+    );
+}
