@@ -1,0 +1,114 @@
+//! Messages from a client to the server.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{CommandId, MatchId, Seq};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message on a socket: the protocol version the client speaks.
+    Hello { version: u32 },
+    /// Create a match and take a seat in it (every seat, for a hot-seat match).
+    CreateMatch {
+        id: CommandId,
+        #[serde(flatten)]
+        spec: CreateMatch,
+    },
+    /// Take a seat in an open match by id, or in a private one by its invite code.
+    JoinMatch {
+        id: CommandId,
+        #[serde(default)]
+        match_id: Option<MatchId>,
+        #[serde(default)]
+        invite: Option<String>,
+        /// The seat wanted; any free seat when absent.
+        #[serde(default)]
+        seat: Option<u8>,
+    },
+    /// Follow a match's events: as a player in it (with the seat's private view) or as a
+    /// spectator. `since` is the last sequence number already seen, for a resume.
+    Watch {
+        id: CommandId,
+        match_id: MatchId,
+        #[serde(default)]
+        since: Option<Seq>,
+    },
+    /// Stop following a match.
+    Unwatch { id: CommandId, match_id: MatchId },
+    /// Play an action, in the game's own notation (`d1-d3` for tafl), for one of your seats.
+    Act { id: CommandId, match_id: MatchId, seat: u8, action: String },
+    Resign { id: CommandId, match_id: MatchId, seat: u8 },
+    OfferDraw { id: CommandId, match_id: MatchId, seat: u8 },
+    AnswerDraw { id: CommandId, match_id: MatchId, seat: u8, accept: bool },
+    /// Call the match off; allowed until every seat has acted once.
+    Abort { id: CommandId, match_id: MatchId, seat: u8 },
+    /// Claim the win when every opponent has been disconnected longer than the grace period.
+    ClaimWin { id: CommandId, match_id: MatchId, seat: u8 },
+    /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
+    Ping { nonce: u64 },
+}
+
+impl ClientMessage {
+    /// The command id to echo, if the message has one.
+    pub fn command_id(&self) -> Option<&CommandId> {
+        match self {
+            ClientMessage::Hello { .. } | ClientMessage::Ping { .. } => None,
+            ClientMessage::CreateMatch { id, .. }
+            | ClientMessage::JoinMatch { id, .. }
+            | ClientMessage::Watch { id, .. }
+            | ClientMessage::Unwatch { id, .. }
+            | ClientMessage::Act { id, .. }
+            | ClientMessage::Resign { id, .. }
+            | ClientMessage::OfferDraw { id, .. }
+            | ClientMessage::AnswerDraw { id, .. }
+            | ClientMessage::Abort { id, .. }
+            | ClientMessage::ClaimWin { id, .. } => Some(id),
+        }
+    }
+}
+
+/// What a new match is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateMatch {
+    /// Game id, as the engine's catalog names it: `tafl`, `fox-geese`, ...
+    pub game: String,
+    /// Variant name; the game's default when absent.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// Number of seats; the variant's fewest when absent.
+    #[serde(default)]
+    pub seats: Option<u8>,
+    /// Rated matches change Elo ratings; hot-seat matches are always casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// Fischer clock; no clock (correspondence) when absent.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    #[serde(default)]
+    pub visibility: Visibility,
+    /// One connection plays every seat (players sharing one machine).
+    #[serde(default)]
+    pub hotseat: bool,
+    /// The creator's seat; seat 0 when absent.
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the seat's actions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    pub base_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// Whether a match is listed and joinable by anyone, or only through its invite code.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    #[default]
+    Open,
+    Private,
+}

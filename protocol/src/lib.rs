@@ -1,0 +1,45 @@
+//! The match server's wire protocol: every WebSocket message and REST body, typed once here and
+//! shared by the server, the bots and any Rust client. `docs/protocol.md` shows every message as
+//! JSON; a test parses each of those examples into these types.
+//!
+//! WebSocket frames are JSON text, one message per frame, tagged by `type`. A client first says
+//! which protocol version it speaks (`hello`); commands that change state carry a client-chosen
+//! `id` that the server echoes in its `ack` or `error`. Every event of a match carries a
+//! per-match sequence number, so a client that reconnects can ask for exactly what it missed.
+
+mod client;
+mod rest;
+mod server;
+
+pub use client::{ClientMessage, ClockSpec, CreateMatch, Visibility};
+pub use rest::*;
+pub use server::{
+    Ack, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot, PlayerRef, RatingChange,
+    SeatState, ServerMessage,
+};
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol version this crate speaks. A client announcing any other is refused with
+/// `unsupported_version`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A match, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct MatchId(pub i64);
+
+/// A player account, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(pub i64);
+
+/// A client-chosen command id, echoed in the server's answer (at most 64 characters).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CommandId(pub String);
+
+/// Position of an event in its match's stream: 1 for the first event, counting up without gaps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seq(pub u64);

@@ -1,0 +1,182 @@
+//! Messages from the server to a client.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMessage {
+    /// Answer to `hello`: the version in use and who this socket is.
+    Welcome { version: u32, player: PlayerRef },
+    /// A command was carried out.
+    Ack {
+        id: CommandId,
+        #[serde(flatten)]
+        ack: Ack,
+    },
+    /// A message was refused; nothing changed and the socket stays open.
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<CommandId>,
+        #[serde(flatten)]
+        error: ErrorBody,
+    },
+    /// Something happened in a match this socket follows.
+    Event { match_id: MatchId, seq: Seq, event: MatchEvent },
+    /// The whole state of a match as this socket may see it, as of event `seq`: sent when a
+    /// socket starts following a match, or resumes after a gap too old to replay.
+    Snapshot { match_id: MatchId, seq: Seq, snapshot: MatchSnapshot },
+    Pong { nonce: u64 },
+}
+
+/// What a carried-out command produced; fields that do not apply are absent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ack {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<MatchId>,
+    /// The seats this socket now holds in the match.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<u8>,
+    /// The code another player joins a private match with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// The sequence number of the event the command caused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<Seq>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    pub code: ErrorCode,
+    /// A sentence for people; clients act on `code`.
+    pub message: String,
+}
+
+/// Stable, machine-readable error codes, shared by the WebSocket protocol and the REST API.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, or not an object.
+    Malformed,
+    /// A `type` this protocol does not have.
+    UnknownType,
+    /// A known message with missing or invalid fields.
+    BadRequest,
+    /// The frame or body is larger than the server accepts.
+    TooLarge,
+    /// The client spoke before saying `hello`, or said it twice.
+    HelloFirst,
+    UnsupportedVersion,
+    /// Missing, bad, expired or revoked credentials.
+    Unauthorized,
+    /// The credentials are fine but do not allow this (another player's seat, say).
+    Forbidden,
+    NotFound,
+    /// The username is taken, the seat is taken, the match is full...
+    Conflict,
+    /// The action breaks the game's rules.
+    IllegalAction,
+    NotYourTurn,
+    GameOver,
+    /// Too many requests; slow down.
+    RateLimited,
+    Internal,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRef {
+    pub id: PlayerId,
+    pub name: String,
+    pub guest: bool,
+}
+
+/// One event in a match's stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum MatchEvent {
+    /// A player took a seat.
+    SeatTaken { seat: u8, player: PlayerRef },
+    /// Every seat is taken; the game (and its clocks) started.
+    Started,
+    /// A seat acted. `action` is present when the viewer may know it (always for the acting
+    /// seat; for others unless the game hides actions, as Tron's card choices). `view` is the
+    /// state as the recipient may see it after the action.
+    Acted {
+        seat: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
+        view: Value,
+        to_act: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks_ms: Option<Vec<u64>>,
+    },
+    DrawOffered { seat: u8 },
+    DrawDeclined { seat: u8 },
+    Disconnected { seat: u8 },
+    Reconnected { seat: u8 },
+    Aborted { seat: u8 },
+    Finished { result: MatchResult },
+}
+
+/// How a match ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchResult {
+    /// Place of each seat, 0 best; equal places are ties.
+    pub places: Vec<u8>,
+    /// Stable reason code: a game's own (`king_captured`...) or `resigned`, `timeout`,
+    /// `draw_agreed`, `abandoned`, `aborted`.
+    pub reason: String,
+    /// Rating changes, for rated matches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<RatingChange>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingChange {
+    pub seat: u8,
+    pub player: PlayerId,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// One seat of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatState {
+    pub seat: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerRef>,
+    pub connected: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
+}
+
+/// The whole state of a match as one viewer may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSnapshot {
+    pub game: String,
+    pub variant: String,
+    pub rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    pub seats: Vec<SeatState>,
+    /// The seats this socket holds.
+    pub your_seats: Vec<u8>,
+    pub to_act: Vec<u8>,
+    pub view: Value,
+    /// Every action so far that this viewer may know, in order (`null` for a hidden one).
+    pub actions: Vec<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<MatchResult>,
+}
