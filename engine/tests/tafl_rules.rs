@@ -837,3 +837,26 @@ fn a_position_needs_exactly_one_king() {
         "the position has 0 kings; exactly one needed"
     );
 }
+
+#[test]
+fn the_view_serialises_in_opentafl_notation() {
+    use engine::game::{Game, Viewer};
+    let mut g = Tafl::preset("copenhagen").unwrap();
+    play(&mut g, "d1-d3");
+    let json = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
+    assert_eq!(json["to_move"], "defenders");
+    assert_eq!(json["plies"], 1);
+    assert_eq!(json["last_move"], "d1-d3");
+    assert!(
+        json["position"]
+            .as_str()
+            .unwrap()
+            .starts_with("/4tttt3/5t5/3t7/"),
+        "{json}"
+    );
+    let mut g = game("copenhagen", Side::Defenders, RUN);
+    play(&mut g, "d1-a1");
+    let json = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
+    assert_eq!(json["verdict"]["reason"], Reason::KingEscaped.code());
+    assert_eq!(json["verdict"]["winner"], "defenders");
+}

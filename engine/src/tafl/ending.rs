@@ -9,8 +9,9 @@ use super::capture::Captures;
 use super::position::Position;
 use super::square::{Dir, Piece, Side};
 
-/// Why the game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// Why the game ended; serialised as its [`Reason::code`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Reason {
     KingCaptured,
     KingEscaped,
@@ -35,7 +36,7 @@ impl Reason {
 }
 
 /// The end of a game: who won (`None` for a draw) and why.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Verdict {
     pub winner: Option<Side>,
     pub reason: Reason,

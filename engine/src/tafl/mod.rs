@@ -69,13 +69,17 @@ pub struct MoveReport {
     pub king_captured: bool,
 }
 
-/// What anyone may see of a tafl game: it has no hidden information.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What anyone may see of a tafl game (it has no hidden information), in OpenTafl notation so
+/// that it serialises to compact JSON for clients.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TaflView {
-    pub layout: Layout,
+    /// The position in OpenTafl notation.
+    pub position: String,
     pub to_move: Option<Side>,
     pub plies: usize,
-    pub last_move: Option<MoveReport>,
+    /// The last move with its captures (`e5-e8xe9`).
+    pub last_move: Option<String>,
+    pub king_captured: bool,
     pub verdict: Option<Verdict>,
 }
 
@@ -280,11 +284,15 @@ impl Game for Tafl {
     }
 
     fn view(&self, _viewer: Viewer) -> TaflView {
+        let last = with_game!(self, g => g.record().last().map(report));
         TaflView {
-            layout: self.layout(),
+            position: opentafl::print_position(&self.layout()),
             to_move: self.to_move(),
             plies: with_game!(self, g => g.record().len()),
-            last_move: with_game!(self, g => g.record().last().map(report)),
+            last_move: last
+                .as_ref()
+                .map(|m| opentafl::print_move(m.mv, &m.captured, self.dim())),
+            king_captured: last.is_some_and(|m| m.king_captured),
             verdict: self.verdict(),
         }
     }

@@ -106,7 +106,8 @@ impl Dir {
 }
 
 /// The two sides of a tafl game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Side {
     Attackers,
     Defenders,
