@@ -13,9 +13,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
-use engine::fox_geese::FoxGeese;
+use engine::catalog::{GAME_IDS, GameTask, with_game};
+use engine::game::Game;
 use engine::playout::random_playout;
-use engine::tafl::Tafl;
 use engine::{Catalog, MatchRng, Seat};
 
 #[derive(Parser)]
@@ -76,20 +76,10 @@ struct Table {
     seats: Option<usize>,
 }
 
-/// Something to do with one game, whichever it is.
-trait Task {
-    fn run<G: Catalog>(&self) -> Result<(), String>;
-}
-
-/// Every game the tools know, by id.
-const GAMES: [&str; 2] = [Tafl::ID, FoxGeese::ID];
-
-fn with_game(id: &str, task: &impl Task) -> Result<(), String> {
-    match id {
-        Tafl::ID => task.run::<Tafl>(),
-        FoxGeese::ID => task.run::<FoxGeese>(),
-        _ => Err(format!("no game '{id}' (games: {})", GAMES.join(", "))),
-    }
+/// Runs a task with the game named `id`.
+fn run_game<T: GameTask<Output = Result<(), String>>>(id: &str, task: T) -> Result<(), String> {
+    with_game(id, task)
+        .unwrap_or_else(|| Err(format!("no game '{id}' (games: {})", GAME_IDS.join(", "))))
 }
 
 impl Table {
@@ -109,8 +99,10 @@ impl Table {
 
 struct List;
 
-impl Task for List {
-    fn run<G: Catalog>(&self) -> Result<(), String> {
+impl GameTask for &List {
+    type Output = Result<(), String>;
+
+    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Result<(), String> {
         for variant in G::variants() {
             let seats = G::seat_counts(variant);
             println!(
@@ -132,8 +124,10 @@ struct Playout<'a> {
     log: bool,
 }
 
-impl Task for Playout<'_> {
-    fn run<G: Catalog>(&self) -> Result<(), String> {
+impl GameTask for &Playout<'_> {
+    type Output = Result<(), String>;
+
+    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Result<(), String> {
         let (variant, seats, config) = self.table.config::<G>()?;
         let mut endings = std::collections::BTreeMap::<String, u64>::new();
         let (mut actions, mut unfinished) = (0, 0);
@@ -202,8 +196,10 @@ struct Replay<'a> {
     text: String,
 }
 
-impl Task for Replay<'_> {
-    fn run<G: Catalog>(&self) -> Result<(), String> {
+impl GameTask for &Replay<'_> {
+    type Output = Result<(), String>;
+
+    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Result<(), String> {
         let (_, _, config) = self.table.config::<G>()?;
         let mut rng = MatchRng::from_seed(self.seed);
         let mut game = G::new(&config, &mut rng).map_err(|e| e.to_string())?;
@@ -247,7 +243,7 @@ impl Task for Replay<'_> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::List => GAMES.iter().try_for_each(|id| with_game(id, &List)),
+        Command::List => GAME_IDS.iter().try_for_each(|id| run_game(id, &List)),
         Command::Playout {
             table,
             seed,
@@ -262,7 +258,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 max_actions,
                 log,
             };
-            with_game(&table.game, &task)
+            run_game(&table.game, &task)
         }
         Command::Replay { table, seed, log } => {
             let text = if log == "-" {
@@ -272,7 +268,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 fs::read_to_string(&log)
             }
             .map_err(|e| format!("cannot read {log}: {e}"))?;
-            with_game(
+            run_game(
                 &table.game,
                 &Replay {
                     table: &table,

@@ -5,7 +5,9 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use crate::fox_geese::FoxGeese;
 use crate::game::{Game, Viewer};
+use crate::tafl::Tafl;
 
 /// A variant, seat count or action text that a game cannot use.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +21,7 @@ impl fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
-pub trait Catalog: Game {
+pub trait Catalog: Game + Send + 'static {
     /// Stable identifier, used on the wire and by the tools: `tafl`, `fox-geese`, ...
     const ID: &'static str;
 
@@ -37,9 +39,36 @@ pub trait Catalog: Game {
 
     fn action_text(&self, action: &Self::Action) -> String;
 
+    /// Whether an action may be secret from the other seats until the game reveals its effect
+    /// (a simultaneous, hidden choice). Tools and the server then show an action only to the
+    /// seat that took it.
+    fn hides_actions(&self) -> bool {
+        false
+    }
+
     /// The public state as text for a terminal; games override this with a board diagram.
     fn render(&self) -> String {
         format!("{:#?}", self.view(Viewer::Spectator))
+    }
+}
+
+/// Something to do with one game, whichever it is: tools and the server dispatch on a game id
+/// through [`with_game`] instead of matching on every game themselves. Every registered game's
+/// view serialises, so clients can be sent it as JSON.
+pub trait GameTask {
+    type Output;
+    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Self::Output;
+}
+
+/// The id of every game the engine hosts.
+pub const GAME_IDS: [&str; 2] = [Tafl::ID, FoxGeese::ID];
+
+/// Runs `task` with the game whose id is `id`; `None` for an unknown id.
+pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
+    match id {
+        Tafl::ID => Some(task.run::<Tafl>()),
+        FoxGeese::ID => Some(task.run::<FoxGeese>()),
+        _ => None,
     }
 }
 
@@ -67,9 +96,7 @@ pub fn check_variant<G: Catalog>(variant: &str, seats: usize) -> Result<(), Cata
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fox_geese::FoxGeese;
     use crate::rng::MatchRng;
-    use crate::tafl::Tafl;
 
     /// Every legal action of a game, written and read back, is the same action.
     fn actions_round_trip<G: Catalog>(variant: &str, seats: usize) {

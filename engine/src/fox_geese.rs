@@ -135,6 +135,12 @@ impl fmt::Display for Point {
     }
 }
 
+impl serde::Serialize for Point {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 impl FromStr for Point {
     type Err = FoxGeeseError;
 
@@ -188,7 +194,8 @@ fn reach(from: Point, to: Point) -> Option<Reach> {
 }
 
 /// The two sides.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Side {
     Geese,
     Fox,
@@ -277,6 +284,12 @@ impl fmt::Display for FoxGeeseAction {
             write!(f, "-{landing}")?;
         }
         Ok(())
+    }
+}
+
+impl serde::Serialize for FoxGeeseAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 
@@ -672,8 +685,9 @@ impl Position {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FoxGeeseConfig;
 
-/// What anyone may see of the game: it has no hidden information.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What anyone may see of the game: it has no hidden information. Points and actions serialise
+/// in their notation (`d5`, `d5-d3-f3`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct FoxGeeseView {
     pub fox: Point,
     /// Every goose, in point order.

@@ -115,7 +115,7 @@ pub enum Viewer {
 /// `places[i]` is the place of seat `i`, 0 being the best; seats sharing a place are tied, so a
 /// two-player draw is `[0, 0]`. `reason` is a stable machine-readable code (`king_captured`,
 /// `repetition`, ...) that clients may show or translate.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Outcome {
     places: Vec<u8>,
     reason: &'static str,

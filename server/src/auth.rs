@@ -1,0 +1,166 @@
+//! Accounts and sessions: argon2 password hashes (computed off the async runtime), opaque random
+//! session tokens stored only as SHA-256 hashes, and the extractor that turns a request's token
+//! (bearer header, `session` cookie, or `token` query parameter for WebSocket upgrades) into a
+//! player.
+
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::{Argon2, PasswordHash};
+use axum::extract::FromRequestParts;
+use axum::http::header;
+use axum::http::request::Parts;
+use protocol::ErrorCode;
+use sha2::{Digest, Sha256};
+
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use crate::store::Player;
+
+/// A username: 3 to 24 letters, digits, `_` or `-`, starting with a letter.
+pub fn check_username(name: &str) -> ApiResult<()> {
+    let ok_len = (3..=24).contains(&name.chars().count());
+    let ok_start = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+    let ok_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if ok_len && ok_start && ok_chars {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "a username has 3 to 24 letters, digits, '_' or '-', and starts with a letter",
+        ))
+    }
+}
+
+pub fn check_password(password: &str) -> ApiResult<()> {
+    if (8..=256).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "a password has 8 to 256 characters",
+        ))
+    }
+}
+
+/// Hashes a password with argon2 on the blocking pool: hashing takes tens of milliseconds by
+/// design and must not stall the sockets served by this runtime thread.
+pub async fn hash_password(password: String) -> ApiResult<String> {
+    tokio::task::spawn_blocking(move || {
+        // The salt is generated from the operating system's randomness.
+        Argon2::default()
+            .hash_password(password.as_bytes())
+            .map(|h| h.to_string())
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())
+    .and_then(|r| r)
+    .map_err(|e| {
+        tracing::error!(error = %e, "password hashing failed");
+        ApiError::new(ErrorCode::Internal, "could not hash the password")
+    })
+}
+
+/// Checks a password against its stored hash, on the blocking pool.
+pub async fn verify_password(hash: String, password: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash).is_ok_and(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// A fresh session token (64 hex characters from 32 random bytes) and the hash that is stored.
+pub fn new_token() -> (String, String) {
+    let token = hex::encode(rand::random::<[u8; 32]>());
+    let hash = token_hash(&token);
+    (token, hash)
+}
+
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The session token a request carries, if any.
+pub fn request_token(parts: &Parts) -> Option<String> {
+    let bearer = parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    let cookie = || {
+        parts
+            .headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|v| {
+                v.split(';')
+                    .find_map(|c| c.trim().strip_prefix("session="))
+                    .map(str::trim)
+            })
+    };
+    let query = || {
+        parts
+            .uri
+            .query()
+            .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("token=")))
+    };
+    bearer
+        .or_else(cookie)
+        .or_else(query)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// The player a request is authenticated as.
+pub struct Authed(pub Player);
+
+impl FromRequestParts<AppState> for Authed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Authed> {
+        let token = request_token(parts)
+            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "no session token"))?;
+        state.authenticate(&token).await.map(Authed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_are_checked() {
+        assert!(check_username("Ragnar").is_ok());
+        assert!(check_username("ab").is_err());
+        assert!(check_username("1abc").is_err());
+        assert!(check_username("has space").is_err());
+        assert!(check_username("ünïcode").is_err());
+        assert!(check_username(&"a".repeat(25)).is_err());
+    }
+
+    #[tokio::test]
+    async fn passwords_hash_and_verify() {
+        let hash = hash_password("correct horse".into()).await.unwrap();
+        assert!(verify_password(hash.clone(), "correct horse".into()).await);
+        assert!(!verify_password(hash, "wrong horse".into()).await);
+        assert!(!verify_password("not a hash".into(), "x".into()).await);
+    }
+
+    #[test]
+    fn tokens_are_random_and_stored_hashed() {
+        let (a, ha) = new_token();
+        let (b, _) = new_token();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 64);
+        assert_eq!(token_hash(&a), ha);
+        assert_ne!(a, ha);
+    }
+}

@@ -1,0 +1,47 @@
+//! Server configuration, from flags or environment variables.
+
+use std::net::SocketAddr;
+
+use clap::{Parser, ValueEnum};
+
+#[derive(Parser, Clone, Debug)]
+#[command(name = "server", version, about = "The tafl match server")]
+pub struct Config {
+    /// Address to listen on. The default is loopback only; a deployment sets 0.0.0.0:8080.
+    #[arg(long, env = "TAFL_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// `postgres://user:pass@host/db` for PostgreSQL, or `sqlite://path` for the embedded
+    /// database (created if missing).
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://tafl.db")]
+    pub database_url: String,
+    /// Log filter, as `RUST_LOG` takes it (`info`, `server=debug`...).
+    #[arg(long, env = "TAFL_LOG", default_value = "info")]
+    pub log: String,
+    #[arg(long, env = "TAFL_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+    /// Largest WebSocket frame (and message) accepted, in bytes.
+    #[arg(long, env = "TAFL_MAX_FRAME_BYTES", default_value_t = 64 * 1024)]
+    pub max_frame_bytes: usize,
+    /// Largest REST request body accepted, in bytes.
+    #[arg(long, env = "TAFL_MAX_BODY_BYTES", default_value_t = 16 * 1024)]
+    pub max_body_bytes: usize,
+    /// How long a disconnected player's opponents wait before they may claim the win.
+    #[arg(long, env = "TAFL_DISCONNECT_GRACE_SECS", default_value_t = 60)]
+    pub disconnect_grace_secs: u64,
+    /// How long a session token stays valid.
+    #[arg(long, env = "TAFL_SESSION_DAYS", default_value_t = 30)]
+    pub session_days: u64,
+    /// Seconds between server pings on an idle socket; a socket silent for three intervals is
+    /// closed.
+    #[arg(long, env = "TAFL_PING_SECS", default_value_t = 20)]
+    pub ping_secs: u64,
+    /// Events each match keeps for resuming clients; older gaps get a snapshot.
+    #[arg(long, env = "TAFL_RESUME_EVENTS", default_value_t = 64)]
+    pub resume_events: usize,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}

@@ -1,0 +1,160 @@
+//! A game of any kind behind one object-safe interface, so a room can run whichever game its
+//! match is: actions arrive and leave as text in the game's notation, views as JSON.
+
+use engine::catalog::{GameTask, with_game};
+use engine::game::{Game, PlayError, Viewer};
+use engine::{Catalog, MatchRng, Seat};
+use protocol::ErrorCode;
+use serde_json::Value;
+
+use crate::error::{ApiError, ApiResult};
+
+pub trait Hosted: Send {
+    fn seat_count(&self) -> usize;
+    /// Seats that must act now; empty once the game is over.
+    fn to_act(&self) -> Vec<u8>;
+    /// Plays `action` (in the game's notation) for `seat`; returns the action as the game writes
+    /// it. Nothing changes on error.
+    fn play(&mut self, seat: u8, action: &str) -> ApiResult<String>;
+    /// Places per seat and the reason, once the game has ended by its own rules.
+    fn outcome(&self) -> Option<(Vec<u8>, String)>;
+    /// The state as one seat (or, for `None`, a spectator) may see it.
+    fn view(&self, viewer: Option<u8>) -> Value;
+    /// Whether actions are secret from other seats (simultaneous hidden choices).
+    fn hides_actions(&self) -> bool;
+    /// The public state as text.
+    fn render(&self) -> String;
+}
+
+struct Live<G> {
+    game: G,
+    rng: MatchRng,
+}
+
+fn seat_of(seat: u8) -> ApiResult<Seat> {
+    Seat::new(usize::from(seat))
+        .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, format!("there is no seat {seat}")))
+}
+
+impl<G: Catalog + Game<View: serde::Serialize>> Hosted for Live<G> {
+    fn seat_count(&self) -> usize {
+        self.game.seat_count()
+    }
+
+    fn to_act(&self) -> Vec<u8> {
+        self.game.to_act().iter().map(|s| s.index() as u8).collect()
+    }
+
+    fn play(&mut self, seat: u8, text: &str) -> ApiResult<String> {
+        let seat = seat_of(seat)?;
+        let action = self
+            .game
+            .parse_action(text)
+            .map_err(|e| ApiError::new(ErrorCode::IllegalAction, e.to_string()))?;
+        self.game.play(seat, &action, &mut self.rng).map_err(|e| {
+            let code = match e {
+                PlayError::GameOver => ErrorCode::GameOver,
+                PlayError::NotYourTurn(_) => ErrorCode::NotYourTurn,
+                PlayError::NoSuchSeat(_) => ErrorCode::BadRequest,
+                PlayError::Illegal(_) => ErrorCode::IllegalAction,
+            };
+            ApiError::new(code, e.to_string())
+        })?;
+        Ok(self.game.action_text(&action))
+    }
+
+    fn outcome(&self) -> Option<(Vec<u8>, String)> {
+        self.game
+            .outcome()
+            .map(|o| (o.places().to_vec(), o.reason().to_string()))
+    }
+
+    fn view(&self, viewer: Option<u8>) -> Value {
+        let viewer = match viewer.and_then(|s| Seat::new(usize::from(s))) {
+            Some(seat) => Viewer::Seat(seat),
+            None => Viewer::Spectator,
+        };
+        serde_json::to_value(self.game.view(viewer)).unwrap_or(Value::Null)
+    }
+
+    fn hides_actions(&self) -> bool {
+        self.game.hides_actions()
+    }
+
+    fn render(&self) -> String {
+        self.game.render()
+    }
+}
+
+struct Host<'a> {
+    variant: &'a str,
+    seats: usize,
+    seed: u64,
+}
+
+impl GameTask for Host<'_> {
+    type Output = ApiResult<Box<dyn Hosted>>;
+
+    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Self::Output {
+        let config = G::config(self.variant, self.seats)
+            .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+        let mut rng = MatchRng::from_seed(self.seed);
+        let game = G::new(&config, &mut rng)
+            .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+        Ok(Box::new(Live { game, rng }))
+    }
+}
+
+/// A new game of `game`/`variant` for `seats` seats, its chance drawn from `seed`.
+pub fn host(game: &str, variant: &str, seats: usize, seed: u64) -> ApiResult<Box<dyn Hosted>> {
+    with_game(
+        game,
+        Host {
+            variant,
+            seats,
+            seed,
+        },
+    )
+    .unwrap_or_else(|| {
+        Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("there is no game '{game}'"),
+        ))
+    })
+}
+
+/// The default variant and seat count of a game, for a create request that leaves them out.
+pub fn defaults(game: &str, variant: Option<&str>) -> ApiResult<(String, usize)> {
+    struct Defaults<'a>(Option<&'a str>);
+    impl GameTask for Defaults<'_> {
+        type Output = (String, usize);
+        fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> (String, usize) {
+            let variant = self.0.unwrap_or(G::variants()[0]).to_string();
+            let seats = *G::seat_counts(&variant).start();
+            (variant, seats)
+        }
+    }
+    with_game(game, Defaults(variant))
+        .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, format!("there is no game '{game}'")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tafl_game_is_played_through_text() {
+        let mut g = host("tafl", "copenhagen", 2, 1).unwrap();
+        assert_eq!(g.to_act(), vec![0]);
+        assert_eq!(g.play(0, "d1-d3").unwrap(), "d1-d3");
+        let err = g.play(0, "d3-d4").unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotYourTurn);
+        let err = g.play(1, "zz").unwrap_err();
+        assert_eq!(err.code, ErrorCode::IllegalAction);
+        let err = g.play(1, "f4-f1").unwrap_err();
+        assert_eq!(err.code, ErrorCode::IllegalAction, "{err}");
+        assert_eq!(g.view(None)["plies"], 1);
+        assert!(host("chess", "x", 2, 0).is_err());
+        assert!(host("tafl", "copenhagen", 3, 0).is_err());
+    }
+}

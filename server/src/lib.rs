@@ -1,0 +1,60 @@
+//! The match server: axum + tokio. WebSocket sessions (`ws.rs`) talk to one actor per live match
+//! (`room.rs`, found through `rooms.rs`); accounts (`auth.rs`) and the REST API (`http.rs`) share
+//! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod hosted;
+pub mod http;
+pub mod ratings;
+pub mod room;
+pub mod rooms;
+pub mod state;
+pub mod store;
+pub mod ws;
+
+use std::net::SocketAddr;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::state::AppState;
+use crate::store::Store;
+
+/// Milliseconds since the Unix epoch: the timestamps stored with sessions, actions and results.
+pub fn clock_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+pub fn app(state: AppState) -> Router {
+    let body_limit = state.config().max_body_bytes;
+    Router::new()
+        .route("/ws", get(ws::upgrade))
+        .merge(http::routes())
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(state)
+}
+
+/// A running server.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Connects the store, restores every unfinished match, binds and serves in a background task.
+pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error + Send + Sync>> {
+    let store = Store::connect(&config.database_url).await?;
+    let listener = TcpListener::bind(config.bind).await?;
+    let addr = listener.local_addr()?;
+    let state = AppState::new(config, store);
+    let restored = state.rooms().restore_all().await?;
+    tracing::info!(%addr, restored, "serving");
+    let task = tokio::spawn(async move { axum::serve(listener, app(state)).await });
+    Ok(Running { addr, task })
+}

@@ -1,0 +1,858 @@
+//! One match room: a tokio task that owns a live match. Every join, action, clock tick, draw
+//! offer and disconnect for the match passes through its channel, so two simultaneous moves are
+//! simply handled one after the other: there is no lock and no race.
+//!
+//! An action is validated by the engine, written to the store, and only then acknowledged and
+//! broadcast. Each event gets the next sequence number and is rendered once per kind of viewer
+//! (each seat, and spectators), so hidden information never reaches the wrong socket; the last
+//! few rendered events are kept for clients that resume.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use protocol::{
+    Ack, ClockSpec, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId,
+    SeatState, Seq, ServerMessage,
+};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::error::{ApiError, ApiResult};
+use crate::hosted::{Hosted, host};
+use crate::store::{NewMatch, Player, Status, Store, StoredAction, StoredMatch};
+
+/// Identifies one socket across the rooms it follows.
+pub type ConnId = u64;
+
+/// A rendered server message, shared by every socket it goes to.
+pub type Frame = Arc<str>;
+
+/// Where a socket receives its frames. Bounded: a socket that falls this far behind is dropped
+/// from the room and must resume.
+pub type Outbox = mpsc::Sender<Frame>;
+
+pub const OUTBOX_FRAMES: usize = 256;
+
+pub enum Command {
+    /// `invited`: the player came with the invite code, which a private match requires.
+    Join {
+        player: Player,
+        seat: Option<u8>,
+        invited: bool,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    Watch {
+        conn: ConnId,
+        player: Option<PlayerId>,
+        since: Option<Seq>,
+        outbox: Outbox,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    Unwatch {
+        conn: ConnId,
+    },
+    Act {
+        player: PlayerId,
+        seat: u8,
+        action: String,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    Resign {
+        player: PlayerId,
+        seat: u8,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    OfferDraw {
+        player: PlayerId,
+        seat: u8,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    AnswerDraw {
+        player: PlayerId,
+        seat: u8,
+        accept: bool,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    Abort {
+        player: PlayerId,
+        seat: u8,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    ClaimWin {
+        player: PlayerId,
+        seat: u8,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+}
+
+/// How a room reaches the rest of the server.
+#[derive(Clone)]
+pub struct RoomContext {
+    pub store: Store,
+    pub grace: Duration,
+    pub resume_events: usize,
+}
+
+struct Subscriber {
+    conn: ConnId,
+    player: Option<PlayerId>,
+    /// The seat whose view this socket gets; `None` for spectators.
+    viewer: Option<u8>,
+    outbox: Outbox,
+}
+
+/// Fischer clocks, one per seat. A seat's clock runs while it is among the seats to act.
+struct Clocks {
+    spec: ClockSpec,
+    remaining_ms: Vec<u64>,
+    running_since: Vec<Option<Instant>>,
+}
+
+impl Clocks {
+    fn remaining_now(&self, seat: usize, now: Instant) -> u64 {
+        let used = self.running_since[seat].map_or(0, |t| now.duration_since(t).as_millis() as u64);
+        self.remaining_ms[seat].saturating_sub(used)
+    }
+
+    /// Starts the clocks of the seats to act and stops the others.
+    fn follow(&mut self, to_act: &[u8], now: Instant) {
+        for seat in 0..self.remaining_ms.len() {
+            let acting = to_act.contains(&(seat as u8));
+            match (acting, self.running_since[seat]) {
+                (true, None) => self.running_since[seat] = Some(now),
+                (false, Some(_)) => {
+                    self.remaining_ms[seat] = self.remaining_now(seat, now);
+                    self.running_since[seat] = None;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// When the first running clock runs out.
+    fn next_flag(&self) -> Option<Instant> {
+        (0..self.remaining_ms.len())
+            .filter_map(|s| {
+                self.running_since[s].map(|t| t + Duration::from_millis(self.remaining_ms[s]))
+            })
+            .min()
+    }
+
+    fn snapshot(&self, now: Instant) -> Vec<u64> {
+        (0..self.remaining_ms.len())
+            .map(|s| self.remaining_now(s, now))
+            .collect()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Waiting,
+    Live,
+    Over,
+}
+
+pub struct Room {
+    id: MatchId,
+    spec: NewMatch,
+    ctx: RoomContext,
+    game: Box<dyn Hosted>,
+    /// Every accepted action, in order, as (seat, text): rebuilds the game if a write fails.
+    log: Vec<(u8, String)>,
+    seats: Vec<Option<Player>>,
+    phase: Phase,
+    result: Option<MatchResult>,
+    seq: u64,
+    /// The most recent events, each rendered for every viewer kind (seats, then spectators).
+    recent: VecDeque<(u64, Vec<Frame>)>,
+    subscribers: Vec<Subscriber>,
+    disconnected_since: Vec<Option<Instant>>,
+    clocks: Option<Clocks>,
+    /// Seats that have accepted the standing draw offer (the offerer first).
+    draw: Vec<u8>,
+    acted: Vec<bool>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn forbidden(what: &str) -> ApiError {
+    ApiError::new(ErrorCode::Forbidden, what.to_string())
+}
+
+impl Room {
+    /// Rebuilds a room from the store: the game is replayed from its log, and clocks resume with
+    /// the time each seat had after its last action (time the server was down is not charged).
+    pub fn restore(stored: StoredMatch, ctx: RoomContext) -> ApiResult<Room> {
+        let spec = stored.spec;
+        let mut game = host(
+            &spec.game,
+            &spec.variant,
+            usize::from(spec.seats),
+            spec.seed,
+        )?;
+        let n = usize::from(spec.seats);
+        let mut clocks = spec.clock.map(|(base, increment)| Clocks {
+            spec: ClockSpec {
+                base_ms: base,
+                increment_ms: increment,
+            },
+            remaining_ms: vec![base; n],
+            running_since: vec![None; n],
+        });
+        let mut log = Vec::with_capacity(stored.actions.len());
+        let mut acted = vec![false; n];
+        for a in &stored.actions {
+            game.play(a.seat, &a.action)?;
+            if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
+                c.remaining_ms[usize::from(a.seat)] = ms;
+            }
+            acted[usize::from(a.seat)] = true;
+            log.push((a.seat, a.action.clone()));
+        }
+        let phase = match stored.status {
+            Status::Waiting => Phase::Waiting,
+            Status::Live => Phase::Live,
+            Status::Finished | Status::Aborted => Phase::Over,
+        };
+        let result = stored.result.map(|(places, reason)| MatchResult {
+            places,
+            reason,
+            ratings: Vec::new(),
+        });
+        let now = Instant::now();
+        if let (Some(c), Phase::Live) = (clocks.as_mut(), phase) {
+            c.follow(&game.to_act(), now);
+        }
+        Ok(Room {
+            id: stored.id,
+            spec,
+            ctx,
+            game,
+            log,
+            disconnected_since: stored
+                .players
+                .iter()
+                .map(|p| p.as_ref().map(|_| now))
+                .collect(),
+            seats: stored.players,
+            phase,
+            result,
+            seq: stored.last_seq,
+            recent: VecDeque::new(),
+            subscribers: Vec::new(),
+            clocks,
+            draw: Vec::new(),
+            acted,
+        })
+    }
+
+    /// Serves commands until the match is over and nobody follows it any more.
+    pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        loop {
+            let flag = self
+                .clocks
+                .as_ref()
+                .filter(|_| self.phase == Phase::Live)
+                .and_then(Clocks::next_flag);
+            let sleep = async {
+                match flag {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => return,
+                },
+                () = sleep => self.flag_fell().await,
+            }
+            if self.phase == Phase::Over && self.subscribers.is_empty() {
+                return;
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                player,
+                seat,
+                invited,
+                reply,
+            } => {
+                let _ = reply.send(self.join(player, seat, invited).await);
+            }
+            Command::Watch {
+                conn,
+                player,
+                since,
+                outbox,
+                reply,
+            } => {
+                let _ = reply.send(Ok(self.watch(conn, player, since, outbox)));
+            }
+            Command::Unwatch { conn } => self.unwatch(conn),
+            Command::Act {
+                player,
+                seat,
+                action,
+                reply,
+            } => {
+                let _ = reply.send(self.act(player, seat, &action).await);
+            }
+            Command::Resign {
+                player,
+                seat,
+                reply,
+            } => {
+                let result = self.seat_in_play(player, seat);
+                let result = match result {
+                    Ok(()) => {
+                        let places = self.places_with_loser(seat);
+                        self.finish(places, "resigned").await;
+                        Ok(self.ack_seq())
+                    }
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+            Command::OfferDraw {
+                player,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.offer_draw(player, seat));
+            }
+            Command::AnswerDraw {
+                player,
+                seat,
+                accept,
+                reply,
+            } => {
+                let _ = reply.send(self.answer_draw(player, seat, accept).await);
+            }
+            Command::Abort {
+                player,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.abort(player, seat).await);
+            }
+            Command::ClaimWin {
+                player,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.claim_win(player, seat).await);
+            }
+        }
+    }
+
+    fn holds(&self, player: PlayerId, seat: u8) -> bool {
+        self.seats
+            .get(usize::from(seat))
+            .and_then(Option::as_ref)
+            .is_some_and(|p| p.id == player)
+    }
+
+    /// The seats a player holds here.
+    fn seats_of(&self, player: PlayerId) -> Vec<u8> {
+        (0..self.seats.len() as u8)
+            .filter(|&s| self.holds(player, s))
+            .collect()
+    }
+
+    /// Checks that `player` holds `seat` in a match being played.
+    fn seat_in_play(&self, player: PlayerId, seat: u8) -> ApiResult<()> {
+        if usize::from(seat) >= self.seats.len() {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("there is no seat {seat}"),
+            ));
+        }
+        if !self.holds(player, seat) {
+            return Err(forbidden("you do not hold that seat"));
+        }
+        match self.phase {
+            Phase::Live => Ok(()),
+            Phase::Waiting => Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "the match has not started",
+            )),
+            Phase::Over => Err(ApiError::new(ErrorCode::GameOver, "the match is over")),
+        }
+    }
+
+    fn ack_seq(&self) -> Ack {
+        Ack {
+            match_id: Some(self.id),
+            seq: Some(Seq(self.seq)),
+            ..Ack::default()
+        }
+    }
+
+    async fn join(&mut self, player: Player, wanted: Option<u8>, invited: bool) -> ApiResult<Ack> {
+        if self.spec.private && !invited {
+            return Err(forbidden("a private match is joined with its invite code"));
+        }
+        if self.phase != Phase::Waiting {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "the match is not open for players",
+            ));
+        }
+        if self.seats.iter().flatten().any(|p| p.id == player.id) {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "you already sit in this match",
+            ));
+        }
+        let seat = match wanted {
+            Some(s) if usize::from(s) >= self.seats.len() => {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("there is no seat {s}"),
+                ));
+            }
+            Some(s) if self.seats[usize::from(s)].is_some() => {
+                return Err(ApiError::new(
+                    ErrorCode::Conflict,
+                    format!("seat {s} is taken"),
+                ));
+            }
+            Some(s) => s,
+            None => self
+                .seats
+                .iter()
+                .position(Option::is_none)
+                .map(|s| s as u8)
+                .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "the match is full"))?,
+        };
+        self.take_seat(seat, player).await?;
+        Ok(Ack {
+            match_id: Some(self.id),
+            seats: vec![seat],
+            ..Ack::default()
+        })
+    }
+
+    /// Seats a player, persisting first; starts the match when the last seat is taken.
+    pub async fn take_seat(&mut self, seat: u8, player: Player) -> ApiResult<()> {
+        self.ctx
+            .store
+            .take_seat(self.id, seat, player.id, self.seq + 1)
+            .await?;
+        let public = player.public();
+        self.seats[usize::from(seat)] = Some(player);
+        self.disconnected_since[usize::from(seat)] = Some(Instant::now());
+        self.emit(|_| MatchEvent::SeatTaken {
+            seat,
+            player: public.clone(),
+        });
+        self.refresh_presence();
+        if self.seats.iter().all(Option::is_some) {
+            self.ctx.store.set_live(self.id, self.seq + 1).await?;
+            self.phase = Phase::Live;
+            let to_act = self.game.to_act();
+            if let Some(c) = self.clocks.as_mut() {
+                c.follow(&to_act, Instant::now());
+            }
+            self.emit(|_| MatchEvent::Started);
+        }
+        Ok(())
+    }
+
+    fn watch(
+        &mut self,
+        conn: ConnId,
+        player: Option<PlayerId>,
+        since: Option<Seq>,
+        outbox: Outbox,
+    ) -> Ack {
+        self.subscribers.retain(|s| s.conn != conn);
+        let yours = player.map(|p| self.seats_of(p)).unwrap_or_default();
+        let viewer = yours.first().copied();
+        let class = self.class_of(viewer);
+        let replay = since.and_then(|Seq(since)| {
+            // Exactly the missed events, if every one of them is still held.
+            let oldest = self.recent.front().map_or(self.seq + 1, |(seq, _)| *seq);
+            (since <= self.seq && since + 1 >= oldest).then(|| {
+                self.recent
+                    .iter()
+                    .filter(|(seq, _)| *seq > since)
+                    .map(|(_, frames)| frames[class].clone())
+                    .collect::<Vec<_>>()
+            })
+        });
+        let frames = replay.unwrap_or_else(|| vec![self.snapshot_frame(viewer, &yours)]);
+        for frame in frames {
+            let _ = outbox.try_send(frame);
+        }
+        self.subscribers.push(Subscriber {
+            conn,
+            player,
+            viewer,
+            outbox,
+        });
+        self.refresh_presence();
+        Ack {
+            match_id: Some(self.id),
+            seats: yours,
+            seq: Some(Seq(self.seq)),
+            ..Ack::default()
+        }
+    }
+
+    fn unwatch(&mut self, conn: ConnId) {
+        self.subscribers.retain(|s| s.conn != conn);
+        self.refresh_presence();
+    }
+
+    /// Which rendered copy of an event a viewer gets: its seat's, or the spectators' (last).
+    fn class_of(&self, viewer: Option<u8>) -> usize {
+        viewer.map_or(self.seats.len(), usize::from)
+    }
+
+    /// Notes which seats have lost or regained every socket, and tells everyone.
+    fn refresh_presence(&mut self) {
+        let now = Instant::now();
+        for seat in 0..self.seats.len() {
+            let Some(player) = self.seats[seat].as_ref().map(|p| p.id) else {
+                continue;
+            };
+            let connected = self.subscribers.iter().any(|s| s.player == Some(player));
+            match (connected, self.disconnected_since[seat]) {
+                (true, Some(_)) => {
+                    self.disconnected_since[seat] = None;
+                    if self.phase == Phase::Live {
+                        self.emit(|_| MatchEvent::Reconnected { seat: seat as u8 });
+                    }
+                }
+                (false, None) => {
+                    self.disconnected_since[seat] = Some(now);
+                    if self.phase == Phase::Live {
+                        self.emit(|_| MatchEvent::Disconnected { seat: seat as u8 });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    async fn act(&mut self, player: PlayerId, seat: u8, action: &str) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        let now = Instant::now();
+        if let Some(c) = &self.clocks
+            && c.running_since[usize::from(seat)].is_some()
+            && c.remaining_now(usize::from(seat), now) == 0
+        {
+            self.flag_fell().await;
+            return Err(ApiError::new(ErrorCode::GameOver, "your time ran out"));
+        }
+        let text = self.game.play(seat, action)?;
+        let clock_ms = self
+            .clocks
+            .as_ref()
+            .map(|c| c.remaining_now(usize::from(seat), now) + c.spec.increment_ms);
+        let stored = StoredAction {
+            ply: self.log.len() as u32,
+            seq: self.seq + 1,
+            seat,
+            action: text.clone(),
+            clock_ms,
+            at_ms: now_ms(),
+        };
+        if let Err(e) = self.ctx.store.append_action(self.id, &stored).await {
+            // Not durable, so it did not happen: rebuild the game without it.
+            self.rebuild_game();
+            return Err(e.into());
+        }
+        self.log.push((seat, text.clone()));
+        self.acted[usize::from(seat)] = true;
+        let to_act = self.game.to_act();
+        if let Some(c) = self.clocks.as_mut() {
+            let s = usize::from(seat);
+            c.remaining_ms[s] = clock_ms.unwrap_or(c.remaining_ms[s]);
+            c.running_since[s] = None;
+            c.follow(&to_act, now);
+        }
+        if !self.draw.is_empty() && self.draw[0] != seat {
+            self.draw.clear();
+        }
+        let hides = self.game.hides_actions();
+        let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
+        let views: Vec<_> = (0..=self.seats.len())
+            .map(|class| {
+                let viewer = (class < self.seats.len()).then_some(class as u8);
+                self.game.view(viewer)
+            })
+            .collect();
+        self.emit(|viewer| MatchEvent::Acted {
+            seat,
+            action: (!hides || viewer == Some(seat)).then(|| text.clone()),
+            view: views[viewer.map_or(views.len() - 1, usize::from)].clone(),
+            to_act: to_act.clone(),
+            clocks_ms: clocks_ms.clone(),
+        });
+        let ack = self.ack_seq();
+        if let Some((places, reason)) = self.game.outcome() {
+            self.finish(places, &reason).await;
+        }
+        Ok(ack)
+    }
+
+    fn rebuild_game(&mut self) {
+        let rebuilt = host(
+            &self.spec.game,
+            &self.spec.variant,
+            usize::from(self.spec.seats),
+            self.spec.seed,
+        )
+        .and_then(|mut g| {
+            for (seat, text) in &self.log {
+                g.play(*seat, text)?;
+            }
+            Ok(g)
+        });
+        match rebuilt {
+            Ok(g) => self.game = g,
+            Err(e) => {
+                tracing::error!(match_id = self.id.0, error = %e, "could not rebuild a game from its own log")
+            }
+        }
+    }
+
+    /// Places when `loser` leaves the game: last for them, shared first for everyone else.
+    fn places_with_loser(&self, loser: u8) -> Vec<u8> {
+        (0..self.seats.len() as u8)
+            .map(|s| u8::from(s == loser))
+            .collect()
+    }
+
+    async fn flag_fell(&mut self) {
+        let Some(c) = &self.clocks else { return };
+        let now = Instant::now();
+        let flagged: Vec<u8> = (0..self.seats.len())
+            .filter(|&s| c.running_since[s].is_some() && c.remaining_now(s, now) == 0)
+            .map(|s| s as u8)
+            .collect();
+        if flagged.is_empty() || self.phase != Phase::Live {
+            return;
+        }
+        let places = (0..self.seats.len() as u8)
+            .map(|s| u8::from(flagged.contains(&s)))
+            .collect();
+        self.finish(places, "timeout").await;
+    }
+
+    fn offer_draw(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        if !self.draw.is_empty() {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "a draw offer is already standing",
+            ));
+        }
+        self.draw = vec![seat];
+        self.emit(|_| MatchEvent::DrawOffered { seat });
+        Ok(self.ack_seq())
+    }
+
+    async fn answer_draw(&mut self, player: PlayerId, seat: u8, accept: bool) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        if self.draw.is_empty() {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "there is no draw offer to answer",
+            ));
+        }
+        if self.draw.contains(&seat) {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "that seat has already agreed",
+            ));
+        }
+        if !accept {
+            self.draw.clear();
+            self.emit(|_| MatchEvent::DrawDeclined { seat });
+            return Ok(self.ack_seq());
+        }
+        self.draw.push(seat);
+        if self.draw.len() == self.seats.len() {
+            self.finish(vec![0; self.seats.len()], "draw_agreed").await;
+        }
+        Ok(self.ack_seq())
+    }
+
+    async fn abort(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
+        if !self.holds(player, seat) {
+            return Err(forbidden("you do not hold that seat"));
+        }
+        if self.phase == Phase::Over {
+            return Err(ApiError::new(ErrorCode::GameOver, "the match is over"));
+        }
+        if self.acted.iter().all(|&a| a) {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "every seat has moved: resign instead",
+            ));
+        }
+        if self
+            .ctx
+            .store
+            .abort_match(self.id, self.seq + 1, now_ms())
+            .await?
+        {
+            self.phase = Phase::Over;
+            self.result = Some(MatchResult {
+                places: vec![0; self.seats.len()],
+                reason: "aborted".into(),
+                ratings: Vec::new(),
+            });
+            self.emit(|_| MatchEvent::Aborted { seat });
+        }
+        Ok(self.ack_seq())
+    }
+
+    async fn claim_win(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        let now = Instant::now();
+        let gone: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|&s| !self.holds(player, s))
+            .filter(|&s| {
+                self.disconnected_since[usize::from(s)]
+                    .is_some_and(|t| now.duration_since(t) >= self.ctx.grace)
+            })
+            .collect();
+        let opponents = (0..self.seats.len() as u8)
+            .filter(|&s| !self.holds(player, s))
+            .count();
+        if opponents == 0 || gone.len() < opponents {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "a win can be claimed after every opponent has been away {} s",
+                    self.ctx.grace.as_secs()
+                ),
+            ));
+        }
+        let places = (0..self.seats.len() as u8)
+            .map(|s| u8::from(gone.contains(&s)))
+            .collect();
+        self.finish(places, "abandoned").await;
+        Ok(self.ack_seq())
+    }
+
+    /// Records the result (with rating changes, exactly once) and tells everyone.
+    async fn finish(&mut self, places: Vec<u8>, reason: &str) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        let changes = match self
+            .ctx
+            .store
+            .finish_match(self.id, &places, reason, self.seq + 1, now_ms())
+            .await
+        {
+            Ok(Some(changes)) => changes,
+            Ok(None) => Vec::new(),
+            Err(e) => {
+                tracing::error!(match_id = self.id.0, error = %e, "could not record a result");
+                return;
+            }
+        };
+        self.phase = Phase::Over;
+        if let Some(c) = self.clocks.as_mut() {
+            c.follow(&[], Instant::now());
+        }
+        let result = MatchResult {
+            places,
+            reason: reason.to_string(),
+            ratings: changes
+                .into_iter()
+                .map(|c| protocol::RatingChange {
+                    seat: c.seat,
+                    player: c.player,
+                    before: c.before,
+                    after: c.after,
+                })
+                .collect(),
+        };
+        self.result = Some(result.clone());
+        self.emit(|_| MatchEvent::Finished {
+            result: result.clone(),
+        });
+    }
+
+    /// Numbers an event, renders it for every kind of viewer, keeps it for resumes and sends it
+    /// to every follower. A follower whose outbox is full is dropped: it resumes later.
+    fn emit(&mut self, event_for: impl Fn(Option<u8>) -> MatchEvent) {
+        self.seq += 1;
+        let seq = Seq(self.seq);
+        let frames: Vec<Frame> = (0..=self.seats.len())
+            .map(|class| {
+                let viewer = (class < self.seats.len()).then_some(class as u8);
+                let message = ServerMessage::Event {
+                    match_id: self.id,
+                    seq,
+                    event: event_for(viewer),
+                };
+                Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"))
+            })
+            .collect();
+        let classes = self.seats.len();
+        self.subscribers.retain(|s| {
+            let class = s.viewer.map_or(classes, usize::from);
+            s.outbox.try_send(frames[class].clone()).is_ok()
+        });
+        self.recent.push_back((self.seq, frames));
+        while self.recent.len() > self.ctx.resume_events {
+            self.recent.pop_front();
+        }
+    }
+
+    fn snapshot_frame(&self, viewer: Option<u8>, yours: &[u8]) -> Frame {
+        let now = Instant::now();
+        let hides = self.game.hides_actions();
+        let snapshot = MatchSnapshot {
+            game: self.spec.game.clone(),
+            variant: self.spec.variant.clone(),
+            rated: self.spec.rated,
+            clock: self.clocks.as_ref().map(|c| c.spec),
+            seats: (0..self.seats.len())
+                .map(|s| SeatState {
+                    seat: s as u8,
+                    player: self.seats[s].as_ref().map(Player::public),
+                    connected: self.seats[s].is_some() && self.disconnected_since[s].is_none(),
+                    clock_ms: self.clocks.as_ref().map(|c| c.remaining_now(s, now)),
+                })
+                .collect(),
+            your_seats: yours.to_vec(),
+            to_act: if self.phase == Phase::Live {
+                self.game.to_act()
+            } else {
+                Vec::new()
+            },
+            view: self.game.view(viewer),
+            actions: self
+                .log
+                .iter()
+                .map(|(seat, text)| (!hides || viewer == Some(*seat)).then(|| text.clone()))
+                .collect(),
+            draw_offer: self.draw.first().copied(),
+            result: self.result.clone(),
+        };
+        let message = ServerMessage::Snapshot {
+            match_id: self.id,
+            seq: Seq(self.seq),
+            snapshot,
+        };
+        Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"))
+    }
+}

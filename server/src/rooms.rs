@@ -1,0 +1,140 @@
+//! The registry of match rooms: finds the room of a match, starting it from the store when it is
+//! not running (after a restart, or for a finished match someone wants to watch), and creates
+//! new matches.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use protocol::{Ack, ErrorCode, MatchId};
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+use crate::error::{ApiError, ApiResult};
+use crate::hosted::host;
+use crate::room::{Command, Room, RoomContext};
+use crate::store::{NewMatch, Player, Status, Store};
+
+/// Commands a room may have waiting before senders wait for it.
+const ROOM_QUEUE: usize = 64;
+
+pub struct Rooms {
+    ctx: RoomContext,
+    running: Mutex<HashMap<MatchId, mpsc::Sender<Command>>>,
+}
+
+impl Rooms {
+    pub fn new(store: Store, grace: Duration, resume_events: usize) -> Rooms {
+        Rooms {
+            ctx: RoomContext {
+                store,
+                grace,
+                resume_events,
+            },
+            running: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn spawn(&self, room: Room) -> mpsc::Sender<Command> {
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        tokio::spawn(room.run(rx));
+        tx
+    }
+
+    /// Starts a room for every match that is not over, so that clocks run and players can come
+    /// back. Returns how many were restored.
+    pub async fn restore_all(&self) -> ApiResult<usize> {
+        let stored = self.ctx.store.unfinished_matches().await?;
+        let mut running = self.running.lock().await;
+        let mut n = 0;
+        for m in stored {
+            let id = m.id;
+            match Room::restore(m, self.ctx.clone()) {
+                Ok(room) => {
+                    running.insert(id, self.spawn(room));
+                    n += 1;
+                }
+                Err(e) => tracing::error!(match_id = id.0, error = %e, "could not restore a match"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The command channel of a match's room, starting the room if needed.
+    pub async fn room(&self, id: MatchId) -> ApiResult<mpsc::Sender<Command>> {
+        let mut running = self.running.lock().await;
+        if let Some(tx) = running.get(&id).filter(|tx| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
+        let stored = self.ctx.store.load_match(id).await?.ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
+        })?;
+        let tx = self.spawn(Room::restore(stored, self.ctx.clone())?);
+        running.insert(id, tx.clone());
+        Ok(tx)
+    }
+
+    /// Sends a command built around a reply channel and waits for the room's answer.
+    pub async fn ask<T>(
+        &self,
+        id: MatchId,
+        command: impl FnOnce(oneshot::Sender<ApiResult<T>>) -> Command,
+    ) -> ApiResult<T> {
+        let (reply, answer) = oneshot::channel();
+        let room = self.room(id).await?;
+        room.send(command(reply))
+            .await
+            .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?;
+        answer
+            .await
+            .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?
+    }
+
+    /// Tells a room something without waiting for an answer (a socket left).
+    pub async fn tell(&self, id: MatchId, command: Command) {
+        let room = self.running.lock().await.get(&id).cloned();
+        if let Some(room) = room {
+            let _ = room.send(command).await;
+        }
+    }
+
+    /// Creates a match, seats its creator (in every seat for hot-seat play) and starts its room.
+    pub async fn create(&self, spec: NewMatch, creator: Player, seat: u8) -> ApiResult<Ack> {
+        if usize::from(seat) >= usize::from(spec.seats) {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("there is no seat {seat}"),
+            ));
+        }
+        // Checks the game, variant and seat count before anything is stored.
+        host(
+            &spec.game,
+            &spec.variant,
+            usize::from(spec.seats),
+            spec.seed,
+        )?;
+        let id = self.ctx.store.create_match(&spec).await?;
+        let stored = self
+            .ctx
+            .store
+            .load_match(id)
+            .await?
+            .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new match vanished"))?;
+        debug_assert_eq!(stored.status, Status::Waiting);
+        let mut room = Room::restore(stored, self.ctx.clone())?;
+        let seats: Vec<u8> = if spec.hotseat {
+            (0..spec.seats).collect()
+        } else {
+            vec![seat]
+        };
+        for &s in &seats {
+            room.take_seat(s, creator.clone()).await?;
+        }
+        let tx = self.spawn(room);
+        self.running.lock().await.insert(id, tx);
+        Ok(Ack {
+            match_id: Some(id),
+            seats,
+            invite: spec.invite,
+            seq: None,
+        })
+    }
+}

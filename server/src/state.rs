@@ -1,0 +1,72 @@
+//! What every request handler and socket shares.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use protocol::ErrorCode;
+
+use crate::auth::token_hash;
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+use crate::rooms::Rooms;
+use crate::store::{Player, Store};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub inner: Arc<Shared>,
+}
+
+pub struct Shared {
+    pub config: Config,
+    pub store: Store,
+    pub rooms: Rooms,
+    next_conn: AtomicU64,
+}
+
+impl AppState {
+    pub fn new(config: Config, store: Store) -> AppState {
+        let rooms = Rooms::new(
+            store.clone(),
+            Duration::from_secs(config.disconnect_grace_secs),
+            config.resume_events,
+        );
+        AppState {
+            inner: Arc::new(Shared {
+                config,
+                store,
+                rooms,
+                next_conn: AtomicU64::new(1),
+            }),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    pub fn rooms(&self) -> &Rooms {
+        &self.inner.rooms
+    }
+
+    pub fn next_conn(&self) -> u64 {
+        self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The player a session token belongs to.
+    pub async fn authenticate(&self, token: &str) -> ApiResult<Player> {
+        self.store()
+            .session_player(&token_hash(token), crate::clock_ms())
+            .await?
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::Unauthorized,
+                    "the session token is unknown, expired or revoked",
+                )
+            })
+    }
+}

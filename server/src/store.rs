@@ -1,0 +1,804 @@
+//! Storage: accounts, sessions, matches with their action logs, and ratings, in PostgreSQL (the
+//! production backend) or SQLite (the embedded default), through sqlx's Any driver so that one
+//! set of queries serves both. Migrations for each backend live in `migrations/`.
+//!
+//! Every write that a client is told about happens here first: an action is acknowledged only
+//! after `append_action` returns.
+
+use std::str::FromStr;
+
+use protocol::{MatchId, PlayerId, PlayerRef};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+use crate::ratings::{self, Rated};
+
+#[derive(Debug)]
+pub enum StoreError {
+    /// A uniqueness rule was broken (a taken username or seat).
+    Conflict(String),
+    Database(sqlx::Error),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Conflict(what) => write!(f, "{what}"),
+            StoreError::Database(e) => write!(f, "database error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        StoreError::Database(e)
+    }
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// A player row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: PlayerId,
+    pub name: String,
+    pub password_hash: Option<String>,
+    pub guest: bool,
+}
+
+impl Player {
+    pub fn public(&self) -> PlayerRef {
+        PlayerRef {
+            id: self.id,
+            name: self.name.clone(),
+            guest: self.guest,
+        }
+    }
+}
+
+/// Everything chosen when a match is created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewMatch {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    pub rated: bool,
+    /// Fischer clock as (base, increment) in milliseconds.
+    pub clock: Option<(u64, u64)>,
+    pub private: bool,
+    pub invite: Option<String>,
+    pub hotseat: bool,
+    pub seed: u64,
+    pub created_ms: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Waiting,
+    Live,
+    Finished,
+    Aborted,
+}
+
+impl Status {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Live => "live",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    fn parse(text: &str) -> Status {
+        match text {
+            "live" => Status::Live,
+            "finished" => Status::Finished,
+            "aborted" => Status::Aborted,
+            _ => Status::Waiting,
+        }
+    }
+}
+
+/// One stored action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    pub ply: u32,
+    pub seq: u64,
+    pub seat: u8,
+    pub action: String,
+    pub clock_ms: Option<u64>,
+    pub at_ms: i64,
+}
+
+/// A match as stored: its configuration, seat holders, result and (when loaded) action log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredMatch {
+    pub id: MatchId,
+    pub spec: NewMatch,
+    pub status: Status,
+    pub result: Option<(Vec<u8>, String)>,
+    pub last_seq: u64,
+    pub players: Vec<Option<Player>>,
+    pub actions: Vec<StoredAction>,
+}
+
+/// A rating change written with a result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub seat: u8,
+    pub player: PlayerId,
+    pub before: f64,
+    pub after: f64,
+}
+
+fn flag(b: bool) -> i32 {
+    i32::from(b)
+}
+
+fn player_from(row: &AnyRow, prefix: &str) -> sqlx::Result<Player> {
+    let col = |name: &str| format!("{prefix}{name}");
+    Ok(Player {
+        id: PlayerId(row.try_get(col("id").as_str())?),
+        name: row.try_get(col("name").as_str())?,
+        password_hash: row.try_get(col("password_hash").as_str())?,
+        guest: row.try_get::<i64, _>(col("guest").as_str())? != 0,
+    })
+}
+
+impl Store {
+    /// Connects to `url` (`postgres://...` or `sqlite://path`), creating an SQLite file if it
+    /// does not exist, and runs the backend's migrations.
+    pub async fn connect(url: &str) -> StoreResult<Store> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            return Err(StoreError::Database(sqlx::Error::Configuration(
+                format!("unsupported database URL '{url}': use postgres:// or sqlite://").into(),
+            )));
+        };
+        let url = match backend {
+            Backend::Sqlite if !url.contains('?') => format!("{url}?mode=rwc"),
+            _ => url.to_string(),
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let pool = AnyPoolOptions::new()
+            // SQLite allows one writer at a time; more connections only wait on each other.
+            .max_connections(match backend {
+                Backend::Postgres => 16,
+                Backend::Sqlite => 1,
+            })
+            .connect_with(options)
+            .await?;
+        if backend == Backend::Sqlite {
+            // Write-ahead logging lets readers work beside the writer; NORMAL sync is durable
+            // across process crashes (the guarantee we give), only not across power loss.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+            sqlx::query("PRAGMA synchronous = NORMAL")
+                .execute(&pool)
+                .await?;
+            sqlx::query("PRAGMA foreign_keys = ON")
+                .execute(&pool)
+                .await?;
+        }
+        let migrator = match backend {
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
+        };
+        migrator
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError::Database(e.into()))?;
+        Ok(Store { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Cheap check that the database answers.
+    pub async fn ping(&self) -> StoreResult<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    // --- Accounts -------------------------------------------------------------------------
+
+    pub async fn create_player(
+        &self,
+        name: &str,
+        password_hash: Option<&str>,
+        guest: bool,
+        now_ms: i64,
+    ) -> StoreResult<Player> {
+        let row = sqlx::query(
+            "INSERT INTO players (name, name_key, password_hash, guest, created_ms)
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(password_hash)
+        .bind(flag(guest))
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                StoreError::Conflict(format!("the name '{name}' is taken"))
+            }
+            _ => StoreError::Database(e),
+        })?;
+        Ok(Player {
+            id: PlayerId(row.try_get("id")?),
+            name: name.to_string(),
+            password_hash: password_hash.map(str::to_string),
+            guest,
+        })
+    }
+
+    /// The player with this name, compared case-insensitively.
+    pub async fn player_by_name(&self, name: &str) -> StoreResult<Option<Player>> {
+        let row =
+            sqlx::query("SELECT id, name, password_hash, guest FROM players WHERE name_key = $1")
+                .bind(name.to_lowercase())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| player_from(&r, "")).transpose()?)
+    }
+
+    pub async fn player(&self, id: PlayerId) -> StoreResult<Option<Player>> {
+        let row = sqlx::query("SELECT id, name, password_hash, guest FROM players WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| player_from(&r, "")).transpose()?)
+    }
+
+    pub async fn create_session(
+        &self,
+        token_hash: &str,
+        player: PlayerId,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, player_id, created_ms, expires_ms, revoked)
+             VALUES ($1, $2, $3, $4, 0)",
+        )
+        .bind(token_hash)
+        .bind(player.0)
+        .bind(now_ms)
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The player a live (unexpired, unrevoked) session belongs to.
+    pub async fn session_player(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<Player>> {
+        let row = sqlx::query(
+            "SELECT p.id, p.name, p.password_hash, p.guest
+             FROM sessions s JOIN players p ON p.id = s.player_id
+             WHERE s.token_hash = $1 AND s.revoked = 0 AND s.expires_ms > $2",
+        )
+        .bind(token_hash)
+        .bind(now_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| player_from(&r, "")).transpose()?)
+    }
+
+    pub async fn revoke_session(&self, token_hash: &str) -> StoreResult<()> {
+        sqlx::query("UPDATE sessions SET revoked = 1 WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // --- Matches --------------------------------------------------------------------------
+
+    pub async fn create_match(&self, spec: &NewMatch) -> StoreResult<MatchId> {
+        let row = sqlx::query(
+            "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
+                                  private, invite, hotseat, seed, status, last_seq, created_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11) RETURNING id",
+        )
+        .bind(&spec.game)
+        .bind(&spec.variant)
+        .bind(i32::from(spec.seats))
+        .bind(flag(spec.rated))
+        .bind(spec.clock.map(|(base, _)| base as i64))
+        .bind(spec.clock.map(|(_, inc)| inc as i64))
+        .bind(flag(spec.private))
+        .bind(spec.invite.as_deref())
+        .bind(flag(spec.hotseat))
+        // Seeds are any u64; the column is signed, so the bits are stored as they are.
+        .bind(spec.seed as i64)
+        .bind(spec.created_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(MatchId(row.try_get("id")?))
+    }
+
+    /// Records who sits in a seat, and the match's event count so far.
+    pub async fn take_seat(
+        &self,
+        id: MatchId,
+        seat: u8,
+        player: PlayerId,
+        seq: u64,
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO match_seats (match_id, seat, player_id) VALUES ($1, $2, $3)")
+            .bind(id.0)
+            .bind(i32::from(seat))
+            .bind(player.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| match &e {
+                sqlx::Error::Database(db) if db.is_unique_violation() => {
+                    StoreError::Conflict(format!("seat {seat} is taken"))
+                }
+                _ => StoreError::Database(e),
+            })?;
+        sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
+            .bind(seq as i64)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn set_live(&self, id: MatchId, seq: u64) -> StoreResult<()> {
+        sqlx::query("UPDATE matches SET status = 'live', last_seq = $1 WHERE id = $2")
+            .bind(seq as i64)
+            .bind(id.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Appends one accepted action to the match's log. Returns once it is durable.
+    pub async fn append_action(&self, id: MatchId, action: &StoredAction) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(id.0)
+        .bind(action.ply as i32)
+        .bind(action.seq as i64)
+        .bind(i32::from(action.seat))
+        .bind(&action.action)
+        .bind(action.clock_ms.map(|ms| ms as i64))
+        .bind(action.at_ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
+            .bind(action.seq as i64)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records the result of a live or waiting match and, for a rated one, every seat's rating
+    /// change, in one transaction. Returns the rating changes, or `None` if the match was
+    /// already over: a result is written exactly once.
+    pub async fn finish_match(
+        &self,
+        id: MatchId,
+        places: &[u8],
+        reason: &str,
+        seq: u64,
+        now_ms: i64,
+    ) -> StoreResult<Option<Vec<RatingChange>>> {
+        let mut tx = self.pool.begin().await?;
+        let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
+        let done = sqlx::query(
+            "UPDATE matches SET status = 'finished', result_places = $1, result_reason = $2,
+                    finished_ms = $3, last_seq = $4
+             WHERE id = $5 AND status IN ('waiting', 'live')",
+        )
+        .bind(&places_json)
+        .bind(reason)
+        .bind(now_ms)
+        .bind(seq as i64)
+        .bind(id.0)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT game, variant, rated, hotseat FROM matches WHERE id = $1")
+            .bind(id.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        let rated = row.try_get::<i64, _>("rated")? != 0 && row.try_get::<i64, _>("hotseat")? == 0;
+        let mut changes = Vec::new();
+        if rated {
+            let pool = format!(
+                "{}/{}",
+                row.try_get::<String, _>("game")?,
+                row.try_get::<String, _>("variant")?
+            );
+            let seats = sqlx::query(
+                "SELECT seat, player_id FROM match_seats WHERE match_id = $1 ORDER BY seat",
+            )
+            .bind(id.0)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut players = Vec::new();
+            for seat_row in &seats {
+                let seat = seat_row.try_get::<i64, _>("seat")? as u8;
+                let player = PlayerId(seat_row.try_get("player_id")?);
+                let current = sqlx::query(
+                    "SELECT rating, games FROM ratings WHERE player_id = $1 AND pool = $2",
+                )
+                .bind(player.0)
+                .bind(&pool)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let (rating, games) = match current {
+                    Some(r) => (
+                        r.try_get::<f64, _>("rating")?,
+                        r.try_get::<i64, _>("games")? as u32,
+                    ),
+                    None => (ratings::INITIAL, 0),
+                };
+                let place = places.get(usize::from(seat)).copied().unwrap_or(u8::MAX);
+                players.push((
+                    seat,
+                    player,
+                    Rated {
+                        rating,
+                        games,
+                        place,
+                    },
+                ));
+            }
+            let rated: Vec<Rated> = players.iter().map(|(_, _, r)| *r).collect();
+            let after = ratings::update(&rated);
+            for ((seat, player, before), after) in players.into_iter().zip(after) {
+                sqlx::query(
+                    "INSERT INTO rating_changes
+                         (match_id, seat, player_id, pool, rating_before, rating_after, at_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(id.0)
+                .bind(i32::from(seat))
+                .bind(player.0)
+                .bind(&pool)
+                .bind(before.rating)
+                .bind(after)
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await?;
+                let games = before.games as i32 + 1;
+                let updated = sqlx::query(
+                    "UPDATE ratings SET rating = $1, games = $2 WHERE player_id = $3 AND pool = $4",
+                )
+                .bind(after)
+                .bind(games)
+                .bind(player.0)
+                .bind(&pool)
+                .execute(&mut *tx)
+                .await?;
+                if updated.rows_affected() == 0 {
+                    sqlx::query(
+                        "INSERT INTO ratings (player_id, pool, rating, games) VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(player.0)
+                    .bind(&pool)
+                    .bind(after)
+                    .bind(games)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                changes.push(RatingChange {
+                    seat,
+                    player,
+                    before: before.rating,
+                    after,
+                });
+            }
+        }
+        tx.commit().await?;
+        Ok(Some(changes))
+    }
+
+    /// Calls off a match that has not finished. Returns false if it was already over.
+    pub async fn abort_match(&self, id: MatchId, seq: u64, now_ms: i64) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE matches SET status = 'aborted', result_reason = 'aborted', finished_ms = $1,
+                    last_seq = $2
+             WHERE id = $3 AND status IN ('waiting', 'live')",
+        )
+        .bind(now_ms)
+        .bind(seq as i64)
+        .bind(id.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Every match not yet over, with seats and action logs: what a restart rebuilds.
+    pub async fn unfinished_matches(&self) -> StoreResult<Vec<StoredMatch>> {
+        let ids =
+            sqlx::query("SELECT id FROM matches WHERE status IN ('waiting', 'live') ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
+        let mut out = Vec::with_capacity(ids.len());
+        for row in ids {
+            if let Some(m) = self.load_match(MatchId(row.try_get("id")?)).await? {
+                out.push(m);
+            }
+        }
+        Ok(out)
+    }
+
+    /// One match with its seats and its whole action log.
+    pub async fn load_match(&self, id: MatchId) -> StoreResult<Option<StoredMatch>> {
+        let Some(mut m) = self.match_header(id).await? else {
+            return Ok(None);
+        };
+        let rows = sqlx::query(
+            "SELECT ply, seq, seat, action, clock_ms, at_ms FROM match_actions
+             WHERE match_id = $1 ORDER BY ply",
+        )
+        .bind(id.0)
+        .fetch_all(&self.pool)
+        .await?;
+        for r in rows {
+            m.actions.push(StoredAction {
+                ply: r.try_get::<i64, _>("ply")? as u32,
+                seq: r.try_get::<i64, _>("seq")? as u64,
+                seat: r.try_get::<i64, _>("seat")? as u8,
+                action: r.try_get("action")?,
+                clock_ms: r.try_get::<Option<i64>, _>("clock_ms")?.map(|ms| ms as u64),
+                at_ms: r.try_get("at_ms")?,
+            });
+        }
+        Ok(Some(m))
+    }
+
+    /// The match id a private invite code opens.
+    pub async fn match_by_invite(&self, invite: &str) -> StoreResult<Option<MatchId>> {
+        let row = sqlx::query("SELECT id FROM matches WHERE invite = $1")
+            .bind(invite)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("id").map(MatchId)).transpose()?)
+    }
+
+    /// A match without its action log.
+    pub async fn match_header(&self, id: MatchId) -> StoreResult<Option<StoredMatch>> {
+        let row = sqlx::query(
+            "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
+                    invite, hotseat, seed, status, result_places, result_reason, last_seq,
+                    created_ms
+             FROM matches WHERE id = $1",
+        )
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        self.stored_match(&row).await.map(Some)
+    }
+
+    async fn stored_match(&self, row: &AnyRow) -> StoreResult<StoredMatch> {
+        let id = MatchId(row.try_get("id")?);
+        let seats = row.try_get::<i64, _>("seats")? as u8;
+        let base: Option<i64> = row.try_get("clock_base_ms")?;
+        let inc: Option<i64> = row.try_get("clock_increment_ms")?;
+        let places: Option<String> = row.try_get("result_places")?;
+        let reason: Option<String> = row.try_get("result_reason")?;
+        let spec = NewMatch {
+            game: row.try_get("game")?,
+            variant: row.try_get("variant")?,
+            seats,
+            rated: row.try_get::<i64, _>("rated")? != 0,
+            clock: base.zip(inc).map(|(b, i)| (b as u64, i as u64)),
+            private: row.try_get::<i64, _>("private")? != 0,
+            invite: row.try_get("invite")?,
+            hotseat: row.try_get::<i64, _>("hotseat")? != 0,
+            seed: row.try_get::<i64, _>("seed")? as u64,
+            created_ms: row.try_get("created_ms")?,
+        };
+        let mut players = vec![None; usize::from(seats)];
+        let seat_rows = sqlx::query(
+            "SELECT s.seat, p.id, p.name, p.password_hash, p.guest
+             FROM match_seats s JOIN players p ON p.id = s.player_id
+             WHERE s.match_id = $1",
+        )
+        .bind(id.0)
+        .fetch_all(&self.pool)
+        .await?;
+        for r in seat_rows {
+            let seat = r.try_get::<i64, _>("seat")? as usize;
+            if let Some(slot) = players.get_mut(seat) {
+                *slot = Some(player_from(&r, "")?);
+            }
+        }
+        let result = match (places, reason) {
+            (Some(p), Some(r)) => Some((serde_json::from_str(&p).unwrap_or_default(), r)),
+            _ => None,
+        };
+        Ok(StoredMatch {
+            id,
+            spec,
+            status: Status::parse(&row.try_get::<String, _>("status")?),
+            result,
+            last_seq: row.try_get::<i64, _>("last_seq")? as u64,
+            players,
+            actions: Vec::new(),
+        })
+    }
+
+    /// The latest matches a player sat in, newest first.
+    pub async fn matches_of(&self, player: PlayerId, limit: i64) -> StoreResult<Vec<StoredMatch>> {
+        self.match_list(
+            "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
+                    m.clock_increment_ms, m.private, m.invite, m.hotseat, m.seed, m.status,
+                    m.result_places, m.result_reason, m.last_seq, m.created_ms
+             FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
+             ORDER BY m.id DESC LIMIT $2",
+            Some(player.0),
+            limit,
+        )
+        .await
+    }
+
+    /// Open matches being played now, newest first: what spectators can pick from.
+    pub async fn live_matches(&self, limit: i64) -> StoreResult<Vec<StoredMatch>> {
+        self.match_list(
+            "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
+                    invite, hotseat, seed, status, result_places, result_reason, last_seq,
+                    created_ms
+             FROM matches WHERE status = 'live' AND private = 0
+             ORDER BY id DESC LIMIT $1",
+            None,
+            limit,
+        )
+        .await
+    }
+
+    async fn match_list(
+        &self,
+        sql: &'static str,
+        player: Option<i64>,
+        limit: i64,
+    ) -> StoreResult<Vec<StoredMatch>> {
+        let query = match player {
+            Some(p) => sqlx::query(sql).bind(p).bind(limit),
+            None => sqlx::query(sql).bind(limit),
+        };
+        let rows = query.fetch_all(&self.pool).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            out.push(self.stored_match(row).await?);
+        }
+        Ok(out)
+    }
+
+    // --- Ratings --------------------------------------------------------------------------
+
+    /// One page of a pool's leaderboard: players with their rating and games played.
+    pub async fn leaderboard(
+        &self,
+        pool: &str,
+        page: u32,
+        per_page: u32,
+    ) -> StoreResult<Vec<(Player, f64, u32)>> {
+        let rows = sqlx::query(
+            "SELECT p.id, p.name, p.password_hash, p.guest, r.rating, r.games
+             FROM ratings r JOIN players p ON p.id = r.player_id
+             WHERE r.pool = $1 ORDER BY r.rating DESC, p.id LIMIT $2 OFFSET $3",
+        )
+        .bind(pool)
+        .bind(i64::from(per_page))
+        .bind(i64::from(page.saturating_sub(1)) * i64::from(per_page))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    player_from(r, "")?,
+                    r.try_get::<f64, _>("rating")?,
+                    r.try_get::<i64, _>("games")? as u32,
+                ))
+            })
+            .collect()
+    }
+
+    /// A player's rating in every pool they have played.
+    pub async fn ratings_of(&self, player: PlayerId) -> StoreResult<Vec<(String, f64, u32)>> {
+        let rows = sqlx::query(
+            "SELECT pool, rating, games FROM ratings WHERE player_id = $1 ORDER BY pool",
+        )
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("pool")?,
+                    r.try_get::<f64, _>("rating")?,
+                    r.try_get::<i64, _>("games")? as u32,
+                ))
+            })
+            .collect()
+    }
+
+    /// Every rating change of a player, oldest first: (pool, match, before, after, at).
+    pub async fn rating_history(
+        &self,
+        player: PlayerId,
+    ) -> StoreResult<Vec<(String, MatchId, f64, f64, i64)>> {
+        let rows = sqlx::query(
+            "SELECT pool, match_id, rating_before, rating_after, at_ms FROM rating_changes
+             WHERE player_id = $1 ORDER BY at_ms, match_id",
+        )
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("pool")?,
+                    MatchId(r.try_get("match_id")?),
+                    r.try_get::<f64, _>("rating_before")?,
+                    r.try_get::<f64, _>("rating_after")?,
+                    r.try_get("at_ms")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// The rating changes recorded for one match, by seat.
+    pub async fn rating_changes(&self, id: MatchId) -> StoreResult<Vec<RatingChange>> {
+        let rows = sqlx::query(
+            "SELECT seat, player_id, rating_before, rating_after FROM rating_changes
+             WHERE match_id = $1 ORDER BY seat",
+        )
+        .bind(id.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(RatingChange {
+                    seat: r.try_get::<i64, _>("seat")? as u8,
+                    player: PlayerId(r.try_get("player_id")?),
+                    before: r.try_get("rating_before")?,
+                    after: r.try_get("rating_after")?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,458 @@
+//! WebSocket sessions: one task per socket. It authenticates the upgrade, enforces `hello`
+//! first, frame size and a rate limit, turns each command into a request to a match room, and
+//! forwards the room's events. Every refused message gets an `error`; the socket stays open.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use protocol::{
+    Ack, ClientMessage, CommandId, CreateMatch, ErrorCode, MatchId, PROTOCOL_VERSION,
+    ServerMessage, Visibility,
+};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::auth::request_token;
+use crate::error::{ApiError, ApiResult};
+use crate::hosted::defaults;
+use crate::room::{Command, ConnId, Frame, OUTBOX_FRAMES};
+use crate::state::AppState;
+use crate::store::{NewMatch, Player};
+
+/// Messages a socket may send per second, and in one burst.
+const RATE_PER_SECOND: u32 = 30;
+const RATE_BURST: u32 = 60;
+
+/// Upgrades an authenticated request to a WebSocket session.
+pub async fn upgrade(
+    State(state): State<AppState>,
+    parts: Parts,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let player = match request_token(&parts) {
+        Some(token) => match state.authenticate(&token).await {
+            Ok(player) => player,
+            Err(e) => return e.into_response(),
+        },
+        None => {
+            return ApiError::new(
+                ErrorCode::Unauthorized,
+                "log in (or as a guest) for a session token",
+            )
+            .into_response();
+        }
+    };
+    let limit = state.config().max_frame_bytes;
+    // Small buffers keep an idle socket cheap; the hard limit is above our own size check so
+    // that an oversized message gets a polite error instead of a dropped connection.
+    ws.read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
+        .max_message_size(limit * 4)
+        .max_frame_size(limit * 4)
+        .on_upgrade(move |socket| Session::new(state, player).run(socket))
+}
+
+struct Session {
+    state: AppState,
+    player: Player,
+    conn: ConnId,
+    said_hello: bool,
+    watching: Vec<MatchId>,
+    outbox: mpsc::Sender<Frame>,
+    inbox: Option<mpsc::Receiver<Frame>>,
+    limiter: DefaultDirectRateLimiter,
+}
+
+fn frame(message: &ServerMessage) -> Frame {
+    Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
+}
+
+fn error_frame(id: Option<CommandId>, error: &ApiError) -> Frame {
+    frame(&ServerMessage::Error {
+        id,
+        error: error.body(),
+    })
+}
+
+/// Why a frame is not a valid client message, as precisely as can be said.
+fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiError) {
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
+        return (
+            None,
+            ApiError::new(ErrorCode::Malformed, "a message is one JSON object"),
+        );
+    };
+    let id = object
+        .get("id")
+        .and_then(Value::as_str)
+        .map(|s| CommandId(s.to_string()));
+    let known = [
+        "hello",
+        "create_match",
+        "join_match",
+        "watch",
+        "unwatch",
+        "act",
+        "resign",
+        "offer_draw",
+        "answer_draw",
+        "abort",
+        "claim_win",
+        "ping",
+    ];
+    match object.get("type").and_then(Value::as_str) {
+        Some(kind) if known.contains(&kind) => (
+            id,
+            ApiError::new(ErrorCode::BadRequest, format!("bad {kind} message: {e}")),
+        ),
+        Some(kind) => (
+            id,
+            ApiError::new(
+                ErrorCode::UnknownType,
+                format!("unknown message type '{kind}'"),
+            ),
+        ),
+        None => (
+            id,
+            ApiError::new(ErrorCode::UnknownType, "a message needs a string 'type'"),
+        ),
+    }
+}
+
+impl Session {
+    fn new(state: AppState, player: Player) -> Session {
+        let (outbox, inbox) = mpsc::channel(OUTBOX_FRAMES);
+        let per_second = NonZeroU32::new(RATE_PER_SECOND).expect("positive");
+        let burst = NonZeroU32::new(RATE_BURST).expect("positive");
+        Session {
+            conn: state.next_conn(),
+            state,
+            player,
+            said_hello: false,
+            watching: Vec::new(),
+            outbox,
+            inbox: Some(inbox),
+            limiter: RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
+        }
+    }
+
+    async fn run(mut self, mut socket: WebSocket) {
+        let mut inbox = self.inbox.take().expect("a session runs once");
+        let ping_every = Duration::from_secs(self.state.config().ping_secs.max(1));
+        let mut ping = tokio::time::interval(ping_every);
+        let mut last_heard = Instant::now();
+        loop {
+            tokio::select! {
+                received = socket.recv() => {
+                    let Some(Ok(message)) = received else { break };
+                    last_heard = Instant::now();
+                    let reply = match message {
+                        Message::Text(text) => self.on_text(text.as_str()).await,
+                        Message::Binary(_) => Some(error_frame(None, &ApiError::new(ErrorCode::Malformed, "messages are JSON text frames"))),
+                        Message::Close(_) => break,
+                        // Pings are answered by the library; pongs only prove the peer is alive.
+                        Message::Ping(_) | Message::Pong(_) => None,
+                    };
+                    if let Some(reply) = reply
+                        && socket.send(Message::Text(reply.as_ref().into())).await.is_err()
+                    {
+                        break;
+                    }
+                }
+                Some(out) = inbox.recv() => {
+                    if socket.send(Message::Text(out.as_ref().into())).await.is_err() {
+                        break;
+                    }
+                }
+                _ = ping.tick() => {
+                    if last_heard.elapsed() > ping_every * 3 {
+                        break;
+                    }
+                    if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        for id in std::mem::take(&mut self.watching) {
+            self.state
+                .rooms()
+                .tell(id, Command::Unwatch { conn: self.conn })
+                .await;
+        }
+    }
+
+    /// Handles one text frame; returns the direct answer, if any (events come via the outbox).
+    async fn on_text(&mut self, text: &str) -> Option<Frame> {
+        if text.len() > self.state.config().max_frame_bytes {
+            let limit = self.state.config().max_frame_bytes;
+            return Some(error_frame(
+                None,
+                &ApiError::new(
+                    ErrorCode::TooLarge,
+                    format!("messages are at most {limit} bytes"),
+                ),
+            ));
+        }
+        if self.limiter.check().is_err() {
+            return Some(error_frame(
+                None,
+                &ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"),
+            ));
+        }
+        let message = match serde_json::from_str::<ClientMessage>(text) {
+            Ok(m) => m,
+            Err(e) => {
+                let (id, error) = parse_error(text, &e);
+                return Some(error_frame(id, &error));
+            }
+        };
+        let id = message.command_id().cloned();
+        let answer = self.on_message(message).await;
+        match (answer, id) {
+            (Ok(Some(reply)), _) => Some(frame(&reply)),
+            (Ok(None), _) => None,
+            (Err(e), id) => Some(error_frame(id, &e)),
+        }
+    }
+
+    async fn on_message(&mut self, message: ClientMessage) -> ApiResult<Option<ServerMessage>> {
+        match (&message, self.said_hello) {
+            (ClientMessage::Hello { .. }, true) => {
+                return Err(ApiError::new(
+                    ErrorCode::HelloFirst,
+                    "hello was already said",
+                ));
+            }
+            (ClientMessage::Hello { .. } | ClientMessage::Ping { .. }, _) | (_, true) => {}
+            (_, false) => return Err(ApiError::new(ErrorCode::HelloFirst, "say hello first")),
+        }
+        let me = self.player.id;
+        let rooms = self.state.rooms();
+        let ack = |id: CommandId, ack: Ack| Ok(Some(ServerMessage::Ack { id, ack }));
+        match message {
+            ClientMessage::Hello { version } => {
+                if version != PROTOCOL_VERSION {
+                    return Err(ApiError::new(
+                        ErrorCode::UnsupportedVersion,
+                        format!(
+                            "this server speaks protocol version {PROTOCOL_VERSION}, not {version}"
+                        ),
+                    ));
+                }
+                self.said_hello = true;
+                Ok(Some(ServerMessage::Welcome {
+                    version,
+                    player: self.player.public(),
+                }))
+            }
+            ClientMessage::Ping { nonce } => Ok(Some(ServerMessage::Pong { nonce })),
+            ClientMessage::CreateMatch { id, spec } => {
+                let spec = self.new_match(spec)?;
+                let created = rooms.create(spec.0, self.player.clone(), spec.1).await?;
+                let match_id = created.match_id.expect("a created match has an id");
+                self.follow(match_id, None).await?;
+                ack(id, created)
+            }
+            ClientMessage::JoinMatch {
+                id,
+                match_id,
+                invite,
+                seat,
+            } => {
+                let (match_id, invited) = match (match_id, invite) {
+                    (_, Some(code)) => {
+                        let found = self.state.store().match_by_invite(&code).await?;
+                        (
+                            found.ok_or_else(|| {
+                                ApiError::new(ErrorCode::NotFound, "no match has that invite code")
+                            })?,
+                            true,
+                        )
+                    }
+                    (Some(m), None) => (m, false),
+                    (None, None) => {
+                        return Err(ApiError::new(
+                            ErrorCode::BadRequest,
+                            "give a match_id or an invite code",
+                        ));
+                    }
+                };
+                let player = self.player.clone();
+                let joined = rooms
+                    .ask(match_id, |reply| Command::Join {
+                        player,
+                        seat,
+                        invited,
+                        reply,
+                    })
+                    .await?;
+                self.follow(match_id, None).await?;
+                ack(id, joined)
+            }
+            ClientMessage::Watch {
+                id,
+                match_id,
+                since,
+            } => {
+                let watched = self.follow(match_id, since).await?;
+                ack(id, watched)
+            }
+            ClientMessage::Unwatch { id, match_id } => {
+                self.watching.retain(|m| *m != match_id);
+                rooms
+                    .tell(match_id, Command::Unwatch { conn: self.conn })
+                    .await;
+                ack(
+                    id,
+                    Ack {
+                        match_id: Some(match_id),
+                        ..Ack::default()
+                    },
+                )
+            }
+            ClientMessage::Act {
+                id,
+                match_id,
+                seat,
+                action,
+            } => {
+                let done = rooms
+                    .ask(match_id, |reply| Command::Act {
+                        player: me,
+                        seat,
+                        action,
+                        reply,
+                    })
+                    .await?;
+                ack(id, done)
+            }
+            ClientMessage::Resign { id, match_id, seat } => ack(
+                id,
+                rooms
+                    .ask(match_id, |reply| Command::Resign {
+                        player: me,
+                        seat,
+                        reply,
+                    })
+                    .await?,
+            ),
+            ClientMessage::OfferDraw { id, match_id, seat } => ack(
+                id,
+                rooms
+                    .ask(match_id, |reply| Command::OfferDraw {
+                        player: me,
+                        seat,
+                        reply,
+                    })
+                    .await?,
+            ),
+            ClientMessage::AnswerDraw {
+                id,
+                match_id,
+                seat,
+                accept,
+            } => ack(
+                id,
+                rooms
+                    .ask(match_id, |reply| Command::AnswerDraw {
+                        player: me,
+                        seat,
+                        accept,
+                        reply,
+                    })
+                    .await?,
+            ),
+            ClientMessage::Abort { id, match_id, seat } => ack(
+                id,
+                rooms
+                    .ask(match_id, |reply| Command::Abort {
+                        player: me,
+                        seat,
+                        reply,
+                    })
+                    .await?,
+            ),
+            ClientMessage::ClaimWin { id, match_id, seat } => ack(
+                id,
+                rooms
+                    .ask(match_id, |reply| Command::ClaimWin {
+                        player: me,
+                        seat,
+                        reply,
+                    })
+                    .await?,
+            ),
+        }
+    }
+
+    /// Follows a match's events on this socket.
+    async fn follow(&mut self, match_id: MatchId, since: Option<protocol::Seq>) -> ApiResult<Ack> {
+        let (conn, player, outbox) = (self.conn, Some(self.player.id), self.outbox.clone());
+        let ack = self
+            .state
+            .rooms()
+            .ask(match_id, |reply| Command::Watch {
+                conn,
+                player,
+                since,
+                outbox,
+                reply,
+            })
+            .await?;
+        if !self.watching.contains(&match_id) {
+            self.watching.push(match_id);
+        }
+        Ok(ack)
+    }
+
+    /// Checks a create request and fills in its defaults; returns the match and the
+    /// creator's seat.
+    fn new_match(&self, spec: CreateMatch) -> ApiResult<(NewMatch, u8)> {
+        let (variant, default_seats) = defaults(&spec.game, spec.variant.as_deref())?;
+        if spec.rated && spec.hotseat {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "hot-seat matches are casual; set rated to false",
+            ));
+        }
+        if let Some(clock) = spec.clock {
+            let day = 24 * 3600 * 1000;
+            if clock.base_ms == 0 || clock.base_ms > day || clock.increment_ms > 3600 * 1000 {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    "a clock has 1 ms to 24 h of base time and at most 1 h of increment",
+                ));
+            }
+        }
+        let private = spec.visibility == Visibility::Private;
+        let spec_out = NewMatch {
+            game: spec.game,
+            variant,
+            seats: spec.seats.unwrap_or(default_seats as u8),
+            rated: spec.rated,
+            clock: spec.clock.map(|c| (c.base_ms, c.increment_ms)),
+            private,
+            invite: private.then(invite_code),
+            hotseat: spec.hotseat,
+            seed: rand::random(),
+            created_ms: crate::clock_ms(),
+        };
+        Ok((spec_out, spec.seat.unwrap_or(0)))
+    }
+}
+
+/// A code to join a private match: 12 characters from an alphabet without look-alikes.
+fn invite_code() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    rand::random::<[u8; 12]>()
+        .iter()
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect()
+}
