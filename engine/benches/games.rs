@@ -1,11 +1,12 @@
-//! Random-playout throughput of every game through the contract alone:
-//! `cargo bench -p engine --bench games`. Each figure is the best of three batches; compare
+//! Random-playout throughput of every registered game, every variant, at its fewest and most
+//! seats, through the contract alone: `cargo bench -p engine --bench games`. Each figure is the best of three batches; compare
 //! figures within one run. (The tafl presets have their own, more detailed bench: `tafl`.)
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use engine::fox_geese::FoxGeese;
+use engine::catalog::{GAME_IDS, GameTask, with_game};
+use engine::game::Game;
 use engine::playout::random_playout;
 use engine::{Catalog, MatchRng};
 
@@ -33,6 +34,16 @@ fn measure<G: Catalog>(variant: &str, seats: usize, games: u64) -> (Duration, us
 }
 
 /// Reports every variant of a game at its fewest and its most seats.
+struct Report(u64);
+
+impl GameTask for Report {
+    type Output = ();
+
+    fn run<G: Catalog + Game<View: serde::Serialize>>(self) {
+        report::<G>(self.0);
+    }
+}
+
 fn report<G: Catalog>(games: u64) {
     for variant in G::variants() {
         let range = G::seat_counts(variant);
@@ -59,5 +70,7 @@ fn main() {
         "{:<10} {:<22} {:>5} {:>6} {:>12} {:>10} {:>12}",
         "game", "variant", "seats", "games", "actions/game", "games/s", "actions/s"
     );
-    report::<FoxGeese>(2000);
+    for id in GAME_IDS {
+        with_game(id, Report(2000));
+    }
 }

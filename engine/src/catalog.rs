@@ -5,9 +5,12 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use crate::driller::Driller;
 use crate::fox_geese::FoxGeese;
 use crate::game::{Game, Viewer};
+use crate::hanoi::Hanoi;
 use crate::tafl::Tafl;
+use crate::tron::Tron;
 
 /// A variant, seat count or action text that a game cannot use.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,13 +64,16 @@ pub trait GameTask {
 }
 
 /// The id of every game the engine hosts.
-pub const GAME_IDS: [&str; 2] = [Tafl::ID, FoxGeese::ID];
+pub const GAME_IDS: [&str; 5] = [Tafl::ID, FoxGeese::ID, Hanoi::ID, Tron::ID, Driller::ID];
 
 /// Runs `task` with the game whose id is `id`; `None` for an unknown id.
 pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
     match id {
         Tafl::ID => Some(task.run::<Tafl>()),
         FoxGeese::ID => Some(task.run::<FoxGeese>()),
+        Hanoi::ID => Some(task.run::<Hanoi>()),
+        Tron::ID => Some(task.run::<Tron>()),
+        Driller::ID => Some(task.run::<Driller>()),
         _ => None,
     }
 }
@@ -111,12 +117,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tafl_and_fox_geese_actions_round_trip() {
-        for variant in Tafl::variants() {
-            actions_round_trip::<Tafl>(variant, 2);
+    /// Runs the round trip for every variant and seat count of a game.
+    struct RoundTrip;
+
+    impl GameTask for RoundTrip {
+        type Output = ();
+        fn run<G: Catalog + Game<View: serde::Serialize>>(self) {
+            for variant in G::variants() {
+                for seats in G::seat_counts(variant) {
+                    actions_round_trip::<G>(variant, seats);
+                }
+            }
         }
-        actions_round_trip::<FoxGeese>("hala-tafl", 2);
+    }
+
+    #[test]
+    fn every_games_actions_round_trip() {
+        for id in GAME_IDS {
+            with_game(id, RoundTrip).unwrap();
+        }
     }
 
     #[test]

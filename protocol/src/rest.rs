@@ -1,4 +1,5 @@
-//! REST request and response bodies.
+//! REST request and response bodies. Requests refuse unknown fields; responses accept them, so
+//! the server may add fields without breaking older clients.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +14,6 @@ pub struct Credentials {
 
 /// A new session: the bearer token (also set as a cookie) and who it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Session {
     pub token: String,
     pub player: PlayerRef,
@@ -21,7 +21,6 @@ pub struct Session {
 
 /// One pool's rating of a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PoolRating {
     /// `game/variant`, e.g. `tafl/copenhagen`.
     pub pool: String,
@@ -30,7 +29,6 @@ pub struct PoolRating {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct LeaderboardEntry {
     pub rank: u32,
     pub player: PlayerRef,
@@ -39,7 +37,6 @@ pub struct LeaderboardEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Leaderboard {
     pub pool: String,
     pub page: u32,
@@ -49,7 +46,6 @@ pub struct Leaderboard {
 
 /// A player's rating after one rated match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RatingPoint {
     pub pool: String,
     pub match_id: MatchId,
@@ -60,7 +56,6 @@ pub struct RatingPoint {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PlayerProfile {
     pub player: PlayerRef,
     pub ratings: Vec<PoolRating>,
@@ -69,7 +64,6 @@ pub struct PlayerProfile {
 
 /// A match in a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct MatchSummary {
     pub id: MatchId,
     pub game: String,
@@ -88,20 +82,22 @@ pub struct MatchSummary {
 
 /// One recorded action of a finished or public match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RecordedAction {
     pub seq: Seq,
     pub seat: u8,
-    pub action: String,
+    /// `null` while the game keeps this action secret from other seats.
+    pub action: Option<String>,
     pub at_ms: i64,
 }
 
 /// A match with its full record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct MatchRecord {
     pub summary: MatchSummary,
-    pub seed: u64,
+    /// The match's random seed, published once the match is over (before, it would let anyone
+    /// predict the match's chance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     pub actions: Vec<RecordedAction>,
     /// The game in OpenTafl record notation, for tafl matches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,7 +105,6 @@ pub struct MatchRecord {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Health {
     pub status: String,
     pub database: String,

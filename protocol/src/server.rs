@@ -1,4 +1,5 @@
-//! Messages from the server to a client.
+//! Messages from the server to a client. Clients should ignore fields they do not know, so these
+//! types accept them: the server may add fields without breaking older clients.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -6,7 +7,7 @@ use serde_json::Value;
 use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// Answer to `hello`: the version in use and who this socket is.
     Welcome { version: u32, player: PlayerRef },
@@ -33,7 +34,6 @@ pub enum ServerMessage {
 
 /// What a carried-out command produced; fields that do not apply are absent.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Ack {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_id: Option<MatchId>,
@@ -49,7 +49,6 @@ pub struct Ack {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ErrorBody {
     pub code: ErrorCode,
     /// A sentence for people; clients act on `code`.
@@ -89,7 +88,6 @@ pub enum ErrorCode {
 
 /// A player as others see them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PlayerRef {
     pub id: PlayerId,
     pub name: String,
@@ -98,12 +96,16 @@ pub struct PlayerRef {
 
 /// One event in a match's stream.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MatchEvent {
     /// A player took a seat.
     SeatTaken { seat: u8, player: PlayerRef },
     /// Every seat is taken; the game (and its clocks) started.
-    Started,
+    Started {
+        to_act: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks_ms: Option<Vec<u64>>,
+    },
     /// A seat acted. `action` is present when the viewer may know it (always for the acting
     /// seat; for others unless the game hides actions, as Tron's card choices). `view` is the
     /// state as the recipient may see it after the action.
@@ -118,7 +120,9 @@ pub enum MatchEvent {
     },
     DrawOffered { seat: u8 },
     DrawDeclined { seat: u8 },
-    Disconnected { seat: u8 },
+    /// The seat's player has no socket left; after `claim_after_ms` without them, their
+    /// opponents may claim the win.
+    Disconnected { seat: u8, claim_after_ms: u64 },
     Reconnected { seat: u8 },
     Aborted { seat: u8 },
     Finished { result: MatchResult },
@@ -126,7 +130,6 @@ pub enum MatchEvent {
 
 /// How a match ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct MatchResult {
     /// Place of each seat, 0 best; equal places are ties.
     pub places: Vec<u8>,
@@ -139,7 +142,6 @@ pub struct MatchResult {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RatingChange {
     pub seat: u8,
     pub player: PlayerId,
@@ -149,7 +151,6 @@ pub struct RatingChange {
 
 /// One seat of a match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SeatState {
     pub seat: u8,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,7 +162,6 @@ pub struct SeatState {
 
 /// The whole state of a match as one viewer may see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct MatchSnapshot {
     pub game: String,
     pub variant: String,

@@ -104,7 +104,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
 fn event_kind(event: &MatchEvent) -> &'static str {
     match event {
         MatchEvent::SeatTaken { .. } => "seat_taken",
-        MatchEvent::Started => "started",
+        MatchEvent::Started { .. } => "started",
         MatchEvent::Acted { .. } => "acted",
         MatchEvent::DrawOffered { .. } => "draw_offered",
         MatchEvent::DrawDeclined { .. } => "draw_declined",

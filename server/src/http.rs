@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 
 use crate::auth::{self, check_password, check_username, hash_password, new_token};
 use crate::error::{ApiError, ApiResult};
+use crate::hosted;
 use crate::state::AppState;
 use crate::store::{Status, StoredMatch};
 
@@ -126,10 +127,7 @@ async fn logout(
     let token = auth::request_token(&parts)
         .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "no session token"))?;
     state.authenticate(&token).await?;
-    state
-        .store()
-        .revoke_session(&auth::token_hash(&token))
-        .await?;
+    state.revoke(&token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -272,19 +270,23 @@ async fn match_record(
             .collect();
     }
     let opentafl = (m.spec.game == "tafl").then(|| tafl_record(&m)).flatten();
+    // A game that hides actions keeps them secret until the match is over.
+    let secret = !over
+        && hosted::host(&m.spec.game, &m.spec.variant, usize::from(m.spec.seats), 0)?
+            .hides_actions();
     let actions = m
         .actions
         .iter()
         .map(|a| RecordedAction {
             seq: Seq(a.seq),
             seat: a.seat,
-            action: a.action.clone(),
+            action: (!secret).then(|| a.action.clone()),
             at_ms: a.at_ms,
         })
         .collect();
     Ok(Json(MatchRecord {
         summary,
-        seed: if over { m.spec.seed } else { 0 },
+        seed: over.then_some(m.spec.seed),
         actions,
         opentafl,
     }))

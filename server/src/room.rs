@@ -463,7 +463,11 @@ impl Room {
             if let Some(c) = self.clocks.as_mut() {
                 c.follow(&to_act, Instant::now());
             }
-            self.emit(|_| MatchEvent::Started);
+            let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(Instant::now()));
+            self.emit(|_| MatchEvent::Started {
+                to_act: to_act.clone(),
+                clocks_ms: clocks_ms.clone(),
+            });
         }
         Ok(())
     }
@@ -537,7 +541,11 @@ impl Room {
                 (false, None) => {
                     self.disconnected_since[seat] = Some(now);
                     if self.phase == Phase::Live {
-                        self.emit(|_| MatchEvent::Disconnected { seat: seat as u8 });
+                        let claim_after_ms = self.ctx.grace.as_millis() as u64;
+                        self.emit(|_| MatchEvent::Disconnected {
+                            seat: seat as u8,
+                            claim_after_ms,
+                        });
                     }
                 }
                 _ => {}
@@ -706,16 +714,20 @@ impl Room {
         if self
             .ctx
             .store
-            .abort_match(self.id, self.seq + 1, now_ms())
+            .abort_match(self.id, self.seq + 2, now_ms())
             .await?
         {
             self.phase = Phase::Over;
-            self.result = Some(MatchResult {
+            let result = MatchResult {
                 places: vec![0; self.seats.len()],
                 reason: "aborted".into(),
                 ratings: Vec::new(),
-            });
+            };
+            self.result = Some(result.clone());
             self.emit(|_| MatchEvent::Aborted { seat });
+            self.emit(|_| MatchEvent::Finished {
+                result: result.clone(),
+            });
         }
         Ok(self.ack_seq())
     }

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use protocol::ErrorCode;
+use tokio::sync::broadcast;
 
 use crate::auth::token_hash;
 use crate::config::Config;
@@ -22,6 +23,8 @@ pub struct Shared {
     pub store: Store,
     pub rooms: Rooms,
     next_conn: AtomicU64,
+    /// Hashes of session tokens just revoked, so that sockets opened with them close at once.
+    revocations: broadcast::Sender<String>,
 }
 
 impl AppState {
@@ -31,12 +34,14 @@ impl AppState {
             Duration::from_secs(config.disconnect_grace_secs),
             config.resume_events,
         );
+        let (revocations, _) = broadcast::channel(64);
         AppState {
             inner: Arc::new(Shared {
                 config,
                 store,
                 rooms,
                 next_conn: AtomicU64::new(1),
+                revocations,
             }),
         }
     }
@@ -55,6 +60,18 @@ impl AppState {
 
     pub fn next_conn(&self) -> u64 {
         self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Revokes a session: stored first, then every socket using it is told.
+    pub async fn revoke(&self, token: &str) -> ApiResult<()> {
+        let hash = token_hash(token);
+        self.store().revoke_session(&hash).await?;
+        let _ = self.inner.revocations.send(hash);
+        Ok(())
+    }
+
+    pub fn revocations(&self) -> broadcast::Receiver<String> {
+        self.inner.revocations.subscribe()
     }
 
     /// The player a session token belongs to.

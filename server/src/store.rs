@@ -675,13 +675,14 @@ impl Store {
         .await
     }
 
-    /// Open matches being played now, newest first: what spectators can pick from.
+    /// Open (not private) matches waiting for players or being played, newest first: what
+    /// players and spectators pick from.
     pub async fn live_matches(&self, limit: i64) -> StoreResult<Vec<StoredMatch>> {
         self.match_list(
             "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
                     invite, hotseat, seed, status, result_places, result_reason, last_seq,
                     created_ms
-             FROM matches WHERE status = 'live' AND private = 0
+             FROM matches WHERE status IN ('waiting', 'live') AND private = 0
              ORDER BY id DESC LIMIT $1",
             None,
             limit,

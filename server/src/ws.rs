@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::auth::request_token;
+use crate::auth::{request_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::defaults;
 use crate::room::{Command, ConnId, Frame, OUTBOX_FRAMES};
@@ -35,18 +35,16 @@ pub async fn upgrade(
     parts: Parts,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let player = match request_token(&parts) {
-        Some(token) => match state.authenticate(&token).await {
-            Ok(player) => player,
-            Err(e) => return e.into_response(),
-        },
-        None => {
-            return ApiError::new(
-                ErrorCode::Unauthorized,
-                "log in (or as a guest) for a session token",
-            )
-            .into_response();
-        }
+    let Some(token) = request_token(&parts) else {
+        return ApiError::new(
+            ErrorCode::Unauthorized,
+            "log in (or as a guest) for a session token",
+        )
+        .into_response();
+    };
+    let player = match state.authenticate(&token).await {
+        Ok(player) => player,
+        Err(e) => return e.into_response(),
     };
     let limit = state.config().max_frame_bytes;
     // Small buffers keep an idle socket cheap; the hard limit is above our own size check so
@@ -55,12 +53,13 @@ pub async fn upgrade(
         .write_buffer_size(4 * 1024)
         .max_message_size(limit * 4)
         .max_frame_size(limit * 4)
-        .on_upgrade(move |socket| Session::new(state, player).run(socket))
+        .on_upgrade(move |socket| Session::new(state, player, token_hash(&token)).run(socket))
 }
 
 struct Session {
     state: AppState,
     player: Player,
+    token_hash: String,
     conn: ConnId,
     said_hello: bool,
     watching: Vec<MatchId>,
@@ -120,13 +119,13 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
         ),
         None => (
             id,
-            ApiError::new(ErrorCode::UnknownType, "a message needs a string 'type'"),
+            ApiError::new(ErrorCode::Malformed, "a message needs a string 'type'"),
         ),
     }
 }
 
 impl Session {
-    fn new(state: AppState, player: Player) -> Session {
+    fn new(state: AppState, player: Player, token_hash: String) -> Session {
         let (outbox, inbox) = mpsc::channel(OUTBOX_FRAMES);
         let per_second = NonZeroU32::new(RATE_PER_SECOND).expect("positive");
         let burst = NonZeroU32::new(RATE_BURST).expect("positive");
@@ -134,6 +133,7 @@ impl Session {
             conn: state.next_conn(),
             state,
             player,
+            token_hash,
             said_hello: false,
             watching: Vec::new(),
             outbox,
@@ -147,8 +147,16 @@ impl Session {
         let ping_every = Duration::from_secs(self.state.config().ping_secs.max(1));
         let mut ping = tokio::time::interval(ping_every);
         let mut last_heard = Instant::now();
+        let mut revocations = self.state.revocations();
         loop {
             tokio::select! {
+                revoked = revocations.recv() => {
+                    if revoked.is_ok_and(|hash| hash == self.token_hash) {
+                        let error = ApiError::new(ErrorCode::Unauthorized, "the session was revoked");
+                        let _ = socket.send(Message::Text(error_frame(None, &error).as_ref().into())).await;
+                        break;
+                    }
+                }
                 received = socket.recv() => {
                     let Some(Ok(message)) = received else { break };
                     last_heard = Instant::now();

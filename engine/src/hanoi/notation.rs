@@ -1,0 +1,181 @@
+//! Reading Hanoi's notation: cells (`c3`), actions (`c3-ne`, `pass`) and stacks (`W5B4W3`).
+//! Every error names the character position, counted from 1.
+
+use std::fmt;
+
+use super::HanoiAction;
+use super::HanoiError;
+use super::board::{Cell, Colour, Dir, Disc, Size, Stack};
+
+/// What the reader wanted to see next.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// A row letter `a`-`e`.
+    Row,
+    /// A diagonal digit `1`-`5`.
+    Diagonal,
+    Dash,
+    /// `n`, `s`, `e` or `w`, starting a direction.
+    Direction,
+    /// `e` or `w`, completing `n` or `s` into a direction.
+    EastOrWest,
+    /// The next letter of the word `pass`.
+    Pass,
+    /// A colour letter `W`, `B` or `R`.
+    Colour,
+    /// A disc size digit `1`-`5`.
+    Size,
+    End,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expected::Row => "a row letter a-e",
+            Expected::Diagonal => "a diagonal digit 1-5",
+            Expected::Dash => "'-'",
+            Expected::Direction => "a direction (e, ne, nw, w, sw, se)",
+            Expected::EastOrWest => "'e' or 'w'",
+            Expected::Pass => "the word 'pass'",
+            Expected::Colour => "a colour letter W, B or R",
+            Expected::Size => "a disc size 1-5",
+            Expected::End => "the end of the text",
+        })
+    }
+}
+
+/// Reads the text one character at a time, keeping the position for error messages.
+struct Cursor {
+    chars: Vec<char>,
+    next: usize,
+}
+
+impl Cursor {
+    fn new(text: &str) -> Cursor {
+        Cursor {
+            chars: text.chars().collect(),
+            next: 0,
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.next).copied()
+    }
+
+    /// The 1-based position of the next character.
+    fn at(&self) -> usize {
+        self.next + 1
+    }
+
+    fn error(&self, expected: Expected) -> HanoiError {
+        HanoiError::Notation {
+            at: self.at(),
+            expected,
+            found: self.peek(),
+        }
+    }
+
+    /// Takes the next character and what `read` makes of it, if anything.
+    fn take<T>(
+        &mut self,
+        expected: Expected,
+        read: impl Fn(char) -> Option<T>,
+    ) -> Result<T, HanoiError> {
+        let value = self
+            .peek()
+            .and_then(read)
+            .ok_or_else(|| self.error(expected))?;
+        self.next += 1;
+        Ok(value)
+    }
+
+    fn end(&self) -> Result<(), HanoiError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.error(Expected::End)),
+        }
+    }
+
+    fn cell(&mut self) -> Result<Cell, HanoiError> {
+        let at = self.at();
+        let row = self.take(Expected::Row, |c| ('a'..='e').contains(&c).then_some(c))?;
+        let diag = self.take(Expected::Diagonal, |c| {
+            ('1'..='5').contains(&c).then_some(c)
+        })?;
+        // Both characters were checked to be ASCII, so the byte arithmetic is exact.
+        Cell::new(row as u8 - b'a', diag as u8 - b'1').ok_or(HanoiError::OffBoard { at, row, diag })
+    }
+
+    fn dir(&mut self) -> Result<Dir, HanoiError> {
+        let first = self.take(Expected::Direction, |c| "nsew".contains(c).then_some(c))?;
+        let dir = match first {
+            'e' => Dir::East,
+            'w' => Dir::West,
+            _ => {
+                let east = self.take(Expected::EastOrWest, |c| match c {
+                    'e' => Some(true),
+                    'w' => Some(false),
+                    _ => None,
+                })?;
+                match (first == 'n', east) {
+                    (true, true) => Dir::NorthEast,
+                    (true, false) => Dir::NorthWest,
+                    (false, true) => Dir::SouthEast,
+                    (false, false) => Dir::SouthWest,
+                }
+            }
+        };
+        Ok(dir)
+    }
+
+    fn disc(&mut self) -> Result<Disc, HanoiError> {
+        let colour = self.take(Expected::Colour, |c| {
+            Colour::ALL.into_iter().find(|colour| colour.letter() == c)
+        })?;
+        let size = self.take(Expected::Size, |c| {
+            c.to_digit(10).and_then(|n| Size::new(n as u8))
+        })?;
+        Ok(Disc { colour, size })
+    }
+}
+
+pub(super) fn parse_cell(text: &str) -> Result<Cell, HanoiError> {
+    let mut cursor = Cursor::new(text);
+    let cell = cursor.cell()?;
+    cursor.end()?;
+    Ok(cell)
+}
+
+/// Reads `pass` or `<cell>-<direction>`.
+pub(super) fn parse_action(text: &str) -> Result<HanoiAction, HanoiError> {
+    let mut cursor = Cursor::new(text);
+    let action = if cursor.peek() == Some('p') {
+        for letter in "pass".chars() {
+            cursor.take(Expected::Pass, |c| (c == letter).then_some(()))?;
+        }
+        HanoiAction::Pass
+    } else {
+        let from = cursor.cell()?;
+        cursor.take(Expected::Dash, |c| (c == '-').then_some(()))?;
+        HanoiAction::Move {
+            from,
+            dir: cursor.dir()?,
+        }
+    };
+    cursor.end()?;
+    Ok(action)
+}
+
+/// Reads a stack, bottom disc first, such as `W5B4W3`.
+pub(super) fn parse_stack(text: &str) -> Result<Stack, HanoiError> {
+    let mut cursor = Cursor::new(text);
+    let mut stack = Stack::EMPTY;
+    while cursor.peek().is_some() {
+        let at = cursor.at();
+        let disc = cursor.disc()?;
+        stack
+            .try_push(disc)
+            .map_err(|error| HanoiError::Stacking { at, error })?;
+    }
+    Ok(stack)
+}
