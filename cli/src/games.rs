@@ -149,9 +149,10 @@ impl GameTask for &Playout<'_> {
             };
             if self.log {
                 println!("# {} {variant} seats {seats} seed {seed}: {ending}", G::ID);
-                let mut replayed =
-                    G::new(&config, &mut MatchRng::from_seed(seed)).map_err(|e| e.to_string())?;
+                // The text of an action can depend on the state, so the log is written while
+                // the game is played again from its seed.
                 let mut replay_rng = MatchRng::from_seed(seed);
+                let mut replayed = G::new(&config, &mut replay_rng).map_err(|e| e.to_string())?;
                 for (seat, action) in &playout.log {
                     println!("{} {}", seat.index(), replayed.action_text(action));
                     replayed

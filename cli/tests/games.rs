@@ -88,6 +88,36 @@ fn a_logged_playout_replays_to_the_same_end() {
 }
 
 #[test]
+fn logs_of_games_with_chance_and_secrets_replay_too() {
+    for (game, seats) in [
+        ("tron", "3"),
+        ("driller", "2"),
+        ("tower-race", "4"),
+        ("hanoi", "3"),
+    ] {
+        let args = ["playout", game, "--seats", seats, "--seed", "11", "--log"];
+        let logged = games(&args, "");
+        assert!(logged.status.success(), "{game}: {}", stderr(&logged));
+        let log = stdout(&logged);
+        let ending = log
+            .lines()
+            .next()
+            .unwrap()
+            .split(": ")
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let replay = ["replay", game, "--seats", seats, "--seed", "11", "-"];
+        let replayed = games(&replay, &log);
+        assert!(replayed.status.success(), "{game}: {}", stderr(&replayed));
+        assert!(
+            stdout(&replayed).contains(&format!("over: {ending}")),
+            "{game}"
+        );
+    }
+}
+
+#[test]
 fn a_bad_log_line_is_named_and_fails() {
     let out = games(
         &[

@@ -10,6 +10,7 @@ use crate::fox_geese::FoxGeese;
 use crate::game::{Game, Viewer};
 use crate::hanoi::Hanoi;
 use crate::tafl::Tafl;
+use crate::tower_race::TowerRace;
 use crate::tron::Tron;
 
 /// A variant, seat count or action text that a game cannot use.
@@ -64,7 +65,14 @@ pub trait GameTask {
 }
 
 /// The id of every game the engine hosts.
-pub const GAME_IDS: [&str; 5] = [Tafl::ID, FoxGeese::ID, Hanoi::ID, Tron::ID, Driller::ID];
+pub const GAME_IDS: [&str; 6] = [
+    Tafl::ID,
+    FoxGeese::ID,
+    Hanoi::ID,
+    TowerRace::ID,
+    Tron::ID,
+    Driller::ID,
+];
 
 /// Runs `task` with the game whose id is `id`; `None` for an unknown id.
 pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
@@ -72,6 +80,7 @@ pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
         Tafl::ID => Some(task.run::<Tafl>()),
         FoxGeese::ID => Some(task.run::<FoxGeese>()),
         Hanoi::ID => Some(task.run::<Hanoi>()),
+        TowerRace::ID => Some(task.run::<TowerRace>()),
         Tron::ID => Some(task.run::<Tron>()),
         Driller::ID => Some(task.run::<Driller>()),
         _ => None,
