@@ -37,14 +37,40 @@ pub enum ClientMessage {
     /// Stop following a match.
     Unwatch { id: CommandId, match_id: MatchId },
     /// Play an action, in the game's own notation (`d1-d3` for tafl), for one of your seats.
-    Act { id: CommandId, match_id: MatchId, seat: u8, action: String },
-    Resign { id: CommandId, match_id: MatchId, seat: u8 },
-    OfferDraw { id: CommandId, match_id: MatchId, seat: u8 },
-    AnswerDraw { id: CommandId, match_id: MatchId, seat: u8, accept: bool },
+    Act {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+        action: String,
+    },
+    Resign {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+    },
+    OfferDraw {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+    },
+    AnswerDraw {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+        accept: bool,
+    },
     /// Call the match off; allowed until every seat has acted once.
-    Abort { id: CommandId, match_id: MatchId, seat: u8 },
+    Abort {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+    },
     /// Claim the win when every opponent has been disconnected longer than the grace period.
-    ClaimWin { id: CommandId, match_id: MatchId, seat: u8 },
+    ClaimWin {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+    },
     /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
     Ping { nonce: u64 },
 }

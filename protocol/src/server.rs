@@ -10,7 +10,10 @@ use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq};
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// Answer to `hello`: the version in use and who this socket is.
-    Welcome { version: u32, player: PlayerRef },
+    Welcome {
+        version: u32,
+        player: PlayerRef,
+    },
     /// A command was carried out.
     Ack {
         id: CommandId,
@@ -25,11 +28,21 @@ pub enum ServerMessage {
         error: ErrorBody,
     },
     /// Something happened in a match this socket follows.
-    Event { match_id: MatchId, seq: Seq, event: MatchEvent },
+    Event {
+        match_id: MatchId,
+        seq: Seq,
+        event: MatchEvent,
+    },
     /// The whole state of a match as this socket may see it, as of event `seq`: sent when a
     /// socket starts following a match, or resumes after a gap too old to replay.
-    Snapshot { match_id: MatchId, seq: Seq, snapshot: MatchSnapshot },
-    Pong { nonce: u64 },
+    Snapshot {
+        match_id: MatchId,
+        seq: Seq,
+        snapshot: MatchSnapshot,
+    },
+    Pong {
+        nonce: u64,
+    },
 }
 
 /// What a carried-out command produced; fields that do not apply are absent.
@@ -99,7 +112,10 @@ pub struct PlayerRef {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MatchEvent {
     /// A player took a seat.
-    SeatTaken { seat: u8, player: PlayerRef },
+    SeatTaken {
+        seat: u8,
+        player: PlayerRef,
+    },
     /// Every seat is taken; the game (and its clocks) started.
     Started {
         to_act: Vec<u8>,
@@ -118,14 +134,27 @@ pub enum MatchEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks_ms: Option<Vec<u64>>,
     },
-    DrawOffered { seat: u8 },
-    DrawDeclined { seat: u8 },
+    DrawOffered {
+        seat: u8,
+    },
+    DrawDeclined {
+        seat: u8,
+    },
     /// The seat's player has no socket left; after `claim_after_ms` without them, their
     /// opponents may claim the win.
-    Disconnected { seat: u8, claim_after_ms: u64 },
-    Reconnected { seat: u8 },
-    Aborted { seat: u8 },
-    Finished { result: MatchResult },
+    Disconnected {
+        seat: u8,
+        claim_after_ms: u64,
+    },
+    Reconnected {
+        seat: u8,
+    },
+    Aborted {
+        seat: u8,
+    },
+    Finished {
+        result: MatchResult,
+    },
 }
 
 /// How a match ended.
