@@ -1,0 +1,314 @@
+//! What the server tests share: a fresh database on each backend (a real PostgreSQL server,
+//! started by `scripts/test`, and an SQLite file), a server started on a loopback port, and
+//! WebSocket and REST clients that speak the protocol.
+#![allow(dead_code)] // Each test binary uses its own part of this module.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Parser;
+use futures_util::{SinkExt, StreamExt};
+use protocol::{ClientMessage, CommandId, MatchEvent, MatchId, ServerMessage, Session};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one answer before it fails.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
+
+/// A database URL nobody else uses: a new PostgreSQL database on the test server, or a new
+/// SQLite file.
+pub async fn fresh_database(backend: Backend) -> String {
+    let name = format!("t{:016x}", rand::random::<u64>());
+    match backend {
+        Backend::Sqlite => {
+            let dir = std::env::temp_dir().join("tafl-server-tests");
+            std::fs::create_dir_all(&dir).unwrap();
+            format!("sqlite://{}", dir.join(format!("{name}.db")).display())
+        }
+        Backend::Postgres => {
+            let admin = std::env::var("TEST_POSTGRES_URL").expect(
+                "TEST_POSTGRES_URL is not set: run ./scripts/test, which starts PostgreSQL",
+            );
+            sqlx::any::install_default_drivers();
+            let pool = sqlx::AnyPool::connect(&admin).await.unwrap();
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+            let base = admin.rsplit_once('/').unwrap().0;
+            format!("{base}/{name}")
+        }
+    }
+}
+
+/// The server's configuration for a test: loopback, an ephemeral port, the given database.
+pub fn config(database_url: &str, extra: &[&str]) -> server::config::Config {
+    let mut args = vec![
+        "server",
+        "--bind",
+        "127.0.0.1:0",
+        "--database-url",
+        database_url,
+    ];
+    args.extend_from_slice(extra);
+    server::config::Config::parse_from(args)
+}
+
+/// Starts a server in this process; it stops when the test's runtime ends.
+pub async fn start(database_url: &str, extra: &[&str]) -> SocketAddr {
+    server::start(config(database_url, extra))
+        .await
+        .unwrap()
+        .addr
+}
+
+pub fn http() -> reqwest::Client {
+    reqwest::Client::new()
+}
+
+pub async fn post(addr: SocketAddr, path: &str, body: Value) -> reqwest::Response {
+    http()
+        .post(format!("http://{addr}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+pub async fn get(addr: SocketAddr, path: &str) -> Value {
+    let response = http()
+        .get(format!("http://{addr}{path}"))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "GET {path}: {}",
+        response.status()
+    );
+    response.json().await.unwrap()
+}
+
+/// Registers a player and returns the session.
+pub async fn register(addr: SocketAddr, name: &str) -> Session {
+    let body = json!({"username": name, "password": "correct horse battery"});
+    let response = post(addr, "/api/register", body).await;
+    assert_eq!(response.status(), 200, "register {name}");
+    response.json().await.unwrap()
+}
+
+pub async fn guest(addr: SocketAddr) -> Session {
+    let response = post(addr, "/api/guest", json!({})).await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+/// A WebSocket client: sends commands with fresh ids and keeps events that arrive while it waits
+/// for an answer.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+    /// Events and snapshots received but not yet taken by the test.
+    pub pending: Vec<ServerMessage>,
+}
+
+impl Client {
+    /// Connects with a session token and says hello.
+    pub async fn connect(addr: SocketAddr, token: &str) -> Client {
+        let mut client = Client::connect_raw(addr, token).await;
+        client
+            .send(&ClientMessage::Hello {
+                version: protocol::PROTOCOL_VERSION,
+            })
+            .await;
+        match client.next().await {
+            ServerMessage::Welcome { .. } => client,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    /// Connects without saying hello.
+    pub async fn connect_raw(addr: SocketAddr, token: &str) -> Client {
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Authorization", format!("Bearer {token}").parse().unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        Client {
+            ws,
+            next_id: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    pub async fn send(&mut self, message: &ClientMessage) {
+        self.send_text(&serde_json::to_string(message).unwrap())
+            .await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub async fn send_message(&mut self, message: Message) {
+        self.ws.send(message).await.unwrap();
+    }
+
+    /// The next message from the server.
+    pub async fn next(&mut self) -> ServerMessage {
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.ws.next())
+                .await
+                .expect("the server answered in time")
+                .expect("the socket is open")
+                .expect("a frame");
+            if let Message::Text(text) = frame {
+                return serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("unparsable server message {text}: {e}"));
+            }
+        }
+    }
+
+    pub fn fresh_id(&mut self) -> CommandId {
+        self.next_id += 1;
+        CommandId(format!("c{}", self.next_id))
+    }
+
+    /// Sends a command built with a fresh id and returns the server's ack or error for it;
+    /// events arriving meanwhile are kept in `pending`.
+    pub async fn request(
+        &mut self,
+        make: impl FnOnce(CommandId) -> ClientMessage,
+    ) -> ServerMessage {
+        let id = self.fresh_id();
+        self.send(&make(id.clone())).await;
+        self.answer(&id).await
+    }
+
+    /// Waits for the ack or error with this id.
+    pub async fn answer(&mut self, id: &CommandId) -> ServerMessage {
+        loop {
+            let message = self.next().await;
+            let answers = match &message {
+                ServerMessage::Ack { id: got, .. } | ServerMessage::Error { id: Some(got), .. } => {
+                    got == id
+                }
+                _ => false,
+            };
+            if answers {
+                return message;
+            }
+            self.pending.push(message);
+        }
+    }
+
+    /// Sends a command and expects it to be carried out.
+    pub async fn ok(&mut self, make: impl FnOnce(CommandId) -> ClientMessage) -> protocol::Ack {
+        match self.request(make).await {
+            ServerMessage::Ack { ack, .. } => ack,
+            other => panic!("expected an ack, got {other:?}"),
+        }
+    }
+
+    /// Sends a command and expects an error with this code.
+    pub async fn refused(
+        &mut self,
+        code: protocol::ErrorCode,
+        make: impl FnOnce(CommandId) -> ClientMessage,
+    ) -> String {
+        match self.request(make).await {
+            ServerMessage::Error { error, .. } if error.code == code => error.message,
+            other => panic!("expected error {code:?}, got {other:?}"),
+        }
+    }
+
+    /// The next event of a match (kept ones first), with its sequence number.
+    pub async fn event(&mut self, match_id: MatchId) -> (u64, MatchEvent) {
+        loop {
+            let message = if self.pending.is_empty() {
+                self.next().await
+            } else {
+                self.pending.remove(0)
+            };
+            if let ServerMessage::Event {
+                match_id: m,
+                seq,
+                event,
+            } = message
+                && m == match_id
+            {
+                return (seq.0, event);
+            }
+        }
+    }
+
+    /// Skips events until one matches.
+    pub async fn event_where(
+        &mut self,
+        match_id: MatchId,
+        want: impl Fn(&MatchEvent) -> bool,
+    ) -> (u64, MatchEvent) {
+        loop {
+            let (seq, event) = self.event(match_id).await;
+            if want(&event) {
+                return (seq, event);
+            }
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// The `create_match` message for a game with default options overridden by `extra` fields.
+pub fn create(id: CommandId, game: &str, variant: &str, extra: Value) -> ClientMessage {
+    let mut body = json!({"type": "create_match", "id": id.0, "game": game, "variant": variant});
+    if let (Some(b), Value::Object(e)) = (body.as_object_mut(), extra) {
+        b.extend(e);
+    }
+    serde_json::from_value(body).unwrap()
+}
+
+pub fn act(id: CommandId, match_id: MatchId, seat: u8, action: &str) -> ClientMessage {
+    ClientMessage::Act {
+        id,
+        match_id,
+        seat,
+        action: action.to_string(),
+    }
+}
+
+/// The shortest recorded Copenhagen game that the rules end (by capture, escape, fort...): its
+/// moves and the seat that wins.
+pub fn short_copenhagen_game() -> (Vec<String>, u8) {
+    use engine::tafl::corpus::{Agreement, replay_line};
+    let data = include_str!("../../../engine/tests/data/copenhagen.csv");
+    let rules = engine::tafl::variants::preset("copenhagen").unwrap();
+    let line = data
+        .lines()
+        .filter(|line| replay_line(&rules, line).agreement == Agreement::Agrees)
+        .min_by_key(|line| line.split(' ').count())
+        .unwrap();
+    let moves: Vec<String> = line
+        .split(',')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let winner = if line.ends_with("Black") { 0 } else { 1 };
+    (moves, winner)
+}
