@@ -71,6 +71,6 @@ fn main() {
         "game", "variant", "seats", "games", "actions/game", "games/s", "actions/s"
     );
     for id in GAME_IDS {
-        with_game(id, Report(2000));
+        with_game(id, Report(500));
     }
 }
