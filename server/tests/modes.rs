@@ -1,0 +1,191 @@
+//! Match options: hot-seat play, private invitations, spectators, and per-seat views of a game
+//! with hidden information.
+
+mod common;
+
+use common::{BACKENDS, Client, act, create, fresh_database, guest, register, start};
+use protocol::{ClientMessage, ErrorCode, MatchEvent, ServerMessage};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_connection_plays_every_seat_of_a_hot_seat_match() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let solo = guest(addr).await;
+        let mut c = Client::connect(addr, &solo.token).await;
+        let refused = c
+            .refused(ErrorCode::BadRequest, |id| {
+                create(
+                    id,
+                    "tafl",
+                    "brandubh",
+                    json!({"hotseat": true, "rated": true}),
+                )
+            })
+            .await;
+        assert!(refused.contains("casual"), "{refused}");
+        let created = c
+            .ok(|id| create(id, "tafl", "brandubh", json!({"hotseat": true})))
+            .await;
+        assert_eq!(created.seats, vec![0, 1], "{backend:?}");
+        let m = created.match_id.unwrap();
+        // The match started as it was created; the creator's socket follows it from a snapshot.
+        match c.next().await {
+            ServerMessage::Snapshot { snapshot, .. } => {
+                assert_eq!(
+                    (snapshot.your_seats, snapshot.to_act),
+                    (vec![0, 1], vec![0])
+                )
+            }
+            other => panic!("expected a snapshot, got {other:?}"),
+        }
+        for (seat, mv) in [(0, "d7-f7"), (1, "d5-f5"), (0, "a4-a6")] {
+            c.ok(|id| act(id, m, seat, mv)).await;
+        }
+        let (_, event) = c
+            .event_where(m, |e| matches!(e, MatchEvent::Acted { seat: 0, .. }))
+            .await;
+        assert!(matches!(event, MatchEvent::Acted { .. }));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_match_is_joined_with_its_invite_and_watched_by_spectators() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let host = register(addr, "host").await;
+        let friend = register(addr, "friend").await;
+        let watcher = guest(addr).await;
+        let mut h = Client::connect(addr, &host.token).await;
+        let created = h
+            .ok(|id| {
+                create(
+                    id,
+                    "tafl",
+                    "tablut",
+                    json!({"visibility": "private", "seat": 1}),
+                )
+            })
+            .await;
+        let m = created.match_id.unwrap();
+        let invite = created.invite.expect("a private match has an invite code");
+        assert_eq!(created.seats, vec![1]);
+        // Not listed among the matches anyone may join or watch.
+        let live = common::get(addr, "/api/matches/live").await;
+        assert!(
+            live.as_array().unwrap().iter().all(|s| s["id"] != m.0),
+            "{backend:?}"
+        );
+
+        let mut f = Client::connect(addr, &friend.token).await;
+        let joined = f
+            .ok(|id| ClientMessage::JoinMatch {
+                id,
+                match_id: None,
+                invite: Some(invite),
+                seat: None,
+            })
+            .await;
+        assert_eq!((joined.match_id, joined.seats), (Some(m), vec![0]));
+        f.ok(|id| act(id, m, 0, "d9-d8")).await;
+
+        let mut w = Client::connect(addr, &watcher.token).await;
+        let watched = w
+            .ok(|id| ClientMessage::Watch {
+                id,
+                match_id: m,
+                since: None,
+            })
+            .await;
+        assert!(watched.seats.is_empty());
+        let snapshot = w.pending.iter().find_map(|msg| match msg {
+            ServerMessage::Snapshot { snapshot, .. } => Some(snapshot.clone()),
+            _ => None,
+        });
+        let snapshot = match snapshot {
+            Some(s) => s,
+            None => match w.next().await {
+                ServerMessage::Snapshot { snapshot, .. } => snapshot,
+                other => panic!("expected a snapshot, got {other:?}"),
+            },
+        };
+        assert_eq!(snapshot.actions, vec![Some("d9-d8".to_string())]);
+        assert_eq!(snapshot.to_act, vec![1]);
+        assert!(snapshot.your_seats.is_empty());
+        w.refused(ErrorCode::Forbidden, |id| act(id, m, 1, "e5-e6"))
+            .await;
+        h.ok(|id| act(id, m, 1, "c5-c6")).await;
+        let (_, event) = w
+            .event_where(m, |e| matches!(e, MatchEvent::Acted { .. }))
+            .await;
+        let MatchEvent::Acted { seat, action, .. } = event else {
+            unreachable!()
+        };
+        assert_eq!((seat, action.as_deref()), (1, Some("c5-c6")));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hidden_choices_reach_only_their_own_seat() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (one, two, watcher) = (guest(addr).await, guest(addr).await, guest(addr).await);
+        let mut a = Client::connect(addr, &one.token).await;
+        let mut b = Client::connect(addr, &two.token).await;
+        let mut w = Client::connect(addr, &watcher.token).await;
+        let m = a
+            .ok(|id| create(id, "driller", "standard", json!({})))
+            .await
+            .match_id
+            .unwrap();
+        b.ok(|id| ClientMessage::JoinMatch {
+            id,
+            match_id: Some(m),
+            invite: None,
+            seat: None,
+        })
+        .await;
+        w.ok(|id| ClientMessage::Watch {
+            id,
+            match_id: m,
+            since: None,
+        })
+        .await;
+        a.event_where(m, |e| matches!(e, MatchEvent::Started { .. }))
+            .await;
+
+        // Seat 0 commits a move; both seats must act this round, so it stays hidden.
+        let mv = "D";
+        a.ok(|id| act(id, m, 0, mv)).await;
+        let (_, mine) = a
+            .event_where(m, |e| matches!(e, MatchEvent::Acted { .. }))
+            .await;
+        let (_, theirs) = b
+            .event_where(m, |e| matches!(e, MatchEvent::Acted { .. }))
+            .await;
+        let (_, public) = w
+            .event_where(m, |e| matches!(e, MatchEvent::Acted { .. }))
+            .await;
+        let action_and_view = |e: MatchEvent| match e {
+            MatchEvent::Acted { action, view, .. } => (action, view),
+            other => panic!("{other:?}"),
+        };
+        let (my_action, my_view) = action_and_view(mine);
+        let (their_action, their_view) = action_and_view(theirs);
+        let (public_action, public_view) = action_and_view(public);
+        assert_eq!(my_action.as_deref(), Some(mv), "{backend:?}");
+        assert_eq!(their_action, None);
+        assert_eq!(public_action, None);
+        let secret = serde_json::to_string(&my_view["own_move"]).unwrap();
+        assert!(
+            secret.contains(mv),
+            "the seat sees its own held move: {my_view}"
+        );
+        assert!(their_view["own_move"].is_null(), "{their_view}");
+        assert!(public_view["own_move"].is_null(), "{public_view}");
+        // The record keeps the move secret while the match is on.
+        let record = common::get(addr, &format!("/api/matches/{}", m.0)).await;
+        assert!(record["actions"][0]["action"].is_null(), "{record}");
+        assert!(record.get("seed").is_none(), "{record}");
+    }
+}
