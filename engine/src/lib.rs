@@ -6,6 +6,7 @@
 //! spawns tasks or reads a clock: given a configuration, a seed and an action log, a game always
 //! reaches the same state.
 
+pub mod ai;
 pub mod catalog;
 pub mod driller;
 pub mod fox_geese;
