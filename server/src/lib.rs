@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod hosted;
 pub mod http;
+pub mod queue;
 pub mod ratings;
 pub mod room;
 pub mod rooms;
