@@ -8,7 +8,9 @@ use crate::{CommandId, MatchId, Seq};
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
     /// The first message on a socket: the protocol version the client speaks.
-    Hello { version: u32 },
+    Hello {
+        version: u32,
+    },
     /// Create a match and take a seat in it (every seat, for a hot-seat match).
     CreateMatch {
         id: CommandId,
@@ -35,7 +37,10 @@ pub enum ClientMessage {
         since: Option<Seq>,
     },
     /// Stop following a match.
-    Unwatch { id: CommandId, match_id: MatchId },
+    Unwatch {
+        id: CommandId,
+        match_id: MatchId,
+    },
     /// Play an action, in the game's own notation (`d1-d3` for tafl), for one of your seats.
     Act {
         id: CommandId,
@@ -71,8 +76,30 @@ pub enum ClientMessage {
         match_id: MatchId,
         seat: u8,
     },
+    /// Wait in the matchmaking queue of a pool (game, variant, seats, time control, rated or
+    /// casual) until the server pairs you; a `matched` message then names the match. Leaving
+    /// the socket leaves the queue.
+    QueueJoin {
+        id: CommandId,
+        game: String,
+        #[serde(default)]
+        variant: Option<String>,
+        #[serde(default)]
+        seats: Option<u8>,
+        time_control: TimeControl,
+        #[serde(default)]
+        rated: bool,
+        /// Play an AI of similar strength if no human is found within this many seconds.
+        #[serde(default)]
+        ai_after_secs: Option<u32>,
+    },
+    QueueLeave {
+        id: CommandId,
+    },
     /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
-    Ping { nonce: u64 },
+    Ping {
+        nonce: u64,
+    },
 }
 
 impl ClientMessage {
@@ -89,7 +116,9 @@ impl ClientMessage {
             | ClientMessage::OfferDraw { id, .. }
             | ClientMessage::AnswerDraw { id, .. }
             | ClientMessage::Abort { id, .. }
-            | ClientMessage::ClaimWin { id, .. } => Some(id),
+            | ClientMessage::ClaimWin { id, .. }
+            | ClientMessage::QueueJoin { id, .. }
+            | ClientMessage::QueueLeave { id } => Some(id),
         }
     }
 }
@@ -137,4 +166,54 @@ pub enum Visibility {
     #[default]
     Open,
     Private,
+}
+
+/// The time controls the matchmaking queue pairs for; each is one Fischer clock (or none).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeControl {
+    /// 1 minute, no increment.
+    Bullet,
+    /// 5 minutes + 3 seconds.
+    Blitz,
+    /// 15 minutes + 10 seconds.
+    Rapid,
+    /// 30 minutes + 20 seconds.
+    Classical,
+    /// No clock.
+    Correspondence,
+}
+
+impl TimeControl {
+    pub const ALL: [TimeControl; 5] = [
+        TimeControl::Bullet,
+        TimeControl::Blitz,
+        TimeControl::Rapid,
+        TimeControl::Classical,
+        TimeControl::Correspondence,
+    ];
+
+    pub fn clock(self) -> Option<ClockSpec> {
+        let (base_s, increment_s) = match self {
+            TimeControl::Bullet => (60, 0),
+            TimeControl::Blitz => (300, 3),
+            TimeControl::Rapid => (900, 10),
+            TimeControl::Classical => (1800, 20),
+            TimeControl::Correspondence => return None,
+        };
+        Some(ClockSpec {
+            base_ms: base_s * 1000,
+            increment_ms: increment_s * 1000,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeControl::Bullet => "bullet",
+            TimeControl::Blitz => "blitz",
+            TimeControl::Rapid => "rapid",
+            TimeControl::Classical => "classical",
+            TimeControl::Correspondence => "correspondence",
+        }
+    }
 }

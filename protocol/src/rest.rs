@@ -109,3 +109,14 @@ pub struct Health {
     pub status: String,
     pub database: String,
 }
+
+/// One matchmaking pool and how many players wait in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuePool {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    pub time_control: crate::TimeControl,
+    pub rated: bool,
+    pub waiting: u32,
+}

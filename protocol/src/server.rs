@@ -43,6 +43,11 @@ pub enum ServerMessage {
     Pong {
         nonce: u64,
     },
+    /// The matchmaking queue paired this socket's player: `watch` the match to play it.
+    Matched {
+        match_id: MatchId,
+        seats: Vec<u8>,
+    },
 }
 
 /// What a carried-out command produced; fields that do not apply are absent.

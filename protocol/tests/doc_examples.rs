@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 use protocol::{
     ClientMessage, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, MatchEvent, MatchRecord,
-    MatchSummary, PlayerProfile, ServerMessage, Session,
+    MatchSummary, PlayerProfile, QueuePool, ServerMessage, Session,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,11 +32,15 @@ const CLIENT_TYPES: &[&str] = &[
     "answer_draw",
     "abort",
     "claim_win",
+    "queue_join",
+    "queue_leave",
     "ping",
 ];
 
 /// Every `type` of a server message, as [`server_type`] names them.
-const SERVER_TYPES: &[&str] = &["welcome", "ack", "error", "event", "snapshot", "pong"];
+const SERVER_TYPES: &[&str] = &[
+    "welcome", "ack", "error", "event", "snapshot", "pong", "matched",
+];
 
 /// Every `kind` of a match event, as [`event_kind`] names them.
 const EVENT_KINDS: &[&str] = &[
@@ -86,6 +90,8 @@ fn client_type(message: &ClientMessage) -> &'static str {
         ClientMessage::AnswerDraw { .. } => "answer_draw",
         ClientMessage::Abort { .. } => "abort",
         ClientMessage::ClaimWin { .. } => "claim_win",
+        ClientMessage::QueueJoin { .. } => "queue_join",
+        ClientMessage::QueueLeave { .. } => "queue_leave",
         ClientMessage::Ping { .. } => "ping",
     }
 }
@@ -98,6 +104,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Event { .. } => "event",
         ServerMessage::Snapshot { .. } => "snapshot",
         ServerMessage::Pong { .. } => "pong",
+        ServerMessage::Matched { .. } => "matched",
     }
 }
 
@@ -296,6 +303,9 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "Health" => {
             round_trip::<Health>(json, true)?;
+        }
+        "QueuePoolList" => {
+            round_trip::<Vec<QueuePool>>(json, true)?;
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::store::Player;
+use crate::store::{AI_PREFIX, Player};
 
 /// A username: 3 to 24 letters, digits, `_` or `-`, starting with a letter.
 pub fn check_username(name: &str) -> ApiResult<()> {
@@ -22,6 +22,14 @@ pub fn check_username(name: &str) -> ApiResult<()> {
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if name.to_ascii_lowercase().starts_with(AI_PREFIX)
+        || name.to_ascii_lowercase().starts_with("guest-")
+    {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "names starting with 'ai-' or 'guest-' are reserved",
+        ));
+    }
     if ok_len && ok_start && ok_chars {
         Ok(())
     } else {
@@ -144,6 +152,8 @@ mod tests {
         assert!(check_username("has space").is_err());
         assert!(check_username("ünïcode").is_err());
         assert!(check_username(&"a".repeat(25)).is_err());
+        assert!(check_username("AI-level-1").is_err());
+        assert!(check_username("guest-1234").is_err());
     }
 
     #[tokio::test]

@@ -38,6 +38,32 @@ pub struct Config {
     /// Events each match keeps for resuming clients; older gaps get a snapshot.
     #[arg(long, env = "TAFL_RESUME_EVENTS", default_value_t = 64)]
     pub resume_events: usize,
+    /// Rating difference the matchmaking queue accepts at first...
+    #[arg(long, env = "TAFL_QUEUE_WINDOW", default_value_t = 100.0)]
+    pub queue_window: f64,
+    /// ...widened by this much per second of waiting...
+    #[arg(long, env = "TAFL_QUEUE_WINDOW_GROWTH", default_value_t = 25.0)]
+    pub queue_window_growth: f64,
+    /// ...up to this.
+    #[arg(long, env = "TAFL_QUEUE_WINDOW_MAX", default_value_t = 800.0)]
+    pub queue_window_max: f64,
+    /// WebSocket messages each socket may send per second, on average.
+    #[arg(long, env = "TAFL_WS_MESSAGES_PER_SEC", default_value_t = 30)]
+    pub ws_messages_per_sec: u32,
+    /// WebSocket messages a socket may send in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_WS_MESSAGE_BURST", default_value_t = 60)]
+    pub ws_message_burst: u32,
+}
+
+impl Config {
+    /// The matchmaking window these settings describe.
+    pub fn queue_window(&self) -> crate::queue::wave::Window {
+        crate::queue::wave::Window {
+            initial: self.queue_window,
+            per_second: self.queue_window_growth,
+            max: self.queue_window_max,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

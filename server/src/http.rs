@@ -1,8 +1,8 @@
 //! The REST API: accounts, leaderboards, profiles, match records, live matches, health. Every
 //! error is an `ErrorBody` JSON with the status its code maps to.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -10,8 +10,8 @@ use axum::{Json, Router};
 use engine::tafl::opentafl::export_record;
 use protocol::{
     ClockSpec, Credentials, ErrorCode, Health, Leaderboard, LeaderboardEntry, MatchId, MatchRecord,
-    MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating, RatingPoint, RecordedAction,
-    Seq, Session,
+    MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating, QueuePool, RatingPoint,
+    RecordedAction, Seq, Session,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -33,6 +33,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/{id}/matches", get(player_matches))
         .route("/api/matches/live", get(live_matches))
         .route("/api/matches/{id}", get(match_record))
+        .route("/api/queue", get(queue))
         .route("/api/health", get(health))
 }
 
@@ -43,8 +44,16 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> ApiResult<Body<T>> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(Body(value)),
+        // Read as any JSON first, so that a body that is not an object is told apart (malformed)
+        // from an object with bad fields (bad_request).
+        match Json::<serde_json::Value>::from_request(req, state).await {
+            Ok(Json(value @ serde_json::Value::Object(_))) => serde_json::from_value(value)
+                .map(Body)
+                .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string())),
+            Ok(Json(_)) => Err(ApiError::new(
+                ErrorCode::Malformed,
+                "the body is not a JSON object",
+            )),
             Err(JsonRejection::JsonSyntaxError(e)) => {
                 Err(ApiError::new(ErrorCode::Malformed, e.body_text()))
             }
@@ -58,6 +67,29 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
             }
             Err(e) => Err(ApiError::new(ErrorCode::BadRequest, e.body_text())),
         }
+    }
+}
+
+/// A numeric id from the path. Anything else names nothing here: `not_found`, as an `ErrorBody`
+/// like every other error (axum's own rejection is plain text).
+pub struct Id(pub i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for Id {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> ApiResult<Id> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+        raw.parse().map(Id).map_err(|_| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!("there is nothing numbered '{raw}'"),
+            )
+        })
     }
 }
 
@@ -140,9 +172,13 @@ struct Page {
 async fn leaderboard(
     State(state): State<AppState>,
     Path((game, variant)): Path<(String, String)>,
-    Query(page): Query<Page>,
+    page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Leaderboard>> {
+    let Query(page) = page.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
     let pool = format!("{game}/{variant}");
+    hosted::defaults(&game, Some(&variant))
+        .and_then(|(variant, seats)| hosted::host(&game, &variant, seats, 0))
+        .map_err(|_| ApiError::new(ErrorCode::NotFound, format!("there is no pool {pool}")))?;
     let per_page = page.per_page.unwrap_or(50).clamp(1, 200);
     let page = page.page.unwrap_or(1).max(1);
     let rows = state.store().leaderboard(&pool, page, per_page).await?;
@@ -165,10 +201,7 @@ async fn leaderboard(
     }))
 }
 
-async fn profile(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> ApiResult<Json<PlayerProfile>> {
+async fn profile(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<PlayerProfile>> {
     let id = PlayerId(id);
     let player = state.store().player(id).await?.ok_or_else(|| {
         ApiError::new(ErrorCode::NotFound, format!("there is no player {}", id.0))
@@ -231,8 +264,14 @@ fn summary(m: &StoredMatch) -> MatchSummary {
 
 async fn player_matches(
     State(state): State<AppState>,
-    Path(id): Path<i64>,
+    Id(id): Id,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
+    if state.store().player(PlayerId(id)).await?.is_none() {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            format!("there is no player {id}"),
+        ));
+    }
     let matches = state.store().matches_of(PlayerId(id), 100).await?;
     Ok(Json(matches.iter().map(summary).collect()))
 }
@@ -244,10 +283,7 @@ async fn live_matches(State(state): State<AppState>) -> ApiResult<Json<Vec<Match
 
 /// A match with its record. The seed, which would let anyone predict the match's chance, is
 /// published only once the match is over; so are hidden actions.
-async fn match_record(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> ApiResult<Json<MatchRecord>> {
+async fn match_record(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<MatchRecord>> {
     let m = state
         .store()
         .load_match(MatchId(id))
@@ -305,25 +341,24 @@ fn tafl_record(m: &StoredMatch) -> Option<String> {
     Some(export_record(&game))
 }
 
+/// Whether the server can serve matches: its database answers.
 async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
-    let backend = match state.store().backend() {
-        crate::store::Backend::Postgres => "postgres",
-        crate::store::Backend::Sqlite => "sqlite",
-    };
-    match state.store().ping().await {
-        Ok(()) => (
-            StatusCode::OK,
-            Json(Health {
-                status: "ok".into(),
-                database: backend.into(),
-            }),
-        ),
+    let (status, text, database) = match state.store().ping().await {
+        Ok(()) => (StatusCode::OK, "ok", "ok"),
         Err(_) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            Json(Health {
-                status: "database unavailable".into(),
-                database: backend.into(),
-            }),
+            "unavailable",
+            "unavailable",
         ),
-    }
+    };
+    let health = Health {
+        status: text.into(),
+        database: database.into(),
+    };
+    (status, Json(health))
+}
+
+/// The matchmaking pools with players waiting.
+async fn queue(State(state): State<AppState>) -> ApiResult<Json<Vec<QueuePool>>> {
+    Ok(Json(state.queue().pools().await?))
 }

@@ -19,6 +19,7 @@ use std::net::SocketAddr;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::serve::ListenerExt;
 use axum::routing::get;
 use tokio::net::TcpListener;
 
@@ -53,9 +54,16 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let store = Store::connect(&config.database_url).await?;
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
-    let state = AppState::new(config, store);
+    let ai_players = store.ai_players().await?;
+    let state = AppState::new(config, store, ai_players);
+    state.start_actors();
     let restored = state.rooms().restore_all().await?;
     tracing::info!(%addr, restored, "serving");
+    // No Nagle delay: an ack and an event go out as two small writes, and the second would
+    // otherwise wait for the peer's delayed ACK (40 ms on Linux).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let task = tokio::spawn(async move { axum::serve(listener, app(state)).await });
     Ok(Running { addr, task })
 }

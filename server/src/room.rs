@@ -273,6 +273,12 @@ impl Room {
                 () = sleep => self.flag_fell().await,
             }
             if self.phase == Phase::Over && self.subscribers.is_empty() {
+                // Commands already queued (a sender may have found the room just before it
+                // closed) are still answered; later senders find it closed and start a new one.
+                commands.close();
+                while let Some(command) = commands.recv().await {
+                    self.handle(command).await;
+                }
                 return;
             }
         }
@@ -450,12 +456,14 @@ impl Room {
             .await?;
         let public = player.public();
         self.seats[usize::from(seat)] = Some(player);
-        self.disconnected_since[usize::from(seat)] = Some(Instant::now());
+        // The player is present: the socket that took the seat follows the match right after.
+        // (Marking them away here made their own `watch` announce a `reconnected` nobody had
+        // been told to expect.) Presence is checked again at the next watch or unwatch.
+        self.disconnected_since[usize::from(seat)] = None;
         self.emit(|_| MatchEvent::SeatTaken {
             seat,
             player: public.clone(),
         });
-        self.refresh_presence();
         if self.seats.iter().all(Option::is_some) {
             self.ctx.store.set_live(self.id, self.seq + 1).await?;
             self.phase = Phase::Live;
@@ -711,15 +719,16 @@ impl Room {
                 "every seat has moved: resign instead",
             ));
         }
+        let places = vec![0; self.seats.len()];
         if self
             .ctx
             .store
-            .abort_match(self.id, self.seq + 2, now_ms())
+            .abort_match(self.id, &places, self.seq + 2, now_ms())
             .await?
         {
             self.phase = Phase::Over;
             let result = MatchResult {
-                places: vec![0; self.seats.len()],
+                places,
                 reason: "aborted".into(),
                 ratings: Vec::new(),
             };

@@ -80,9 +80,14 @@ impl Rooms {
     ) -> ApiResult<T> {
         let (reply, answer) = oneshot::channel();
         let room = self.room(id).await?;
-        room.send(command(reply))
-            .await
-            .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?;
+        if let Err(mpsc::error::SendError(command)) = room.send(command(reply)).await {
+            // The room of a finished match closed as it went idle: start it again.
+            self.room(id)
+                .await?
+                .send(command)
+                .await
+                .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?;
+        }
         answer
             .await
             .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?
@@ -104,6 +109,25 @@ impl Rooms {
                 format!("there is no seat {seat}"),
             ));
         }
+        let seats: Vec<u8> = if spec.hotseat {
+            (0..spec.seats).collect()
+        } else {
+            vec![seat]
+        };
+        let invite = spec.invite.clone();
+        let seating = seats.iter().map(|&s| (s, creator.clone())).collect();
+        let id = self.open(spec, seating).await?;
+        Ok(Ack {
+            match_id: Some(id),
+            seats,
+            invite,
+            seq: None,
+        })
+    }
+
+    /// Creates a match with these players already in their seats and starts its room: what
+    /// creating, matchmaking and tournaments all come down to.
+    pub async fn open(&self, spec: NewMatch, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
         // Checks the game, variant and seat count before anything is stored.
         host(
             &spec.game,
@@ -120,21 +144,11 @@ impl Rooms {
             .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new match vanished"))?;
         debug_assert_eq!(stored.status, Status::Waiting);
         let mut room = Room::restore(stored, self.ctx.clone())?;
-        let seats: Vec<u8> = if spec.hotseat {
-            (0..spec.seats).collect()
-        } else {
-            vec![seat]
-        };
-        for &s in &seats {
-            room.take_seat(s, creator.clone()).await?;
+        for (seat, player) in seating {
+            room.take_seat(seat, player).await?;
         }
         let tx = self.spawn(room);
         self.running.lock().await.insert(id, tx);
-        Ok(Ack {
-            match_id: Some(id),
-            seats,
-            invite: spec.invite,
-            seq: None,
-        })
+        Ok(id)
     }
 }

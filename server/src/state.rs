@@ -1,7 +1,7 @@
 //! What every request handler and socket shares.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use protocol::ErrorCode;
@@ -10,6 +10,7 @@ use tokio::sync::broadcast;
 use crate::auth::token_hash;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
+use crate::queue::Queue;
 use crate::rooms::Rooms;
 use crate::store::{Player, Store};
 
@@ -25,10 +26,15 @@ pub struct Shared {
     next_conn: AtomicU64,
     /// Hashes of session tokens just revoked, so that sockets opened with them close at once.
     revocations: broadcast::Sender<String>,
+    /// The AI's accounts, one per level (level 1 first).
+    ai_players: Vec<Player>,
+    /// The matchmaking queue, started right after the state (it needs the state to open
+    /// matches).
+    queue: OnceLock<Queue>,
 }
 
 impl AppState {
-    pub fn new(config: Config, store: Store) -> AppState {
+    pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
         let rooms = Rooms::new(
             store.clone(),
             Duration::from_secs(config.disconnect_grace_secs),
@@ -42,8 +48,27 @@ impl AppState {
                 rooms,
                 next_conn: AtomicU64::new(1),
                 revocations,
+                ai_players,
+                queue: OnceLock::new(),
             }),
         }
+    }
+
+    /// Starts the actors that need the state itself.
+    pub fn start_actors(&self) {
+        let _ = self.inner.queue.set(Queue::start(self.clone()));
+    }
+
+    /// The AI's accounts, one per level, level 1 first.
+    pub fn ai_players(&self) -> &[Player] {
+        &self.inner.ai_players
+    }
+
+    pub fn queue(&self) -> &Queue {
+        self.inner
+            .queue
+            .get()
+            .expect("the queue starts with the server")
     }
 
     pub fn config(&self) -> &Config {

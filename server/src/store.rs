@@ -13,6 +13,9 @@ use sqlx::{AnyPool, Row};
 
 use crate::ratings::{self, Rated};
 
+/// Names of the AI's accounts start with this, and no human's may.
+pub const AI_PREFIX: &str = "ai-";
+
 #[derive(Debug)]
 pub enum StoreError {
     /// A uniqueness rule was broken (a taken username or seat).
@@ -253,6 +256,32 @@ impl Store {
             password_hash: password_hash.map(str::to_string),
             guest,
         })
+    }
+
+    /// The AI's accounts, `ai-level-1` to `ai-level-5`, created on first use. They have no
+    /// password, so nobody can log in as them, and `ai-` names are reserved (`auth.rs`).
+    pub async fn ai_players(&self) -> StoreResult<Vec<Player>> {
+        let mut players = Vec::new();
+        for level in 1..=5 {
+            let name = format!("{AI_PREFIX}level-{level}");
+            let player = match self.player_by_name(&name).await? {
+                Some(p) => p,
+                None => match self
+                    .create_player(&name, None, false, crate::clock_ms())
+                    .await
+                {
+                    Ok(p) => p,
+                    // Another server on the same database created it first.
+                    Err(StoreError::Conflict(_)) => self
+                        .player_by_name(&name)
+                        .await?
+                        .ok_or_else(|| StoreError::Conflict(format!("{name} vanished")))?,
+                    Err(e) => return Err(e),
+                },
+            };
+            players.push(player);
+        }
+        Ok(players)
     }
 
     /// The player with this name, compared case-insensitively.
@@ -533,16 +562,25 @@ impl Store {
         Ok(Some(changes))
     }
 
-    /// Calls off a match that has not finished. Returns false if it was already over.
-    pub async fn abort_match(&self, id: MatchId, seq: u64, now_ms: i64) -> StoreResult<bool> {
+    /// Calls off a match that has not finished, with every seat in `places` (all equal).
+    /// Returns false if it was already over.
+    pub async fn abort_match(
+        &self,
+        id: MatchId,
+        places: &[u8],
+        seq: u64,
+        now_ms: i64,
+    ) -> StoreResult<bool> {
+        let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
         let done = sqlx::query(
-            "UPDATE matches SET status = 'aborted', result_reason = 'aborted', finished_ms = $1,
-                    last_seq = $2
+            "UPDATE matches SET status = 'aborted', result_places = $4, result_reason = 'aborted',
+                    finished_ms = $1, last_seq = $2
              WHERE id = $3 AND status IN ('waiting', 'live')",
         )
         .bind(now_ms)
         .bind(seq as i64)
         .bind(id.0)
+        .bind(places_json)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -708,7 +746,45 @@ impl Store {
         Ok(out)
     }
 
+    /// The seats a player took in their latest matches of a game and variant, newest first:
+    /// what the queue balances tafl sides with.
+    pub async fn recent_seats(
+        &self,
+        player: PlayerId,
+        game: &str,
+        variant: &str,
+        limit: i64,
+    ) -> StoreResult<Vec<u8>> {
+        let rows = sqlx::query(
+            "SELECT s.seat FROM match_seats s JOIN matches m ON m.id = s.match_id
+             WHERE s.player_id = $1 AND m.game = $2 AND m.variant = $3 AND m.hotseat = 0
+             ORDER BY m.id DESC LIMIT $4",
+        )
+        .bind(player.0)
+        .bind(game)
+        .bind(variant)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<i64, _>("seat")? as u8))
+            .collect()
+    }
+
     // --- Ratings --------------------------------------------------------------------------
+
+    /// A player's rating in one pool, or the initial rating if they have not played in it.
+    pub async fn rating_in(&self, player: PlayerId, pool: &str) -> StoreResult<f64> {
+        let row = sqlx::query("SELECT rating FROM ratings WHERE player_id = $1 AND pool = $2")
+            .bind(player.0)
+            .bind(pool)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get("rating")?,
+            None => ratings::INITIAL,
+        })
+    }
 
     /// One page of a pool's leaderboard: players with their rating and games played.
     pub async fn leaderboard(

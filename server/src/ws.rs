@@ -21,13 +21,13 @@ use tokio::time::Instant;
 use crate::auth::{request_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::defaults;
+use crate::queue::Pool;
 use crate::room::{Command, ConnId, Frame, OUTBOX_FRAMES};
 use crate::state::AppState;
 use crate::store::{NewMatch, Player};
 
-/// Messages a socket may send per second, and in one burst.
-const RATE_PER_SECOND: u32 = 30;
-const RATE_BURST: u32 = 60;
+/// The longest command id a client may choose, in characters.
+const MAX_COMMAND_ID: usize = 64;
 
 /// Upgrades an authenticated request to a WebSocket session.
 pub async fn upgrade(
@@ -103,6 +103,8 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
         "answer_draw",
         "abort",
         "claim_win",
+        "queue_join",
+        "queue_leave",
         "ping",
     ];
     match object.get("type").and_then(Value::as_str) {
@@ -127,8 +129,10 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
 impl Session {
     fn new(state: AppState, player: Player, token_hash: String) -> Session {
         let (outbox, inbox) = mpsc::channel(OUTBOX_FRAMES);
-        let per_second = NonZeroU32::new(RATE_PER_SECOND).expect("positive");
-        let burst = NonZeroU32::new(RATE_BURST).expect("positive");
+        // Messages a socket may send per second, and in one burst (configured; at least 1).
+        let per_second =
+            NonZeroU32::new(state.config().ws_messages_per_sec).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(state.config().ws_message_burst).unwrap_or(NonZeroU32::MIN);
         Session {
             conn: state.next_conn(),
             state,
@@ -188,6 +192,8 @@ impl Session {
                 }
             }
         }
+        // Leaving the socket leaves the queue.
+        let _ = self.state.queue().leave(self.conn).await;
         for id in std::mem::take(&mut self.watching) {
             self.state
                 .rooms()
@@ -209,8 +215,15 @@ impl Session {
             ));
         }
         if self.limiter.check().is_err() {
+            // Still answered with the command's id, so that the client knows which one to retry.
+            let id = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|v| match v.get("id") {
+                    Some(Value::String(id)) => Some(CommandId(id.clone())),
+                    _ => None,
+                });
             return Some(error_frame(
-                None,
+                id,
                 &ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"),
             ));
         }
@@ -222,6 +235,15 @@ impl Session {
             }
         };
         let id = message.command_id().cloned();
+        if let Some(id) = &id
+            && id.0.chars().count() > MAX_COMMAND_ID
+        {
+            let error = ApiError::new(
+                ErrorCode::BadRequest,
+                format!("a command id has at most {MAX_COMMAND_ID} characters"),
+            );
+            return Some(error_frame(Some(id.clone()), &error));
+        }
         let answer = self.on_message(message).await;
         match (answer, id) {
             (Ok(Some(reply)), _) => Some(frame(&reply)),
@@ -397,6 +419,54 @@ impl Session {
                     })
                     .await?,
             ),
+            ClientMessage::QueueJoin {
+                id,
+                game,
+                variant,
+                seats,
+                time_control,
+                rated,
+                ai_after_secs,
+            } => {
+                let (variant, default_seats) = defaults(&game, variant.as_deref())?;
+                let seats = seats.unwrap_or(default_seats as u8);
+                // Checks the game, variant and seat count now rather than at pairing time.
+                crate::hosted::host(&game, &variant, usize::from(seats), 0)?;
+                let pool = Pool {
+                    game,
+                    variant,
+                    seats,
+                    time_control,
+                    rated,
+                };
+                let rating = self
+                    .state
+                    .store()
+                    .rating_in(me, &pool.rating_pool())
+                    .await?;
+                let ai_after = ai_after_secs.map(|s| std::time::Duration::from_secs(u64::from(s)));
+                self.state
+                    .queue()
+                    .join(
+                        pool,
+                        self.conn,
+                        self.player.clone(),
+                        rating,
+                        ai_after,
+                        self.outbox.clone(),
+                    )
+                    .await?;
+                ack(id, Ack::default())
+            }
+            ClientMessage::QueueLeave { id } => {
+                if !self.state.queue().leave(self.conn).await? {
+                    return Err(ApiError::new(
+                        ErrorCode::Conflict,
+                        "you are not in the queue",
+                    ));
+                }
+                ack(id, Ack::default())
+            }
         }
     }
 

@@ -1,1 +1,371 @@
+//! The matchmaking queue: an actor that holds the players waiting in each pool (game, variant,
+//! seats, time control, rated or casual) and pairs them in waves, once a second.
+//!
+//! A wave pairs two-seat pools by minimum total rating difference within widening windows
+//! (`wave.rs`); pools of more seats form groups of players close in rating. Tafl sides are
+//! given to balance each player's recent sides. A player gone from the socket is gone from the
+//! queue.
+
 pub mod wave;
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+use protocol::{ErrorCode, MatchId, PlayerId, QueuePool, ServerMessage, TimeControl};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::error::{ApiError, ApiResult};
+use crate::room::{ConnId, Frame, Outbox};
+use crate::state::AppState;
+use crate::store::{NewMatch, Player};
+use wave::{Waiting, Window};
+
+/// How often the queue pairs.
+const WAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// How many recent matches the side balance looks at.
+const RECENT_SIDES: i64 = 10;
+
+/// A matchmaking pool.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pool {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    pub time_control: TimeControl,
+    pub rated: bool,
+}
+
+impl Pool {
+    /// The rating pool (`game/variant`) this queue pool is rated in.
+    pub fn rating_pool(&self) -> String {
+        format!("{}/{}", self.game, self.variant)
+    }
+}
+
+struct Entry {
+    conn: ConnId,
+    player: Player,
+    rating: f64,
+    joined: Instant,
+    /// Play an AI of similar strength after waiting this long without a human.
+    ai_after: Option<Duration>,
+    outbox: Outbox,
+}
+
+enum Request {
+    Join {
+        pool: Pool,
+        entry: Entry,
+        reply: oneshot::Sender<ApiResult<()>>,
+    },
+    Leave {
+        conn: ConnId,
+        reply: oneshot::Sender<bool>,
+    },
+    Pools {
+        reply: oneshot::Sender<Vec<QueuePool>>,
+    },
+}
+
+/// The handle every socket and handler uses.
+#[derive(Clone)]
+pub struct Queue {
+    tx: mpsc::Sender<Request>,
+}
+
+impl Queue {
+    /// Starts the queue actor. It stops when the last handle is dropped.
+    pub fn start(state: AppState) -> Queue {
+        let (tx, rx) = mpsc::channel(256);
+        tokio::spawn(
+            Matchmaker {
+                state,
+                pools: BTreeMap::new(),
+                last_opponent: HashMap::new(),
+            }
+            .run(rx),
+        );
+        Queue { tx }
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> ApiResult<T> {
+        let (reply, answer) = oneshot::channel();
+        let stopped = || ApiError::new(ErrorCode::Internal, "the queue stopped");
+        self.tx.send(make(reply)).await.map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())
+    }
+
+    pub async fn join(
+        &self,
+        pool: Pool,
+        conn: ConnId,
+        player: Player,
+        rating: f64,
+        ai_after: Option<Duration>,
+        outbox: Outbox,
+    ) -> ApiResult<()> {
+        let entry = Entry {
+            conn,
+            player,
+            rating,
+            joined: Instant::now(),
+            ai_after,
+            outbox,
+        };
+        self.ask(|reply| Request::Join { pool, entry, reply })
+            .await?
+    }
+
+    /// Takes a socket's player out of the queue; false if they were not in it.
+    pub async fn leave(&self, conn: ConnId) -> ApiResult<bool> {
+        self.ask(|reply| Request::Leave { conn, reply }).await
+    }
+
+    /// Every pool with players waiting.
+    pub async fn pools(&self) -> ApiResult<Vec<QueuePool>> {
+        self.ask(|reply| Request::Pools { reply }).await
+    }
+}
+
+struct Matchmaker {
+    state: AppState,
+    pools: BTreeMap<Pool, Vec<Entry>>,
+    last_opponent: HashMap<PlayerId, PlayerId>,
+}
+
+impl Matchmaker {
+    async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
+        let mut waves = tokio::time::interval(WAVE_EVERY);
+        loop {
+            tokio::select! {
+                request = requests.recv() => match request {
+                    Some(request) => self.handle(request),
+                    None => return,
+                },
+                _ = waves.tick() => self.wave().await,
+            }
+        }
+    }
+
+    fn handle(&mut self, request: Request) {
+        match request {
+            Request::Join { pool, entry, reply } => {
+                let queued = self
+                    .pools
+                    .values()
+                    .flatten()
+                    .any(|e| e.player.id == entry.player.id);
+                let answer = if queued {
+                    Err(ApiError::new(
+                        ErrorCode::Conflict,
+                        "you are already waiting in the queue",
+                    ))
+                } else {
+                    self.pools.entry(pool).or_default().push(entry);
+                    Ok(())
+                };
+                let _ = reply.send(answer);
+            }
+            Request::Leave { conn, reply } => {
+                let _ = reply.send(self.remove(|e| e.conn == conn));
+            }
+            Request::Pools { reply } => {
+                let pools = self
+                    .pools
+                    .iter()
+                    .filter(|(_, entries)| !entries.is_empty())
+                    .map(|(pool, entries)| QueuePool {
+                        game: pool.game.clone(),
+                        variant: pool.variant.clone(),
+                        seats: pool.seats,
+                        time_control: pool.time_control,
+                        rated: pool.rated,
+                        waiting: entries.len() as u32,
+                    })
+                    .collect();
+                let _ = reply.send(pools);
+            }
+        }
+    }
+
+    /// Removes the entries that match; true if there was one.
+    fn remove(&mut self, gone: impl Fn(&Entry) -> bool) -> bool {
+        let mut removed = false;
+        for entries in self.pools.values_mut() {
+            let before = entries.len();
+            entries.retain(|e| !gone(e));
+            removed |= entries.len() != before;
+        }
+        removed
+    }
+
+    async fn wave(&mut self) {
+        // A socket that closed can no longer be told about its match.
+        self.remove(|e| e.outbox.is_closed());
+        let now = Instant::now();
+        let pools: Vec<Pool> = self.pools.keys().cloned().collect();
+        for pool in pools {
+            let entries = self.pools.remove(&pool).unwrap_or_default();
+            let groups = if pool.seats == 2 {
+                let waiting: Vec<Waiting<PlayerId>> = entries
+                    .iter()
+                    .map(|e| Waiting {
+                        player: e.player.id,
+                        rating: e.rating,
+                        waited: now.duration_since(e.joined),
+                        last_opponent: self.last_opponent.get(&e.player.id).copied(),
+                    })
+                    .collect();
+                wave::pair(&waiting, self.state.config().queue_window())
+                    .into_iter()
+                    .map(|(a, b)| vec![a, b])
+                    .collect()
+            } else {
+                groups_of(
+                    &entries,
+                    usize::from(pool.seats),
+                    self.state.config().queue_window(),
+                    now,
+                )
+            };
+            let mut entries: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
+            for group in groups {
+                let members: Vec<Entry> = group.iter().filter_map(|&i| entries[i].take()).collect();
+                if let Err(e) = self.start_match(&pool, members).await {
+                    tracing::error!(error = %e, "could not start a queued match");
+                }
+            }
+            let mut left = Vec::new();
+            for entry in entries.into_iter().flatten() {
+                if entry
+                    .ai_after
+                    .is_some_and(|after| now.duration_since(entry.joined) >= after)
+                {
+                    if let Err(e) = self.play_the_ai(&pool, entry).await {
+                        tracing::error!(error = %e, "could not start a match against the AI");
+                    }
+                } else {
+                    left.push(entry);
+                }
+            }
+            if !left.is_empty() {
+                self.pools.insert(pool, left);
+            }
+        }
+    }
+
+    /// Opens a match for a group, giving seat 0 to whoever has had it least lately, and tells
+    /// every member where to go.
+    async fn start_match(&mut self, pool: &Pool, mut members: Vec<Entry>) -> ApiResult<MatchId> {
+        let store = self.state.store();
+        let mut share = Vec::with_capacity(members.len());
+        for m in &members {
+            let seats = store
+                .recent_seats(m.player.id, &pool.game, &pool.variant, RECENT_SIDES)
+                .await?;
+            let firsts = seats.iter().filter(|&&s| s == 0).count() as f64;
+            share.push(firsts / seats.len().max(1) as f64);
+        }
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by(|&a, &b| {
+            share[a]
+                .total_cmp(&share[b])
+                .then(rand::random::<bool>().cmp(&true))
+        });
+        let mut seated: Vec<Option<Entry>> = members.drain(..).map(Some).collect();
+        let members: Vec<Entry> = order.into_iter().filter_map(|i| seated[i].take()).collect();
+        let spec = NewMatch {
+            game: pool.game.clone(),
+            variant: pool.variant.clone(),
+            seats: pool.seats,
+            rated: pool.rated,
+            clock: pool
+                .time_control
+                .clock()
+                .map(|c| (c.base_ms, c.increment_ms)),
+            private: false,
+            invite: None,
+            hotseat: false,
+            seed: rand::random(),
+            created_ms: crate::clock_ms(),
+        };
+        let seating = members
+            .iter()
+            .enumerate()
+            .map(|(seat, m)| (seat as u8, m.player.clone()))
+            .collect();
+        let match_id = self.state.rooms().open(spec, seating).await?;
+        if let [a, b] = members.as_slice() {
+            self.last_opponent.insert(a.player.id, b.player.id);
+            self.last_opponent.insert(b.player.id, a.player.id);
+        }
+        for (seat, m) in members.iter().enumerate() {
+            let message = ServerMessage::Matched {
+                match_id,
+                seats: vec![seat as u8],
+            };
+            let frame =
+                Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"));
+            let _ = m.outbox.try_send(frame);
+        }
+        Ok(match_id)
+    }
+}
+
+impl Matchmaker {
+    /// Seats a player who waited long enough with AI opponents of similar strength: the level
+    /// whose rating in the pool is nearest theirs fills every other seat.
+    async fn play_the_ai(&mut self, pool: &Pool, entry: Entry) -> ApiResult<MatchId> {
+        let store = self.state.store();
+        let mut nearest: Option<(f64, Player)> = None;
+        for ai in self.state.ai_players() {
+            let distance =
+                (store.rating_in(ai.id, &pool.rating_pool()).await? - entry.rating).abs();
+            if nearest.as_ref().is_none_or(|(d, _)| distance < *d) {
+                nearest = Some((distance, ai.clone()));
+            }
+        }
+        let (_, ai) = nearest.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no AI players"))?;
+        let mut members = vec![entry];
+        let joined = Instant::now();
+        for _ in 1..pool.seats {
+            // The AI's seats need no socket: their outbox is closed from the start.
+            let (outbox, _) = mpsc::channel(1);
+            members.push(Entry {
+                conn: 0,
+                player: ai.clone(),
+                rating: 0.0,
+                joined,
+                ai_after: None,
+                outbox,
+            });
+        }
+        self.start_match(pool, members).await
+    }
+}
+
+/// Groups of `size` players for pools of more than two seats: in rating order, each run of
+/// `size` players whose spread every member's window accepts.
+fn groups_of(entries: &[Entry], size: usize, window: Window, now: Instant) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| entries[a].rating.total_cmp(&entries[b].rating));
+    let mut groups = Vec::new();
+    let mut i = 0;
+    while i + size <= order.len() {
+        let run = &order[i..i + size];
+        let spread = entries[run[size - 1]].rating - entries[run[0]].rating;
+        let accepted = run
+            .iter()
+            .map(|&k| window.after(now.duration_since(entries[k].joined)))
+            .fold(f64::INFINITY, f64::min);
+        if spread <= accepted {
+            groups.push(run.to_vec());
+            i += size;
+        } else {
+            i += 1;
+        }
+    }
+    groups
+}
