@@ -13,8 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
-use engine::catalog::{GAME_IDS, GameTask, with_game};
-use engine::game::Game;
+use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
 use engine::{Catalog, MatchRng, Seat};
 
@@ -102,7 +101,7 @@ struct List;
 impl GameTask for &List {
     type Output = Result<(), String>;
 
-    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Result<(), String> {
+    fn run<G: Hostable>(self) -> Result<(), String> {
         for variant in G::variants() {
             let seats = G::seat_counts(variant);
             println!(
@@ -127,7 +126,7 @@ struct Playout<'a> {
 impl GameTask for &Playout<'_> {
     type Output = Result<(), String>;
 
-    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Result<(), String> {
+    fn run<G: Hostable>(self) -> Result<(), String> {
         let (variant, seats, config) = self.table.config::<G>()?;
         let mut endings = std::collections::BTreeMap::<String, u64>::new();
         let (mut actions, mut unfinished) = (0, 0);
@@ -200,7 +199,7 @@ struct Replay<'a> {
 impl GameTask for &Replay<'_> {
     type Output = Result<(), String>;
 
-    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Result<(), String> {
+    fn run<G: Hostable>(self) -> Result<(), String> {
         let (_, _, config) = self.table.config::<G>()?;
         let mut rng = MatchRng::from_seed(self.seed);
         let mut game = G::new(&config, &mut rng).map_err(|e| e.to_string())?;

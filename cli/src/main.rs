@@ -1,8 +1,11 @@
 //! `tafl`: check the tafl engine from a shell. List the presets, show legal moves, play a line of
-//! moves, count perft nodes and replay a collection of recorded games.
+//! moves, count perft nodes, replay a collection of recorded games, and run the AI as an
+//! external engine for OpenTafl (`tafl engine`, see `otep.rs`).
 //!
 //! Every rules argument is a preset name or an OpenTafl rules string; positions and moves are in
 //! OpenTafl notation (see `engine::tafl::opentafl`).
+
+mod otep;
 
 use std::fs;
 use std::io::{self, Write};
@@ -11,6 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use engine::ai::Level;
 use engine::tafl::corpus::{Agreement, Summary, replay_line};
 use engine::tafl::opentafl::{
     NotationError, export_record, parse_move, parse_position, parse_rules, print_move, print_rules,
@@ -71,6 +75,18 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Play as an external engine over the OpenTafl Engine Protocol on stdin and stdout.
+    ///
+    /// OpenTafl sends the rules, the moves and the clock; the engine answers with its moves (and
+    /// analyses). The time per move comes from OpenTafl's clock messages.
+    Engine {
+        /// AI strength, 1 (random) to 5 (the strongest within the limits).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=5))]
+        level: u8,
+        /// At most this many search nodes per move (about a second per million).
+        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+    },
 }
 
 /// `--turn`: a local copy of [`Side`], because clap's derive needs a type of this crate.
@@ -129,6 +145,23 @@ fn main() -> ExitCode {
             csv,
             verbose,
         } => replay_command(&mut out, &rules, &csv, verbose),
+        Command::Engine { level, nodes } => {
+            // The protocol owns stdin and stdout.
+            drop(out);
+            let options = otep::Options {
+                level: Level::new(level).expect("clap checks the range"),
+                max_nodes: nodes,
+            };
+            return match otep::run(options) {
+                Ok(()) => ExitCode::SUCCESS,
+                // OpenTafl has gone away: nobody is left to tell.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("tafl: engine: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
     };
     match result.and_then(|()| out.flush().map_err(Error::from)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,8 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use engine::catalog::{GAME_IDS, GameTask, with_game};
-use engine::game::Game;
+use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
 use engine::{Catalog, MatchRng};
 
@@ -39,7 +38,7 @@ struct Report(u64);
 impl GameTask for Report {
     type Output = ();
 
-    fn run<G: Catalog + Game<View: serde::Serialize>>(self) {
+    fn run<G: Hostable>(self) {
         report::<G>(self.0);
     }
 }

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use crate::ai::Ai;
 use crate::driller::Driller;
 use crate::fox_geese::FoxGeese;
 use crate::game::{Game, Viewer};
@@ -56,12 +57,17 @@ pub trait Catalog: Game + Send + 'static {
     }
 }
 
+/// A game the tools and the server can host: it names itself, the AI can play it, and its view
+/// serialises so clients can be sent it as JSON. Every registered game is one.
+pub trait Hostable: Catalog + Ai + Game<View: serde::Serialize> {}
+
+impl<G: Catalog + Ai + Game<View: serde::Serialize>> Hostable for G {}
+
 /// Something to do with one game, whichever it is: tools and the server dispatch on a game id
-/// through [`with_game`] instead of matching on every game themselves. Every registered game's
-/// view serialises, so clients can be sent it as JSON.
+/// through [`with_game`] instead of matching on every game themselves.
 pub trait GameTask {
     type Output;
-    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Self::Output;
+    fn run<G: Hostable>(self) -> Self::Output;
 }
 
 /// The id of every game the engine hosts.
@@ -131,7 +137,7 @@ mod tests {
 
     impl GameTask for RoundTrip {
         type Output = ();
-        fn run<G: Catalog + Game<View: serde::Serialize>>(self) {
+        fn run<G: Hostable>(self) {
             for variant in G::variants() {
                 for seats in G::seat_counts(variant) {
                     actions_round_trip::<G>(variant, seats);

@@ -716,6 +716,31 @@ impl Game for Driller {
             outcome: self.outcome.clone(),
         }
     }
+
+    /// Replaces the other seat's held move, if it has chosen, by a uniformly random move from
+    /// its square: the viewer sees only that it has chosen.
+    fn determinize(&self, viewer: Seat, rng: &mut MatchRng) -> Driller {
+        let mut game = self.clone();
+        for seat in SEATS {
+            let index = seat.index();
+            if seat == viewer || game.pending[index].is_none() {
+                continue;
+            }
+            let from = game.tokens[index].square();
+            let choices: Vec<Choice> = Move::every()
+                .filter_map(|mv| {
+                    Some(Choice {
+                        mv,
+                        route: mv.route(from).ok()?,
+                    })
+                })
+                .collect();
+            if let Some(choice) = rng.choose(&choices) {
+                game.pending[index] = Some(*choice);
+            }
+        }
+        game
+    }
 }
 
 impl Catalog for Driller {

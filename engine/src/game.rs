@@ -262,6 +262,22 @@ pub trait Game: Clone + Sized {
     fn is_over(&self) -> bool {
         self.outcome().is_some()
     }
+
+    /// A full state consistent with everything `viewer` can see, with every hidden detail the
+    /// viewer cannot see resampled from `rng`: the other seats' hands and pending hidden
+    /// choices, unseen cards, the order of a deck. What the viewer sees stays exactly as it is
+    /// (`g.determinize(v, rng).view(Viewer::Seat(v)) == g.view(Viewer::Seat(v))`), and so does
+    /// every public detail such as who has chosen or how many cards each seat holds.
+    ///
+    /// The AI searches such samples instead of the real state, so it never sees what its seat
+    /// may not. For that the result, and what is drawn from `rng`, must depend only on what
+    /// `viewer` sees: two states that differ only in details hidden from `viewer` must give the
+    /// same sample from the same `rng`. Games without hidden information keep the default, a
+    /// plain copy.
+    fn determinize(&self, viewer: Seat, rng: &mut MatchRng) -> Self {
+        let _ = (viewer, rng);
+        self.clone()
+    }
 }
 
 /// Why a recorded match could not be replayed.

@@ -795,6 +795,43 @@ impl Game for Tron {
     fn view(&self, viewer: Viewer) -> TronView {
         TronView::of(self, viewer)
     }
+
+    /// Deals the special cards `viewer` has not seen (the deck and every other hand, gathered
+    /// by count so the way they were held tells nothing) again at random, each other seat
+    /// keeping its number of cards, and replaces every other seat's pending hidden choice by a
+    /// uniformly random legal one. The board, the scores and the cards turned over are public
+    /// and stay.
+    fn determinize(&self, viewer: Seat, rng: &mut MatchRng) -> Tron {
+        let mut game = self.clone();
+        let others: Vec<Seat> = self.seats().filter(|&seat| seat != viewer).collect();
+        let mut unseen = Hand::of(&self.deck);
+        for seat in &others {
+            for card in self.players[seat.index()].hand.cards() {
+                unseen.add(card);
+            }
+        }
+        let mut cards: Vec<Special> = unseen.cards().collect();
+        rng.shuffle(&mut cards);
+        for seat in &others {
+            let count = self.players[seat.index()].hand.len();
+            game.players[seat.index()].hand = Hand::of(&cards[cards.len() - count..]);
+            cards.truncate(cards.len() - count);
+        }
+        game.deck = cards;
+        for seat in others {
+            if game.pending[seat.index()].is_none() {
+                continue;
+            }
+            let choices = game.legal(seat);
+            game.pending[seat.index()] = match rng.choose(&choices) {
+                Some(&TronAction::Play(card)) => Some(Pending::Card(card)),
+                Some(&TronAction::Go { turn, distance }) => Some(Pending::Go { turn, distance }),
+                // A choice is only ever held for a card or a move; keep anything else.
+                _ => game.pending[seat.index()],
+            };
+        }
+        game
+    }
 }
 
 impl Catalog for Tron {

@@ -764,3 +764,33 @@ fn the_view_serialises_in_notation() {
     assert_eq!(json["chosen"][0], false);
     assert!(json["own_move"].is_null());
 }
+
+#[test]
+fn determinize_keeps_the_viewers_view_and_draws_the_others_held_move_again() {
+    let mut rng = MatchRng::from_seed(3);
+    let mut game = Driller::new(&DrillerConfig, &mut rng);
+    game.play(seat(1), &mv("D"), &mut rng).unwrap();
+    let mut others = std::collections::HashSet::new();
+    for seed in 0..20 {
+        for viewer in [seat(0), seat(1)] {
+            let sample = game.determinize(viewer, &mut MatchRng::from_seed(seed));
+            for look in [Viewer::Seat(viewer), Viewer::Spectator] {
+                assert_eq!(sample.view(look), game.view(look));
+            }
+            if viewer == seat(0) {
+                let held = sample.view(Viewer::Seat(seat(1))).own_move.unwrap();
+                others.insert(held.to_string());
+            }
+        }
+    }
+    // Seat 1 keeps its own move; seat 0 samples many.
+    assert!(others.len() > 5, "{others:?}");
+    // The same draws give the same sample whatever seat 1 really chose.
+    let mut twin = Driller::new(&DrillerConfig, &mut MatchRng::from_seed(3));
+    twin.play(seat(1), &mv("L"), &mut rng).unwrap();
+    assert_ne!(twin, game);
+    assert_eq!(
+        twin.determinize(seat(0), &mut MatchRng::from_seed(1)),
+        game.determinize(seat(0), &mut MatchRng::from_seed(1))
+    );
+}

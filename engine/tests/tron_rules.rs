@@ -1393,3 +1393,60 @@ fn the_view_serialises_with_squares_cards_and_seats_as_plain_values() {
         serde_json::json!(["dash", "forward", "forward"])
     );
 }
+
+#[test]
+fn determinize_keeps_the_viewers_view_and_deals_the_hidden_cards_again() {
+    let mut t = Table::new(
+        position()
+            .cycle(s(0), &body("c1 c2 c3"))
+            .cycle(s(1), &body("e1 e2 e3"))
+            .cycle(s(2), &body(C_AWAY))
+            .hand(s(0), &[Special::Dash])
+            .hand(s(1), &[Special::Crusher, Special::UberDash])
+            .hand(s(2), &[Special::OverDrive]),
+    );
+    t.act(1, "play crusher");
+    t.act(2, "play forward");
+    let game = t.game.clone();
+    let mut changed = [false; 3];
+    for seed in 0..40 {
+        for viewer in (0..3).map(s) {
+            let mut rng = MatchRng::from_seed(seed);
+            let sample = game.determinize(viewer, &mut rng);
+            for look in [Viewer::Seat(viewer), Viewer::Spectator] {
+                assert_eq!(sample.view(look), game.view(look), "seed {seed}, {viewer}");
+            }
+            for other in (0..3).map(s).filter(|&o| o != viewer) {
+                let (theirs, real) = (
+                    sample.view(Viewer::Seat(other)),
+                    game.view(Viewer::Seat(other)),
+                );
+                assert_eq!(theirs.hand.map(|h| h.len()), real.hand.map(|h| h.len()));
+                // A choice is held by whoever held one, and it is one they may make.
+                assert_eq!(theirs.pending.is_some(), real.pending.is_some());
+                if let Some(TronAction::Play(Card::Special(card))) = theirs.pending {
+                    assert!(sample.hand(other).unwrap().count(card) > 0);
+                }
+                changed[other.index()] |= theirs != real;
+            }
+            // The sample is a game that goes on: every seat to act may act.
+            for seat in sample.to_act().iter() {
+                let action = sample.legal_actions(seat)[0];
+                sample.clone().play(seat, &action, &mut rng).unwrap();
+            }
+        }
+    }
+    // Seat 0 holds no choice, but its dash may be dealt to another seat in a sample for them.
+    assert_eq!(changed, [true, true, true]);
+    // What the viewer cannot see does not matter: the same draws give the same sample.
+    let twin = game
+        .with_hand(s(2), Hand::of(&[Special::UberDash]))
+        .unwrap();
+    assert_ne!(twin, game);
+    let mut first = MatchRng::from_seed(5);
+    let mut second = MatchRng::from_seed(5);
+    assert_eq!(
+        game.determinize(s(0), &mut first),
+        twin.determinize(s(0), &mut second)
+    );
+}

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{CommandId, MatchId, Seq};
+use crate::{CommandId, MatchId, Seq, TournamentId};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -93,8 +93,32 @@ pub enum ClientMessage {
         #[serde(default)]
         ai_after_secs: Option<u32>,
     },
+    /// Start a match against the AI at once: the player takes `seat` (0 by default) and AI
+    /// players of `level` (1 weakest to 5 strongest) fill every other seat.
+    PlayAi {
+        id: CommandId,
+        game: String,
+        #[serde(default)]
+        variant: Option<String>,
+        #[serde(default)]
+        seats: Option<u8>,
+        level: u8,
+        /// No clock when absent.
+        #[serde(default)]
+        time_control: Option<TimeControl>,
+        #[serde(default)]
+        rated: bool,
+        #[serde(default)]
+        seat: Option<u8>,
+    },
     QueueLeave {
         id: CommandId,
+    },
+    /// Follow a tournament: its standings are sent at once, then again whenever a result or a
+    /// new round changes them, until the socket closes.
+    WatchTournament {
+        id: CommandId,
+        tournament_id: TournamentId,
     },
     /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
     Ping {
@@ -118,7 +142,9 @@ impl ClientMessage {
             | ClientMessage::Abort { id, .. }
             | ClientMessage::ClaimWin { id, .. }
             | ClientMessage::QueueJoin { id, .. }
-            | ClientMessage::QueueLeave { id } => Some(id),
+            | ClientMessage::PlayAi { id, .. }
+            | ClientMessage::QueueLeave { id }
+            | ClientMessage::WatchTournament { id, .. } => Some(id),
         }
     }
 }

@@ -39,6 +39,11 @@ pub struct PlayerId(pub i64);
 #[serde(transparent)]
 pub struct CommandId(pub String);
 
+/// A tournament, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TournamentId(pub i64);
+
 /// Position of an event in its match's stream: 1 for the first event, counting up without gaps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]

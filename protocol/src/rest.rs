@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ClockSpec, MatchId, MatchResult, PlayerRef, Seq};
+use crate::{ClockSpec, MatchId, MatchResult, PlayerRef, Seq, TimeControl, TournamentId};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,4 +119,169 @@ pub struct QueuePool {
     pub time_control: crate::TimeControl,
     pub rated: bool,
     pub waiting: u32,
+}
+
+/// How a tournament pairs its entrants.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentFormat {
+    /// Everyone plays everyone once (Berger tables; a bye a round for an odd field).
+    RoundRobin,
+    /// Everyone plays everyone twice, seats swapped the second time.
+    DoubleRoundRobin,
+    /// A chosen number of rounds, each pairing entrants with equal scores who have not met.
+    Swiss,
+    /// A seeded single-elimination bracket; a drawn game is followed by a decider.
+    Knockout,
+}
+
+impl TournamentFormat {
+    pub fn name(self) -> &'static str {
+        match self {
+            TournamentFormat::RoundRobin => "round_robin",
+            TournamentFormat::DoubleRoundRobin => "double_round_robin",
+            TournamentFormat::Swiss => "swiss",
+            TournamentFormat::Knockout => "knockout",
+        }
+    }
+}
+
+/// `POST /api/tournaments`: a new tournament, open for registration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTournament {
+    pub name: String,
+    /// A two-seat game, as for `create_match`.
+    pub game: String,
+    /// The game's default variant when absent.
+    #[serde(default)]
+    pub variant: Option<String>,
+    pub format: TournamentFormat,
+    /// The number of rounds: Swiss only (round robins and knockouts have as many as their
+    /// field needs).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// The clock of every game; untimed when absent.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    #[serde(default)]
+    pub rated: bool,
+    /// When registration closes and the first round starts (milliseconds since the Unix
+    /// epoch); when absent, the creator starts the tournament.
+    #[serde(default)]
+    pub starts_ms: Option<i64>,
+}
+
+/// `POST /api/tournaments/{id}/entrants`: the creator enters an AI level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddEntrant {
+    pub ai_level: u8,
+}
+
+/// A tournament in a list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    pub id: TournamentId,
+    pub name: String,
+    pub creator: PlayerRef,
+    pub game: String,
+    pub variant: String,
+    pub format: TournamentFormat,
+    /// How many rounds: Swiss as chosen; round robins and knockouts once they have started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    pub rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_ms: Option<i64>,
+    /// `registering`, `running`, `finished` or `cancelled`.
+    pub status: String,
+    /// The round being played; 0 before the start.
+    pub round: u32,
+    /// How many entrants have registered.
+    pub entrants: u32,
+    /// Why the tournament was cancelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub created_ms: i64,
+}
+
+/// One entrant: their number in the tournament, who they are and the rating they were seeded
+/// by (known from the start).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentEntrant {
+    pub entrant: u32,
+    pub player: PlayerRef,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+}
+
+/// How a tournament game ended, from seat 0's side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameOutcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// One game of a tournament round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentGame {
+    /// 0 for the top board.
+    pub board: u32,
+    /// The match, once opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<MatchId>,
+    /// The entrants in seat 0 and seat 1.
+    pub seats: [u32; 2],
+    /// A knockout decider after a drawn game.
+    pub decider: bool,
+    /// Seat 0's result, once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GameOutcome>,
+    /// Why the game ended (the match's reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// One round: its games in board order and the entrants with a bye.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentRound {
+    pub round: u32,
+    pub games: Vec<TournamentGame>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub byes: Vec<u32>,
+}
+
+/// One row of a tournament's standings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    /// 1-based; entrants level on points, Buchholz and Sonneborn-Berger share a rank.
+    pub rank: u32,
+    pub entrant: u32,
+    pub player: PlayerRef,
+    /// A win or a bye 1, a draw 0.5.
+    pub points: f64,
+    /// The sum of the opponents' points.
+    pub buchholz: f64,
+    /// The points of the opponents beaten, plus half those of the opponents drawn with.
+    pub sonneborn_berger: f64,
+    /// Games played (byes are not games).
+    pub games: u32,
+}
+
+/// `GET /api/tournaments/{id}`: a tournament with its entrants, rounds and standings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentDetails {
+    pub summary: TournamentSummary,
+    pub entrants: Vec<TournamentEntrant>,
+    pub rounds: Vec<TournamentRound>,
+    pub standings: Vec<Standing>,
+    /// The winner's entrant number, once finished: the knockout's last winner, or the entrant
+    /// alone at the top of the standings (absent when the top is shared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<u32>,
 }

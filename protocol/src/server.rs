@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq};
+use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -47,6 +47,23 @@ pub enum ServerMessage {
     Matched {
         match_id: MatchId,
         seats: Vec<u8>,
+    },
+    /// A round of a tournament this socket's player entered has started and this is their game
+    /// in it: `watch` the match to play it.
+    TournamentRound {
+        tournament_id: TournamentId,
+        round: u32,
+        match_id: MatchId,
+        seats: Vec<u8>,
+    },
+    /// A tournament's standings after a result or a new round: sent to its entrants and to the
+    /// sockets that watch it.
+    TournamentStandings {
+        tournament_id: TournamentId,
+        /// The round being played (the last one, once finished).
+        round: u32,
+        finished: bool,
+        standings: Vec<Standing>,
     },
 }
 

@@ -10,8 +10,9 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    ClientMessage, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, MatchEvent, MatchRecord,
-    MatchSummary, PlayerProfile, QueuePool, ServerMessage, Session,
+    AddEntrant, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
+    Leaderboard, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, ServerMessage,
+    Session, TournamentDetails, TournamentSummary,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -33,13 +34,23 @@ const CLIENT_TYPES: &[&str] = &[
     "abort",
     "claim_win",
     "queue_join",
+    "play_ai",
     "queue_leave",
+    "watch_tournament",
     "ping",
 ];
 
 /// Every `type` of a server message, as [`server_type`] names them.
 const SERVER_TYPES: &[&str] = &[
-    "welcome", "ack", "error", "event", "snapshot", "pong", "matched",
+    "welcome",
+    "ack",
+    "error",
+    "event",
+    "snapshot",
+    "pong",
+    "matched",
+    "tournament_round",
+    "tournament_standings",
 ];
 
 /// Every `kind` of a match event, as [`event_kind`] names them.
@@ -92,6 +103,8 @@ fn client_type(message: &ClientMessage) -> &'static str {
         ClientMessage::ClaimWin { .. } => "claim_win",
         ClientMessage::QueueJoin { .. } => "queue_join",
         ClientMessage::QueueLeave { .. } => "queue_leave",
+        ClientMessage::PlayAi { .. } => "play_ai",
+        ClientMessage::WatchTournament { .. } => "watch_tournament",
         ClientMessage::Ping { .. } => "ping",
     }
 }
@@ -105,6 +118,8 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Snapshot { .. } => "snapshot",
         ServerMessage::Pong { .. } => "pong",
         ServerMessage::Matched { .. } => "matched",
+        ServerMessage::TournamentRound { .. } => "tournament_round",
+        ServerMessage::TournamentStandings { .. } => "tournament_standings",
     }
 }
 
@@ -306,6 +321,21 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "QueuePoolList" => {
             round_trip::<Vec<QueuePool>>(json, true)?;
+        }
+        "CreateTournament" => {
+            round_trip::<CreateTournament>(json, false)?;
+        }
+        "AddEntrant" => {
+            round_trip::<AddEntrant>(json, false)?;
+        }
+        "TournamentSummaryList" => {
+            let list: Vec<TournamentSummary> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one tournament".to_string());
+            }
+        }
+        "TournamentDetails" => {
+            round_trip::<TournamentDetails>(json, true)?;
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

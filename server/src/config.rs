@@ -38,6 +38,12 @@ pub struct Config {
     /// Events each match keeps for resuming clients; older gaps get a snapshot.
     #[arg(long, env = "TAFL_RESUME_EVENTS", default_value_t = 64)]
     pub resume_events: usize,
+    /// Searches the AI may run at once (each on its own blocking thread).
+    #[arg(long, env = "TAFL_AI_THREADS", default_value_t = 2)]
+    pub ai_threads: usize,
+    /// Longest the AI thinks about one move, in milliseconds (less on a short clock).
+    #[arg(long, env = "TAFL_AI_MOVE_MS", default_value_t = 1000)]
+    pub ai_move_ms: u64,
     /// Rating difference the matchmaking queue accepts at first...
     #[arg(long, env = "TAFL_QUEUE_WINDOW", default_value_t = 100.0)]
     pub queue_window: f64,
@@ -47,6 +53,14 @@ pub struct Config {
     /// ...up to this.
     #[arg(long, env = "TAFL_QUEUE_WINDOW_MAX", default_value_t = 800.0)]
     pub queue_window_max: f64,
+    /// How long a tournament player has to come to their game (follow its match) before they
+    /// forfeit it.
+    #[arg(long, env = "TAFL_TOURNAMENT_NO_SHOW_SECS", default_value_t = 120)]
+    pub tournament_no_show_secs: u64,
+    /// How often the tournament director looks for finished games and rounds to start, in
+    /// milliseconds.
+    #[arg(long, env = "TAFL_TOURNAMENT_POLL_MS", default_value_t = 1000)]
+    pub tournament_poll_ms: u64,
     /// WebSocket messages each socket may send per second, on average.
     #[arg(long, env = "TAFL_WS_MESSAGES_PER_SEC", default_value_t = 30)]
     pub ws_messages_per_sec: u32,

@@ -1,9 +1,10 @@
 //! A game of any kind behind one object-safe interface, so a room can run whichever game its
 //! match is: actions arrive and leave as text in the game's notation, views as JSON.
 
-use engine::catalog::{GameTask, with_game};
-use engine::game::{Game, PlayError, Viewer};
-use engine::{Catalog, MatchRng, Seat};
+use engine::ai::{Budget, Level};
+use engine::catalog::{GameTask, Hostable, with_game};
+use engine::game::{PlayError, Viewer};
+use engine::{MatchRng, Seat};
 use protocol::ErrorCode;
 use serde_json::Value;
 
@@ -24,6 +25,11 @@ pub trait Hosted: Send {
     fn hides_actions(&self) -> bool;
     /// The public state as text.
     fn render(&self) -> String;
+    /// A copy to think about off the room's task.
+    fn boxed_clone(&self) -> Box<dyn Hosted>;
+    /// The AI's action for `seat` at `level`, thinking until `stop` says so; `None` if the seat
+    /// has nothing to do.
+    fn ai_action(&self, seat: u8, level: Level, stop: &dyn Fn() -> bool) -> Option<String>;
 }
 
 struct Live<G> {
@@ -36,7 +42,7 @@ fn seat_of(seat: u8) -> ApiResult<Seat> {
         .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, format!("there is no seat {seat}")))
 }
 
-impl<G: Catalog + Game<View: serde::Serialize>> Hosted for Live<G> {
+impl<G: Hostable> Hosted for Live<G> {
     fn seat_count(&self) -> usize {
         self.game.seat_count()
     }
@@ -84,6 +90,25 @@ impl<G: Catalog + Game<View: serde::Serialize>> Hosted for Live<G> {
     fn render(&self) -> String {
         self.game.render()
     }
+
+    fn boxed_clone(&self) -> Box<dyn Hosted> {
+        Box::new(Live {
+            game: self.game.clone(),
+            rng: self.rng.clone(),
+        })
+    }
+
+    fn ai_action(&self, seat: u8, level: Level, stop: &dyn Fn() -> bool) -> Option<String> {
+        let seat = Seat::new(usize::from(seat))?;
+        let budget = Budget {
+            max_nodes: u64::MAX,
+            stop,
+        };
+        // The AI's own chance: never the match's, which must stay as the log replays it.
+        let mut rng = MatchRng::from_seed(rand::random());
+        let action = self.game.choose(seat, level, &budget, &mut rng)?;
+        Some(self.game.action_text(&action))
+    }
 }
 
 struct Host<'a> {
@@ -95,7 +120,7 @@ struct Host<'a> {
 impl GameTask for Host<'_> {
     type Output = ApiResult<Box<dyn Hosted>>;
 
-    fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> Self::Output {
+    fn run<G: Hostable>(self) -> Self::Output {
         let config = G::config(self.variant, self.seats)
             .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
         let mut rng = MatchRng::from_seed(self.seed);
@@ -128,7 +153,7 @@ pub fn defaults(game: &str, variant: Option<&str>) -> ApiResult<(String, usize)>
     struct Defaults<'a>(Option<&'a str>);
     impl GameTask for Defaults<'_> {
         type Output = (String, usize);
-        fn run<G: Catalog + Game<View: serde::Serialize>>(self) -> (String, usize) {
+        fn run<G: Hostable>(self) -> (String, usize) {
             let variant = self.0.unwrap_or(G::variants()[0]).to_string();
             let seats = *G::seat_counts(&variant).start();
             (variant, seats)

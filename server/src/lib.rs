@@ -11,16 +11,18 @@ pub mod queue;
 pub mod ratings;
 pub mod room;
 pub mod rooms;
+pub mod sockets;
 pub mod state;
 pub mod store;
+pub mod tournament;
 pub mod ws;
 
 use std::net::SocketAddr;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::serve::ListenerExt;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
@@ -39,6 +41,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/ws", get(ws::upgrade))
         .merge(http::routes())
+        .merge(tournament::http::routes())
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }

@@ -15,12 +15,13 @@ use protocol::{
     Ack, ClockSpec, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId,
     SeatState, Seq, ServerMessage,
 };
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::{Hosted, host};
-use crate::store::{NewMatch, Player, Status, Store, StoredAction, StoredMatch};
+use crate::store::{NewMatch, Player, Status, Store, StoredAction, StoredMatch, ai_level};
+use engine::ai::Level;
 
 /// Identifies one socket across the rooms it follows.
 pub type ConnId = u64;
@@ -35,6 +36,13 @@ pub type Outbox = mpsc::Sender<Frame>;
 pub const OUTBOX_FRAMES: usize = 256;
 
 pub enum Command {
+    /// The move the AI found for an AI seat, with the number of actions played when it began
+    /// (a move for an older position is dropped and searched again).
+    AiMove {
+        seat: u8,
+        ply: usize,
+        action: Option<String>,
+    },
     /// `invited`: the player came with the invite code, which a private match requires.
     Join {
         player: Player,
@@ -84,6 +92,14 @@ pub enum Command {
         seat: u8,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
+    /// Ends a live match against those of `seats` whose human player never came to it (never
+    /// followed it since the room started, never acted): they lose, reason `no_show` (a draw
+    /// when every seat is absent). Answers the seats forfeited; none when everyone came. The
+    /// tournament director sends it once a game's grace period is over.
+    Forfeit {
+        seats: Vec<u8>,
+        reply: oneshot::Sender<ApiResult<Vec<u8>>>,
+    },
 }
 
 /// How a room reaches the rest of the server.
@@ -92,6 +108,10 @@ pub struct RoomContext {
     pub store: Store,
     pub grace: Duration,
     pub resume_events: usize,
+    /// Bounds how many AI searches run at once, across all rooms.
+    pub ai_threads: Arc<Semaphore>,
+    /// Longest the AI thinks about one move.
+    pub ai_move: Duration,
 }
 
 struct Subscriber {
@@ -168,10 +188,17 @@ pub struct Room {
     recent: VecDeque<(u64, Vec<Frame>)>,
     subscribers: Vec<Subscriber>,
     disconnected_since: Vec<Option<Instant>>,
+    /// Seats whose player followers were told is away (by a `disconnected` event, or a snapshot
+    /// showing the seat not connected): only their return is announced with `reconnected`.
+    announced_away: Vec<bool>,
     clocks: Option<Clocks>,
     /// Seats that have accepted the standing draw offer (the offerer first).
     draw: Vec<u8>,
     acted: Vec<bool>,
+    /// Seats whose player has followed the match since the room started.
+    showed: Vec<bool>,
+    /// Seats whose AI is searching for a move right now.
+    thinking: Vec<bool>,
 }
 
 fn now_ms() -> i64 {
@@ -234,11 +261,17 @@ impl Room {
             ctx,
             game,
             log,
+            // Everyone is away until their socket follows the match again; the AI never is.
             disconnected_since: stored
                 .players
                 .iter()
-                .map(|p| p.as_ref().map(|_| now))
+                .map(|p| {
+                    p.as_ref()
+                        .filter(|p| ai_level(&p.name).is_none())
+                        .map(|_| now)
+                })
                 .collect(),
+            announced_away: vec![false; n],
             seats: stored.players,
             phase,
             result,
@@ -248,12 +281,26 @@ impl Room {
             clocks,
             draw: Vec::new(),
             acted,
+            showed: vec![false; n],
+            thinking: vec![false; n],
         })
     }
 
     /// Serves commands until the match is over and nobody follows it any more.
-    pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+    pub async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        me: mpsc::WeakSender<Command>,
+    ) {
+        // A crash between storing a game's final action and storing its result leaves a live
+        // match whose game is over: the result is recorded now, once.
+        if self.phase == Phase::Live
+            && let Some((places, reason)) = self.game.outcome()
+        {
+            self.finish(places, &reason).await;
+        }
         loop {
+            self.wake_ai(&me);
             let flag = self
                 .clocks
                 .as_ref()
@@ -286,6 +333,7 @@ impl Room {
 
     async fn handle(&mut self, command: Command) {
         match command {
+            Command::AiMove { seat, ply, action } => self.ai_move(seat, ply, action).await,
             Command::Join {
                 player,
                 seat,
@@ -356,6 +404,9 @@ impl Room {
                 reply,
             } => {
                 let _ = reply.send(self.claim_win(player, seat).await);
+            }
+            Command::Forfeit { seats, reply } => {
+                let _ = reply.send(Ok(self.forfeit(&seats).await));
             }
         }
     }
@@ -456,10 +507,10 @@ impl Room {
             .await?;
         let public = player.public();
         self.seats[usize::from(seat)] = Some(player);
-        // The player is present: the socket that took the seat follows the match right after.
-        // (Marking them away here made their own `watch` announce a `reconnected` nobody had
-        // been told to expect.) Presence is checked again at the next watch or unwatch.
-        self.disconnected_since[usize::from(seat)] = None;
+        // Away until a socket of theirs follows the match (at once, for a create or a join);
+        // the AI is always there.
+        self.disconnected_since[usize::from(seat)] =
+            self.ai_level(seat).is_none().then(Instant::now);
         self.emit(|_| MatchEvent::SeatTaken {
             seat,
             player: public.clone(),
@@ -488,6 +539,9 @@ impl Room {
         outbox: Outbox,
     ) -> Ack {
         self.subscribers.retain(|s| s.conn != conn);
+        // The watcher is present from now on: its return, if others were told it was away, is
+        // announced before the snapshot or replay is taken, so that these include it.
+        self.refresh_presence(player);
         let yours = player.map(|p| self.seats_of(p)).unwrap_or_default();
         let viewer = yours.first().copied();
         let class = self.class_of(viewer);
@@ -502,7 +556,18 @@ impl Room {
                     .collect::<Vec<_>>()
             })
         });
-        let frames = replay.unwrap_or_else(|| vec![self.snapshot_frame(viewer, &yours)]);
+        let frames = match replay {
+            Some(frames) => frames,
+            None => {
+                // A snapshot showing a seat not connected tells as much as `disconnected`.
+                for seat in 0..self.seats.len() {
+                    if self.seats[seat].is_some() && self.disconnected_since[seat].is_some() {
+                        self.announced_away[seat] = true;
+                    }
+                }
+                vec![self.snapshot_frame(viewer, &yours)]
+            }
+        };
         for frame in frames {
             let _ = outbox.try_send(frame);
         }
@@ -512,7 +577,6 @@ impl Room {
             viewer,
             outbox,
         });
-        self.refresh_presence();
         Ack {
             match_id: Some(self.id),
             seats: yours,
@@ -523,7 +587,7 @@ impl Room {
 
     fn unwatch(&mut self, conn: ConnId) {
         self.subscribers.retain(|s| s.conn != conn);
-        self.refresh_presence();
+        self.refresh_presence(None);
     }
 
     /// Which rendered copy of an event a viewer gets: its seat's, or the spectators' (last).
@@ -531,24 +595,30 @@ impl Room {
         viewer.map_or(self.seats.len(), usize::from)
     }
 
-    /// Notes which seats have lost or regained every socket, and tells everyone.
-    fn refresh_presence(&mut self) {
+    /// Notes which seats have lost or regained every socket (counting `arriving`, a player
+    /// whose socket is about to follow), and tells everyone.
+    fn refresh_presence(&mut self, arriving: Option<PlayerId>) {
         let now = Instant::now();
         for seat in 0..self.seats.len() {
             let Some(player) = self.seats[seat].as_ref().map(|p| p.id) else {
                 continue;
             };
-            let connected = self.subscribers.iter().any(|s| s.player == Some(player));
+            let connected = arriving == Some(player)
+                || self.ai_level(seat as u8).is_some()
+                || self.subscribers.iter().any(|s| s.player == Some(player));
+            self.showed[seat] |= connected;
             match (connected, self.disconnected_since[seat]) {
                 (true, Some(_)) => {
                     self.disconnected_since[seat] = None;
-                    if self.phase == Phase::Live {
+                    // Nobody was told a seat taken a moment ago was away: no `reconnected`.
+                    if std::mem::take(&mut self.announced_away[seat]) && self.phase == Phase::Live {
                         self.emit(|_| MatchEvent::Reconnected { seat: seat as u8 });
                     }
                 }
                 (false, None) => {
                     self.disconnected_since[seat] = Some(now);
                     if self.phase == Phase::Live {
+                        self.announced_away[seat] = true;
                         let claim_after_ms = self.ctx.grace.as_millis() as u64;
                         self.emit(|_| MatchEvent::Disconnected {
                             seat: seat as u8,
@@ -621,6 +691,66 @@ impl Room {
             self.finish(places, &reason).await;
         }
         Ok(ack)
+    }
+
+    /// The AI level playing a seat, if an AI account holds it.
+    fn ai_level(&self, seat: u8) -> Option<Level> {
+        self.seats
+            .get(usize::from(seat))?
+            .as_ref()
+            .and_then(|p| ai_level(&p.name))
+    }
+
+    /// Starts a search for every AI seat that must act and is not already thinking. Searches
+    /// run on the blocking pool, at most `ai_threads` at once, so they never stall a room.
+    fn wake_ai(&mut self, me: &mpsc::WeakSender<Command>) {
+        if self.phase != Phase::Live {
+            return;
+        }
+        for seat in self.game.to_act() {
+            let Some(level) = self.ai_level(seat) else {
+                continue;
+            };
+            if std::mem::replace(&mut self.thinking[usize::from(seat)], true) {
+                continue;
+            }
+            let game = self.game.boxed_clone();
+            let ply = self.log.len();
+            let me = me.clone();
+            let permits = self.ctx.ai_threads.clone();
+            // On a clock, never spend more than a thirtieth of what is left.
+            let think = self.clocks.as_ref().map_or(self.ctx.ai_move, |c| {
+                let left = c.remaining_now(usize::from(seat), Instant::now());
+                self.ctx.ai_move.min(Duration::from_millis(left / 30))
+            });
+            tokio::spawn(async move {
+                let Ok(_permit) = permits.acquire_owned().await else {
+                    return;
+                };
+                let deadline = std::time::Instant::now() + think;
+                let search =
+                    move || game.ai_action(seat, level, &|| std::time::Instant::now() >= deadline);
+                let action = tokio::task::spawn_blocking(search).await.ok().flatten();
+                if let Some(room) = me.upgrade() {
+                    let _ = room.send(Command::AiMove { seat, ply, action }).await;
+                }
+            });
+        }
+    }
+
+    async fn ai_move(&mut self, seat: u8, ply: usize, action: Option<String>) {
+        self.thinking[usize::from(seat)] = false;
+        let (Some(action), Some(player)) =
+            (action, self.seats[usize::from(seat)].as_ref().map(|p| p.id))
+        else {
+            return;
+        };
+        if ply != self.log.len() {
+            return;
+        }
+        if let Err(e) = self.act(player, seat, &action).await {
+            tracing::warn!(match_id = self.id.0, seat, %action, error = %e, "the AI's move was refused");
+        }
     }
 
     fn rebuild_game(&mut self) {
@@ -739,6 +869,26 @@ impl Room {
             });
         }
         Ok(self.ack_seq())
+    }
+
+    /// See [`Command::Forfeit`].
+    async fn forfeit(&mut self, seats: &[u8]) -> Vec<u8> {
+        if self.phase != Phase::Live {
+            return Vec::new();
+        }
+        let absent: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|s| seats.contains(s) && self.ai_level(*s).is_none())
+            .filter(|&s| !self.showed[usize::from(s)] && !self.acted[usize::from(s)])
+            .collect();
+        if absent.is_empty() {
+            return absent;
+        }
+        let everyone = absent.len() == self.seats.len();
+        let places = (0..self.seats.len() as u8)
+            .map(|s| u8::from(!everyone && absent.contains(&s)))
+            .collect();
+        self.finish(places, "no_show").await;
+        absent
     }
 
     async fn claim_win(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {

@@ -3,7 +3,6 @@
 //! new matches.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use protocol::{Ack, ErrorCode, MatchId};
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -11,7 +10,7 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::host;
 use crate::room::{Command, Room, RoomContext};
-use crate::store::{NewMatch, Player, Status, Store};
+use crate::store::{NewMatch, Player, Status};
 
 /// Commands a room may have waiting before senders wait for it.
 const ROOM_QUEUE: usize = 64;
@@ -22,20 +21,18 @@ pub struct Rooms {
 }
 
 impl Rooms {
-    pub fn new(store: Store, grace: Duration, resume_events: usize) -> Rooms {
+    pub fn new(ctx: RoomContext) -> Rooms {
         Rooms {
-            ctx: RoomContext {
-                store,
-                grace,
-                resume_events,
-            },
+            ctx,
             running: Mutex::new(HashMap::new()),
         }
     }
 
     fn spawn(&self, room: Room) -> mpsc::Sender<Command> {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
-        tokio::spawn(room.run(rx));
+        // The room holds only a weak sender to itself (for its AI's moves), so it still ends
+        // when the registry lets it go.
+        tokio::spawn(room.run(rx, tx.downgrade()));
         tx
     }
 

@@ -5,14 +5,17 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use protocol::ErrorCode;
-use tokio::sync::broadcast;
+use tokio::sync::{Semaphore, broadcast};
 
 use crate::auth::token_hash;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::queue::Queue;
+use crate::room::RoomContext;
 use crate::rooms::Rooms;
+use crate::sockets::Sockets;
 use crate::store::{Player, Store};
+use crate::tournament::director::Tournaments;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -31,15 +34,21 @@ pub struct Shared {
     /// The matchmaking queue, started right after the state (it needs the state to open
     /// matches).
     queue: OnceLock<Queue>,
+    /// Every open socket by player, and the sockets following each tournament.
+    sockets: Sockets,
+    /// The tournament director, started with the queue.
+    tournaments: OnceLock<Tournaments>,
 }
 
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
-        let rooms = Rooms::new(
-            store.clone(),
-            Duration::from_secs(config.disconnect_grace_secs),
-            config.resume_events,
-        );
+        let rooms = Rooms::new(RoomContext {
+            store: store.clone(),
+            grace: Duration::from_secs(config.disconnect_grace_secs),
+            resume_events: config.resume_events,
+            ai_threads: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            ai_move: Duration::from_millis(config.ai_move_ms),
+        });
         let (revocations, _) = broadcast::channel(64);
         AppState {
             inner: Arc::new(Shared {
@@ -50,6 +59,8 @@ impl AppState {
                 revocations,
                 ai_players,
                 queue: OnceLock::new(),
+                sockets: Sockets::default(),
+                tournaments: OnceLock::new(),
             }),
         }
     }
@@ -57,6 +68,7 @@ impl AppState {
     /// Starts the actors that need the state itself.
     pub fn start_actors(&self) {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
+        let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
     }
 
     /// The AI's accounts, one per level, level 1 first.
@@ -69,6 +81,17 @@ impl AppState {
             .queue
             .get()
             .expect("the queue starts with the server")
+    }
+
+    pub fn tournaments(&self) -> &Tournaments {
+        self.inner
+            .tournaments
+            .get()
+            .expect("the tournament director starts with the server")
+    }
+
+    pub fn sockets(&self) -> &Sockets {
+        &self.inner.sockets
     }
 
     pub fn config(&self) -> &Config {

@@ -16,6 +16,16 @@ use crate::ratings::{self, Rated};
 /// Names of the AI's accounts start with this, and no human's may.
 pub const AI_PREFIX: &str = "ai-";
 
+/// The AI level an account plays at, from its name (`ai-level-3`).
+pub fn ai_level(name: &str) -> Option<engine::ai::Level> {
+    let level = name
+        .strip_prefix(AI_PREFIX)?
+        .strip_prefix("level-")?
+        .parse()
+        .ok()?;
+    engine::ai::Level::new(level)
+}
+
 #[derive(Debug)]
 pub enum StoreError {
     /// A uniqueness rule was broken (a taken username or seat).
@@ -50,7 +60,8 @@ pub enum Backend {
 
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: AnyPool,
+    /// Other modules add their own queries in `impl Store` blocks (tournaments do).
+    pub(crate) pool: AnyPool,
     backend: Backend,
 }
 
@@ -262,8 +273,8 @@ impl Store {
     /// password, so nobody can log in as them, and `ai-` names are reserved (`auth.rs`).
     pub async fn ai_players(&self) -> StoreResult<Vec<Player>> {
         let mut players = Vec::new();
-        for level in 1..=5 {
-            let name = format!("{AI_PREFIX}level-{level}");
+        for level in engine::ai::Level::ALL {
+            let name = format!("{AI_PREFIX}level-{}", level.get());
             let player = match self.player_by_name(&name).await? {
                 Some(p) => p,
                 None => match self

@@ -9,10 +9,11 @@ use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
+use engine::ai::Level;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
     Ack, ClientMessage, CommandId, CreateMatch, ErrorCode, MatchId, PROTOCOL_VERSION,
-    ServerMessage, Visibility,
+    ServerMessage, TimeControl, Visibility,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -105,6 +106,8 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
         "claim_win",
         "queue_join",
         "queue_leave",
+        "play_ai",
+        "watch_tournament",
         "ping",
     ];
     match object.get("type").and_then(Value::as_str) {
@@ -194,6 +197,7 @@ impl Session {
         }
         // Leaving the socket leaves the queue.
         let _ = self.state.queue().leave(self.conn).await;
+        self.state.sockets().unregister(self.conn);
         for id in std::mem::take(&mut self.watching) {
             self.state
                 .rooms()
@@ -228,6 +232,11 @@ impl Session {
             ));
         }
         let message = match serde_json::from_str::<ClientMessage>(text) {
+            // Serde would also read a message from a JSON array (`["ping", 1]`); ours are objects.
+            Ok(_) if !text.trim_start().starts_with('{') => {
+                let error = ApiError::new(ErrorCode::Malformed, "a message is one JSON object");
+                return Some(error_frame(None, &error));
+            }
             Ok(m) => m,
             Err(e) => {
                 let (id, error) = parse_error(text, &e);
@@ -277,6 +286,10 @@ impl Session {
                     ));
                 }
                 self.said_hello = true;
+                // From now on the server may reach this player here (tournament rounds).
+                self.state
+                    .sockets()
+                    .register(self.player.id, self.conn, self.outbox.clone());
                 Ok(Some(ServerMessage::Welcome {
                     version,
                     player: self.player.public(),
@@ -456,6 +469,76 @@ impl Session {
                         self.outbox.clone(),
                     )
                     .await?;
+                ack(id, Ack::default())
+            }
+            ClientMessage::PlayAi {
+                id,
+                game,
+                variant,
+                seats,
+                level,
+                time_control,
+                rated,
+                seat,
+            } => {
+                let level = Level::new(level).ok_or_else(|| {
+                    ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
+                })?;
+                let (variant, default_seats) = defaults(&game, variant.as_deref())?;
+                let seats = seats.unwrap_or(default_seats as u8);
+                let seat = seat.unwrap_or(0);
+                if seat >= seats {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRequest,
+                        format!("there is no seat {seat}"),
+                    ));
+                }
+                let ai = self.state.ai_players()[usize::from(level.get() - 1)].clone();
+                let spec = NewMatch {
+                    game,
+                    variant,
+                    seats,
+                    rated,
+                    clock: time_control
+                        .and_then(TimeControl::clock)
+                        .map(|c| (c.base_ms, c.increment_ms)),
+                    private: false,
+                    invite: None,
+                    hotseat: false,
+                    seed: rand::random(),
+                    created_ms: crate::clock_ms(),
+                };
+                let seating = (0..seats)
+                    .map(|s| {
+                        (
+                            s,
+                            if s == seat {
+                                self.player.clone()
+                            } else {
+                                ai.clone()
+                            },
+                        )
+                    })
+                    .collect();
+                let match_id = self.state.rooms().open(spec, seating).await?;
+                self.follow(match_id, None).await?;
+                ack(
+                    id,
+                    Ack {
+                        match_id: Some(match_id),
+                        seats: vec![seat],
+                        ..Ack::default()
+                    },
+                )
+            }
+            ClientMessage::WatchTournament { id, tournament_id } => {
+                crate::tournament::director::watch(
+                    &self.state,
+                    tournament_id,
+                    self.conn,
+                    &self.outbox,
+                )
+                .await?;
                 ack(id, Ack::default())
             }
             ClientMessage::QueueLeave { id } => {

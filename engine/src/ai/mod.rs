@@ -6,6 +6,9 @@
 //! The engine has no clock: a search runs until its node budget is spent or the caller's `stop`
 //! says so, which is how the server imposes a per-move time limit.
 
+pub mod games;
+pub mod mcts;
+
 use crate::game::{Game, Seat};
 use crate::rng::MatchRng;
 

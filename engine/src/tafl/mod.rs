@@ -9,6 +9,7 @@ mod board;
 mod capture;
 pub mod corpus;
 mod ending;
+mod eval;
 mod game;
 mod layout;
 mod movegen;
@@ -16,6 +17,7 @@ pub mod opentafl;
 mod perft;
 mod position;
 mod rules;
+pub mod search;
 mod square;
 pub mod variants;
 mod zobrist;
@@ -226,6 +228,33 @@ impl Tafl {
     /// The current position as a diagram.
     pub fn diagram(&self) -> String {
         self.layout().diagram(|sq| self.is_special(sq))
+    }
+
+    /// Searches the current position with the AI's alpha-beta search (see [`search`]): the
+    /// best move with its score, depth, node count and expected line.
+    pub fn search_info(
+        &self,
+        params: &search::SearchParams,
+        budget: &crate::ai::Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> search::SearchReport {
+        with_game!(self, g => search::search(g, params, budget, rng))
+    }
+}
+
+/// The tafl AI: levels 1 to 5 as described in [`search`].
+impl crate::ai::Ai for Tafl {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: crate::ai::Level,
+        budget: &crate::ai::Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Move> {
+        if self.to_move().map(seat_of) != Some(seat) {
+            return None;
+        }
+        with_game!(self, g => search::choose(g, level, budget, rng))
     }
 }
 

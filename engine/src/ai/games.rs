@@ -1,0 +1,172 @@
+//! The AI of every game but tafl: the generic search of [`mcts`], with a playout
+//! depth and a score for unfinished playouts where a game's random playouts run long.
+
+use super::mcts::{self, Tuning, soft_rewards};
+use super::{Ai, Budget, Level};
+use crate::driller::Driller;
+use crate::fox_geese::{FoxGeese, Point, Side};
+use crate::game::{Game, Seat, Viewer};
+use crate::hanoi::Hanoi;
+use crate::rng::MatchRng;
+use crate::tower_race::{Place, TowerRace};
+use crate::tron::Tron;
+
+impl Ai for FoxGeese {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: Level,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Self::Action> {
+        mcts::choose_with(self, seat, level, budget, rng, &fox_geese_tuning())
+    }
+}
+
+impl Ai for Hanoi {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: Level,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Self::Action> {
+        mcts::choose(self, seat, level, budget, rng)
+    }
+}
+
+impl Ai for TowerRace {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: Level,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Self::Action> {
+        mcts::choose_with(self, seat, level, budget, rng, &tower_race_tuning())
+    }
+}
+
+impl Ai for Tron {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: Level,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Self::Action> {
+        mcts::choose_with(self, seat, level, budget, rng, &tron_tuning())
+    }
+}
+
+impl Ai for Driller {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: Level,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Self::Action> {
+        mcts::choose_with(self, seat, level, budget, rng, &driller_tuning())
+    }
+}
+
+/// Fox and Geese: random playouts say little (random geese are soon eaten, so every goose move
+/// looks lost and a draw by repetition looks best), so they stop after a few actions and the
+/// position is scored: geese left, the room the fox has (the points it could walk to were the
+/// geese to stand still; geese that have passed the fox leave it room for ever) and its moves.
+pub fn fox_geese_tuning() -> Tuning<FoxGeese> {
+    Tuning {
+        playout_depth: 4,
+        evaluate: Some(fox_geese_score),
+        ..Tuning::default()
+    }
+}
+
+fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
+    let geese = game.geese();
+    let fox_moves = FoxGeese::from_points(game.fox(), &geese, Side::Fox)
+        .map_or(0, |fox_to_move| fox_to_move.legal_moves().len());
+    let mut room = vec![game.fox()];
+    let mut next = 0;
+    while let Some(&at) = room.get(next) {
+        next += 1;
+        for (file, rank) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+            let beside = at
+                .file()
+                .checked_add_signed(file)
+                .zip(at.rank().checked_add_signed(rank))
+                .and_then(|(file, rank)| Point::new(file, rank));
+            if let Some(point) = beside
+                && game.piece_at(point).is_none()
+                && !room.contains(&point)
+            {
+                room.push(point);
+            }
+        }
+    }
+    // The geese's lead in logits: a goose is worth about three points of room.
+    let lead = (geese.len() as f64 - 9.0)
+        - 0.3 * (room.len() as f64 - 13.0)
+        - 0.3 * (fox_moves as f64 - 3.0);
+    soft_rewards(&[lead, 0.0], 1.0)
+}
+
+/// The tower race: a random game of eight takes thousands of actions, so playouts stop after
+/// 200 and the seats are compared by the tiles their pyramids have travelled (what the turn
+/// limit ranks by, after finished pyramids, which have travelled the whole path).
+pub fn tower_race_tuning() -> Tuning<TowerRace> {
+    Tuning {
+        playout_depth: 200,
+        evaluate: Some(|game: &TowerRace| {
+            let scores: Vec<f64> = game
+                .seat_list()
+                .map(|seat| {
+                    let path = game.path(seat);
+                    game.view(Viewer::Spectator).seats[seat.index()]
+                        .pyramids
+                        .iter()
+                        .map(|place| match place {
+                            Place::Home => 0,
+                            Place::Tile(tile) => {
+                                path.iter().position(|t| t == tile).map_or(0, |i| i + 1)
+                            }
+                            Place::End => path.len(),
+                        })
+                        .sum::<usize>() as f64
+                })
+                .collect();
+            soft_rewards(&scores, 6.0)
+        }),
+        ..Tuning::default()
+    }
+}
+
+/// Tron: a random game runs for hundreds of rounds, so playouts stop after 120 actions (some
+/// rounds) and the seats are compared by score.
+pub fn tron_tuning() -> Tuning<Tron> {
+    Tuning {
+        playout_depth: 120,
+        evaluate: Some(|game: &Tron| {
+            let scores: Vec<f64> = (0..game.seat_count())
+                .filter_map(Seat::new)
+                .map(|seat| f64::from(game.score(seat).unwrap_or(0)))
+                .collect();
+            soft_rewards(&scores, 3.0)
+        }),
+        ..Tuning::default()
+    }
+}
+
+/// Mr Driller: random games are short (a random driller is soon crushed), but a careful one
+/// can last; past 60 actions the deeper driller is ahead.
+pub fn driller_tuning() -> Tuning<Driller> {
+    Tuning {
+        playout_depth: 60,
+        evaluate: Some(|game: &Driller| {
+            let depths = game.tokens().map(|token| f64::from(token.square().row()));
+            soft_rewards(&depths, 2.0)
+        }),
+        ..Tuning::default()
+    }
+}

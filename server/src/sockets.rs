@@ -1,0 +1,89 @@
+//! Every open socket by player, and the sockets that follow each tournament, so that actors
+//! without a socket of their own (the tournament director) can reach players: a socket is
+//! registered when it says `hello` and forgotten when it closes.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use protocol::{PlayerId, TournamentId};
+
+use crate::room::{ConnId, Frame, Outbox};
+
+#[derive(Default)]
+pub struct Sockets {
+    inner: Mutex<Registry>,
+}
+
+#[derive(Default)]
+struct Registry {
+    players: HashMap<PlayerId, Vec<(ConnId, Outbox)>>,
+    tournaments: HashMap<TournamentId, Vec<(ConnId, Outbox)>>,
+}
+
+impl Sockets {
+    fn registry(&self) -> std::sync::MutexGuard<'_, Registry> {
+        // Nothing here can panic while the lock is held; recover rather than poison everyone.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A socket of `player` is open.
+    pub fn register(&self, player: PlayerId, conn: ConnId, outbox: Outbox) {
+        let mut registry = self.registry();
+        let sockets = registry.players.entry(player).or_default();
+        sockets.retain(|(c, _)| *c != conn);
+        sockets.push((conn, outbox));
+    }
+
+    /// A socket closed: it leaves every list.
+    pub fn unregister(&self, conn: ConnId) {
+        let mut registry = self.registry();
+        let keep = |sockets: &mut Vec<(ConnId, Outbox)>| {
+            sockets.retain(|(c, _)| *c != conn);
+            !sockets.is_empty()
+        };
+        registry.players.retain(|_, sockets| keep(sockets));
+        registry.tournaments.retain(|_, sockets| keep(sockets));
+    }
+
+    /// A socket follows a tournament.
+    pub fn watch_tournament(&self, tournament: TournamentId, conn: ConnId, outbox: Outbox) {
+        let mut registry = self.registry();
+        let sockets = registry.tournaments.entry(tournament).or_default();
+        sockets.retain(|(c, _)| *c != conn);
+        sockets.push((conn, outbox));
+    }
+
+    /// Sends a frame to every open socket of `player`; false if they have none.
+    pub fn send_to_player(&self, player: PlayerId, frame: &Frame) -> bool {
+        let registry = self.registry();
+        let sockets = registry.players.get(&player).map_or(&[][..], Vec::as_slice);
+        for (_, outbox) in sockets {
+            // A socket this far behind resumes by other means (REST, `watch`).
+            let _ = outbox.try_send(frame.clone());
+        }
+        !sockets.is_empty()
+    }
+
+    /// Sends a frame once to every socket of these players and every socket following the
+    /// tournament.
+    pub fn send_to_tournament(
+        &self,
+        tournament: TournamentId,
+        players: &[PlayerId],
+        frame: &Frame,
+    ) {
+        let registry = self.registry();
+        let mut sent: Vec<ConnId> = Vec::new();
+        let entrants = players
+            .iter()
+            .filter_map(|p| registry.players.get(p))
+            .flatten();
+        let watchers = registry.tournaments.get(&tournament).into_iter().flatten();
+        for (conn, outbox) in entrants.chain(watchers) {
+            if !sent.contains(conn) {
+                sent.push(*conn);
+                let _ = outbox.try_send(frame.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! The tournament director: an actor, started with the server, that runs every tournament from
+//! the database. Once a second (and whenever asked) it
+//!
+//! 1. starts the tournaments whose start time has come (cancelling those with fewer than two
+//!    entrants);
+//! 2. for each running tournament, records the results of its finished matches, asks the
+//!    [`plan`] what comes next (a new round, a knockout decider, the end) and stores it, opens a
+//!    match for every stored game without one (`Rooms::open`, the players already seated) and
+//!    tells both players over their sockets (`tournament_round`);
+//! 3. forfeits the players who have not come to their game within the no-show grace period
+//!    (`Command::Forfeit`: a seat whose human player never followed the match nor acted in it);
+//! 4. pushes the standings (`tournament_standings`) to the entrants and the sockets watching
+//!    the tournament whenever they change.
+//!
+//! Everything it knows is read back from the database on every pass, and every write is either
+//! idempotent or guarded by a unique key, so a restart in the middle of a round simply carries
+//! on: the rooms of unfinished matches are restored by the registry, and the next pass picks up
+//! where the last one stopped.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use protocol::{
+    ErrorCode, MatchId, PlayerId, ServerMessage, Standing, TournamentFormat, TournamentId,
+};
+use tokio::sync::{mpsc, oneshot};
+
+use super::plan::{self, Next, Slot};
+use super::store::{
+    Started, StoredEntrant, StoredGame, StoredTournament, TournamentStatus, outcome_name,
+};
+use super::{Entrant, Outcome};
+use crate::error::{ApiError, ApiResult};
+use crate::room::{Command, ConnId, Frame, Outbox};
+use crate::state::AppState;
+use crate::store::{NewMatch, ai_level};
+
+enum Request {
+    /// The creator starts the tournament now.
+    Start {
+        id: TournamentId,
+        reply: oneshot::Sender<ApiResult<()>>,
+    },
+    /// Something changed (a tournament was created or entered): look again now.
+    Poke,
+}
+
+/// The handle the REST API and the sockets use.
+#[derive(Clone)]
+pub struct Tournaments {
+    tx: mpsc::Sender<Request>,
+}
+
+impl Tournaments {
+    /// Starts the director. It stops when the last handle is dropped.
+    pub fn start(state: AppState) -> Tournaments {
+        let (tx, rx) = mpsc::channel(64);
+        let config = state.config();
+        let director = Director {
+            poll: Duration::from_millis(config.tournament_poll_ms.max(10)),
+            grace_ms: (config.tournament_no_show_secs * 1000) as i64,
+            started_ms: crate::clock_ms(),
+            checked: HashSet::new(),
+            state,
+        };
+        tokio::spawn(director.run(rx));
+        Tournaments { tx }
+    }
+
+    /// Closes registration and starts the first round now.
+    pub async fn begin(&self, id: TournamentId) -> ApiResult<()> {
+        let stopped = || ApiError::new(ErrorCode::Internal, "the tournament director stopped");
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Request::Start { id, reply })
+            .await
+            .map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+
+    /// Asks the director to look at the tournaments now rather than at its next pass.
+    pub fn poke(&self) {
+        let _ = self.tx.try_send(Request::Poke);
+    }
+}
+
+struct Director {
+    state: AppState,
+    poll: Duration,
+    /// How long a player has to come to a tournament game.
+    grace_ms: i64,
+    /// When this director started: after a restart, players get the grace period again.
+    started_ms: i64,
+    /// Matches whose players have all been checked for a no-show.
+    checked: HashSet<MatchId>,
+}
+
+fn frame(message: &ServerMessage) -> Frame {
+    Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
+}
+
+/// Seat 0's result from a match's places.
+fn outcome_of(places: &[u8]) -> Outcome {
+    match places {
+        [a, b] if a < b => Outcome::Win,
+        [a, b] if a > b => Outcome::Loss,
+        _ => Outcome::Draw,
+    }
+}
+
+/// The pairing logic's view of the entrants.
+pub(crate) fn seeds(entrants: &[StoredEntrant]) -> Vec<Entrant> {
+    entrants.iter().map(StoredEntrant::seed).collect()
+}
+
+pub(crate) fn slots(games: &[StoredGame]) -> Vec<Slot> {
+    games.iter().map(StoredGame::slot).collect()
+}
+
+/// The standings table with each entrant's player.
+pub(crate) fn standings(entrants: &[StoredEntrant], games: &[StoredGame]) -> Vec<Standing> {
+    plan::standings(&seeds(entrants), &slots(games))
+        .into_iter()
+        .filter_map(|row| {
+            let entrant = entrants.iter().find(|e| e.entrant == row.entrant.0)?;
+            Some(Standing {
+                rank: row.rank,
+                entrant: row.entrant.0,
+                player: entrant.player.public(),
+                points: row.points,
+                buchholz: row.buchholz,
+                sonneborn_berger: row.sonneborn_berger,
+                games: row.games,
+            })
+        })
+        .collect()
+}
+
+fn standings_message(
+    t: &StoredTournament,
+    entrants: &[StoredEntrant],
+    games: &[StoredGame],
+) -> ServerMessage {
+    ServerMessage::TournamentStandings {
+        tournament_id: t.id,
+        round: t.current_round,
+        finished: t.status == TournamentStatus::Finished,
+        standings: standings(entrants, games),
+    }
+}
+
+/// A socket follows a tournament: it gets the standings now and after every change.
+pub async fn watch(
+    state: &AppState,
+    id: TournamentId,
+    conn: ConnId,
+    outbox: &Outbox,
+) -> ApiResult<()> {
+    let store = state.store();
+    let t = store.tournament(id).await?.ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::NotFound,
+            format!("there is no tournament {}", id.0),
+        )
+    })?;
+    state.sockets().watch_tournament(id, conn, outbox.clone());
+    let entrants = store.tournament_entrants(id).await?;
+    let games = store.tournament_games(id).await?;
+    let _ = outbox.try_send(frame(&standings_message(&t, &entrants, &games)));
+    Ok(())
+}
+
+impl Director {
+    async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
+        // The first pass waits one period, so that the registry has restored the unfinished
+        // matches before the director asks any of their rooms anything.
+        let first = tokio::time::Instant::now() + self.poll;
+        let mut passes = tokio::time::interval_at(first, self.poll);
+        passes.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                request = requests.recv() => match request {
+                    Some(Request::Start { id, reply }) => {
+                        let started = self.start(id, false).await;
+                        let _ = reply.send(started);
+                    }
+                    Some(Request::Poke) => {
+                        // Several pokes in a row need one pass.
+                        while let Ok(Request::Poke) = requests.try_recv() {}
+                        self.pass().await;
+                    }
+                    None => return,
+                },
+                _ = passes.tick() => self.pass().await,
+            }
+        }
+    }
+
+    /// One look at every tournament that may need something.
+    async fn pass(&mut self) {
+        let store = self.state.store().clone();
+        match store.tournaments_due(crate::clock_ms()).await {
+            Ok(due) => {
+                for id in due {
+                    if let Err(e) = self.start(id, true).await {
+                        tracing::warn!(tournament = id.0, error = %e, "could not start a tournament");
+                    }
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "could not list the tournaments to start"),
+        }
+        match store.running_tournaments().await {
+            Ok(running) => {
+                for id in running {
+                    if let Err(e) = self.advance(id).await {
+                        tracing::error!(tournament = id.0, error = %e, "could not run a tournament");
+                    }
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "could not list the running tournaments"),
+        }
+    }
+
+    /// Starts a tournament: on its creator's word, or because its time came (`scheduled`: then
+    /// too small a field cancels it).
+    async fn start(&mut self, id: TournamentId, scheduled: bool) -> ApiResult<()> {
+        let store = self.state.store().clone();
+        let t = store.tournament(id).await?.ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!("there is no tournament {}", id.0),
+            )
+        })?;
+        match store
+            .start_tournament(&t, scheduled, crate::clock_ms())
+            .await?
+        {
+            Started::Started => {
+                tracing::info!(tournament = id.0, "tournament started");
+                // It has started whatever happens next; a failed first round is tried again at
+                // the next pass.
+                if let Err(e) = self.advance(id).await {
+                    tracing::error!(tournament = id.0, error = %e, "could not run a tournament");
+                }
+                Ok(())
+            }
+            Started::Cancelled => {
+                tracing::info!(tournament = id.0, "tournament cancelled: too few entrants");
+                Ok(())
+            }
+            Started::TooFew(n) => Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!("a tournament needs at least two entrants to start; it has {n}"),
+            )),
+            Started::NotRegistering => Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!("the tournament is {}", t.status.as_str()),
+            )),
+        }
+    }
+
+    /// Moves a running tournament on as far as its results allow.
+    async fn advance(&mut self, id: TournamentId) -> ApiResult<()> {
+        let store = self.state.store().clone();
+        let Some(t) = store.tournament(id).await? else {
+            return Ok(());
+        };
+        if t.status != TournamentStatus::Running {
+            return Ok(());
+        }
+        let entrants = store.tournament_entrants(id).await?;
+        let seeds = seeds(&entrants);
+        let mut games = store.tournament_games(id).await?;
+        let mut changed = false;
+
+        // Results of the matches that ended since the last pass.
+        for g in games.iter_mut() {
+            if g.result.is_some() || g.seat1.is_none() {
+                continue;
+            }
+            let over = matches!(g.match_status.as_deref(), Some("finished" | "aborted"));
+            let Some((places, reason)) = g.match_result.clone().filter(|_| over) else {
+                continue;
+            };
+            let outcome = outcome_of(&places);
+            store
+                .set_tournament_result(id, g.round, g.board, outcome, &reason)
+                .await?;
+            g.result = Some(outcome_name(outcome).to_string());
+            g.reason = Some(reason);
+            changed = true;
+        }
+
+        // What comes next.
+        let now = crate::clock_ms();
+        let format = t.plan_format();
+        match plan::next(
+            format,
+            &seeds,
+            t.state.as_deref(),
+            t.current_round,
+            &slots(&games),
+        ) {
+            Ok(Next::Wait) => {}
+            Ok(Next::Play { round, slots: new }) => {
+                store.add_tournament_games(id, round, &new, now).await?;
+                games = store.tournament_games(id).await?;
+                changed = true;
+                tracing::info!(
+                    tournament = id.0,
+                    round,
+                    games = new.len(),
+                    "tournament games"
+                );
+            }
+            Ok(Next::Finish) => {
+                let finished = store.finish_tournament(id, now).await?;
+                changed |= finished;
+                if finished {
+                    tracing::info!(tournament = id.0, "tournament finished");
+                }
+            }
+            Err(e) => {
+                return Err(ApiError::new(
+                    ErrorCode::Internal,
+                    format!("tournament {} cannot go on: {e}", id.0),
+                ));
+            }
+        }
+        if changed && t.format == TournamentFormat::Knockout {
+            let bracket = plan::bracket(&seeds, &slots(&games))
+                .map_err(|e| ApiError::new(ErrorCode::Internal, e))?;
+            let json = serde_json::to_string(&bracket).expect("a bracket serialises");
+            store.set_tournament_state(id, &json).await?;
+        }
+
+        // A match for every game without one: the new games, or those a crash interrupted.
+        for g in games.iter_mut().filter(|g| g.seat1.is_some()) {
+            if g.match_id.is_none() {
+                let match_id = self.open_game(&t, &entrants, g).await?;
+                g.match_id = Some(match_id);
+                g.match_status = Some("live".into());
+                g.match_created_ms = Some(crate::clock_ms());
+            }
+        }
+
+        self.forfeit_no_shows(&entrants, &games).await;
+
+        if changed {
+            // Read back what was written, so that what is pushed is what REST serves.
+            let t = store.tournament(id).await?.unwrap_or(t);
+            let games = store.tournament_games(id).await?;
+            let players: Vec<PlayerId> = entrants.iter().map(|e| e.player.id).collect();
+            let message = standings_message(&t, &entrants, &games);
+            self.state
+                .sockets()
+                .send_to_tournament(id, &players, &frame(&message));
+        }
+        Ok(())
+    }
+
+    /// Opens the match of a stored game with both players seated, records it and tells them.
+    async fn open_game(
+        &self,
+        t: &StoredTournament,
+        entrants: &[StoredEntrant],
+        g: &StoredGame,
+    ) -> ApiResult<MatchId> {
+        let player_of = |entrant: u32| {
+            entrants
+                .iter()
+                .find(|e| e.entrant == entrant)
+                .map(|e| e.player.clone())
+                .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("no entrant {entrant}")))
+        };
+        let seat1 = g.seat1.expect("only games get matches");
+        let players = [player_of(g.seat0)?, player_of(seat1)?];
+        let spec = NewMatch {
+            game: t.game.clone(),
+            variant: t.variant.clone(),
+            seats: 2,
+            rated: t.rated,
+            clock: t.clock,
+            private: false,
+            invite: None,
+            hotseat: false,
+            seed: rand::random(),
+            created_ms: crate::clock_ms(),
+        };
+        let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
+        let match_id = self.state.rooms().open(spec, seating).await?;
+        self.state
+            .store()
+            .set_tournament_match(t.id, g.round, g.board, match_id)
+            .await?;
+        for (seat, player) in players.iter().enumerate() {
+            let message = ServerMessage::TournamentRound {
+                tournament_id: t.id,
+                round: g.round,
+                match_id,
+                seats: vec![seat as u8],
+            };
+            self.state
+                .sockets()
+                .send_to_player(player.id, &frame(&message));
+        }
+        Ok(match_id)
+    }
+
+    /// Forfeits the human players who have not come to their game within the grace period
+    /// (counted from the match's creation, or from this director's start after a restart).
+    async fn forfeit_no_shows(&mut self, entrants: &[StoredEntrant], games: &[StoredGame]) {
+        let now = crate::clock_ms();
+        for g in games {
+            let (Some(match_id), Some(seat1)) = (g.match_id, g.seat1) else {
+                continue;
+            };
+            let playing = matches!(g.match_status.as_deref(), Some("live" | "waiting"));
+            if g.result.is_some() || !playing || self.checked.contains(&match_id) {
+                continue;
+            }
+            let since = g
+                .match_created_ms
+                .unwrap_or(g.created_ms)
+                .max(self.started_ms);
+            if now < since + self.grace_ms {
+                continue;
+            }
+            let humans: Vec<u8> = [g.seat0, seat1]
+                .iter()
+                .enumerate()
+                .filter(|(_, entrant)| {
+                    entrants
+                        .iter()
+                        .find(|e| e.entrant == **entrant)
+                        .is_some_and(|e| ai_level(&e.player.name).is_none())
+                })
+                .map(|(seat, _)| seat as u8)
+                .collect();
+            if !humans.is_empty() {
+                let asked = self
+                    .state
+                    .rooms()
+                    .ask(match_id, |reply| Command::Forfeit {
+                        seats: humans,
+                        reply,
+                    })
+                    .await;
+                match asked {
+                    Ok(seats) if !seats.is_empty() => {
+                        tracing::info!(match_id = match_id.0, ?seats, "no-show forfeited");
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::warn!(match_id = match_id.0, error = %e, "could not check for no-shows");
+                        continue;
+                    }
+                }
+            }
+            self.checked.insert(match_id);
+        }
+    }
+}

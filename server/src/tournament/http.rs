@@ -1,0 +1,267 @@
+//! The tournaments' REST API: anyone logged in creates a tournament and registers for one until
+//! it starts; its creator enters AI levels and starts it (unless it has a start time); anyone
+//! lists tournaments and reads one with its entrants, rounds and standings.
+
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use engine::ai::Level;
+use protocol::{
+    AddEntrant, ClockSpec, CreateTournament, ErrorCode, GameOutcome, TimeControl,
+    TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame, TournamentId,
+    TournamentRound, TournamentSummary,
+};
+
+use super::director::{seeds, slots, standings};
+use super::plan;
+use super::store::{NewTournament, StoredGame, StoredTournament, TournamentStatus};
+use super::{EntrantId, Outcome};
+use crate::auth::Authed;
+use crate::error::{ApiError, ApiResult};
+use crate::hosted::{defaults, host};
+use crate::http::{Body, Id};
+use crate::state::AppState;
+
+/// The most rounds a Swiss tournament may have.
+pub const MAX_SWISS_ROUNDS: u32 = 30;
+
+/// The longest tournament name, in characters.
+const MAX_NAME: usize = 80;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/tournaments", get(list).post(create))
+        .route("/api/tournaments/{id}", get(show))
+        .route("/api/tournaments/{id}/register", post(register))
+        .route("/api/tournaments/{id}/entrants", post(add_entrant))
+        .route("/api/tournaments/{id}/start", post(start))
+}
+
+fn bad_request(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::BadRequest, message)
+}
+
+/// Tournaments pair two players a game: a game that cannot be played by two is refused with
+/// a clear reason.
+fn check_two_seats(game: &str, variant: &str) -> ApiResult<()> {
+    let Err(e) = host(game, variant, 2, 0) else {
+        return Ok(());
+    };
+    let (_, seats) = defaults(game, Some(variant))?;
+    if host(game, variant, seats, 0).is_ok() {
+        Err(bad_request(format!(
+            "tournaments are for two-player games, and {game} {variant} is not played by two"
+        )))
+    } else {
+        Err(e)
+    }
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Authed(creator): Authed,
+    Body(spec): Body<CreateTournament>,
+) -> ApiResult<Json<TournamentDetails>> {
+    let name = spec.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        return Err(bad_request(format!(
+            "a tournament's name has 1 to {MAX_NAME} characters"
+        )));
+    }
+    let (variant, _) = defaults(&spec.game, spec.variant.as_deref())?;
+    check_two_seats(&spec.game, &variant)?;
+    let rounds = match (spec.format, spec.rounds) {
+        (TournamentFormat::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
+        (TournamentFormat::Swiss, _) => {
+            return Err(bad_request(format!(
+                "a Swiss tournament needs its number of rounds, 1 to {MAX_SWISS_ROUNDS}"
+            )));
+        }
+        (_, Some(_)) => {
+            return Err(bad_request(
+                "rounds are chosen for Swiss tournaments only: the other formats have as many as \
+                 their field needs",
+            ));
+        }
+        (_, None) => 0,
+    };
+    let new = NewTournament {
+        name,
+        creator: creator.id,
+        game: spec.game,
+        variant,
+        format: spec.format,
+        rounds,
+        clock: spec
+            .time_control
+            .and_then(TimeControl::clock)
+            .map(|c| (c.base_ms, c.increment_ms)),
+        rated: spec.rated,
+        starts_ms: spec.starts_ms,
+        created_ms: crate::clock_ms(),
+    };
+    let id = state.store().create_tournament(&new).await?;
+    if new.starts_ms.is_some() {
+        state.tournaments().poke();
+    }
+    Ok(Json(details(&state, id).await?))
+}
+
+async fn tournament(state: &AppState, id: TournamentId) -> ApiResult<StoredTournament> {
+    state.store().tournament(id).await?.ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::NotFound,
+            format!("there is no tournament {}", id.0),
+        )
+    })
+}
+
+/// The logged-in player enters the tournament.
+async fn register(
+    State(state): State<AppState>,
+    Authed(player): Authed,
+    Id(id): Id,
+) -> ApiResult<Json<TournamentDetails>> {
+    let id = TournamentId(id);
+    tournament(&state, id).await?;
+    state
+        .store()
+        .add_entrant(id, player.id, crate::clock_ms())
+        .await?;
+    Ok(Json(details(&state, id).await?))
+}
+
+/// The creator enters an AI level.
+async fn add_entrant(
+    State(state): State<AppState>,
+    Authed(player): Authed,
+    Id(id): Id,
+    Body(body): Body<AddEntrant>,
+) -> ApiResult<Json<TournamentDetails>> {
+    let id = TournamentId(id);
+    let t = tournament(&state, id).await?;
+    if t.creator.id != player.id {
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            "only the tournament's creator enters AI players",
+        ));
+    }
+    let level = Level::new(body.ai_level).ok_or_else(|| bad_request("AI levels go from 1 to 5"))?;
+    let ai = state.ai_players()[usize::from(level.get() - 1)].clone();
+    state
+        .store()
+        .add_entrant(id, ai.id, crate::clock_ms())
+        .await?;
+    Ok(Json(details(&state, id).await?))
+}
+
+/// The creator closes registration and starts the first round.
+async fn start(
+    State(state): State<AppState>,
+    Authed(player): Authed,
+    Id(id): Id,
+) -> ApiResult<Json<TournamentDetails>> {
+    let id = TournamentId(id);
+    let t = tournament(&state, id).await?;
+    if t.creator.id != player.id {
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            "only the tournament's creator starts it",
+        ));
+    }
+    state.tournaments().begin(id).await?;
+    Ok(Json(details(&state, id).await?))
+}
+
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<TournamentSummary>>> {
+    let tournaments = state.store().tournaments(100).await?;
+    Ok(Json(tournaments.iter().map(summary).collect()))
+}
+
+async fn show(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<TournamentDetails>> {
+    Ok(Json(details(&state, TournamentId(id)).await?))
+}
+
+fn summary(t: &StoredTournament) -> TournamentSummary {
+    TournamentSummary {
+        id: t.id,
+        name: t.name.clone(),
+        creator: t.creator.public(),
+        game: t.game.clone(),
+        variant: t.variant.clone(),
+        format: t.format,
+        rounds: (t.rounds > 0).then_some(t.rounds),
+        clock: t.clock.map(|(base_ms, increment_ms)| ClockSpec {
+            base_ms,
+            increment_ms,
+        }),
+        rated: t.rated,
+        starts_ms: t.starts_ms,
+        status: t.status.as_str().to_string(),
+        round: t.current_round,
+        entrants: t.entrants,
+        reason: t.reason.clone(),
+        created_ms: t.created_ms,
+    }
+}
+
+fn game_outcome(outcome: Outcome) -> GameOutcome {
+    match outcome {
+        Outcome::Win => GameOutcome::Win,
+        Outcome::Draw => GameOutcome::Draw,
+        Outcome::Loss => GameOutcome::Loss,
+    }
+}
+
+/// The rounds as stored: games in board order, byes apart.
+fn rounds(games: &[StoredGame]) -> Vec<TournamentRound> {
+    let mut rounds: Vec<TournamentRound> = Vec::new();
+    for g in games {
+        if rounds.last().is_none_or(|r| r.round != g.round) {
+            rounds.push(TournamentRound {
+                round: g.round,
+                games: Vec::new(),
+                byes: Vec::new(),
+            });
+        }
+        let round = rounds.last_mut().expect("just pushed");
+        match g.seat1 {
+            None => round.byes.push(g.seat0),
+            Some(seat1) => round.games.push(TournamentGame {
+                board: g.board,
+                match_id: g.match_id,
+                seats: [g.seat0, seat1],
+                decider: g.decider,
+                outcome: g.outcome().map(game_outcome),
+                reason: g.reason.clone(),
+            }),
+        }
+    }
+    rounds
+}
+
+/// A tournament with its entrants, rounds and standings.
+pub async fn details(state: &AppState, id: TournamentId) -> ApiResult<TournamentDetails> {
+    let t = tournament(state, id).await?;
+    let store = state.store();
+    let entrants = store.tournament_entrants(id).await?;
+    let games = store.tournament_games(id).await?;
+    let winner = (t.status == TournamentStatus::Finished)
+        .then(|| plan::winner(t.plan_format(), &seeds(&entrants), &slots(&games)))
+        .flatten()
+        .map(|EntrantId(e)| e);
+    Ok(TournamentDetails {
+        summary: summary(&t),
+        entrants: entrants
+            .iter()
+            .map(|e| TournamentEntrant {
+                entrant: e.entrant,
+                player: e.player.public(),
+                rating: e.rating,
+            })
+            .collect(),
+        rounds: rounds(&games),
+        standings: standings(&entrants, &games),
+        winner,
+    })
+}

@@ -1,0 +1,697 @@
+//! Commands that race each other in one match: simultaneous moves, a resignation against the
+//! final move, clocks running out, draw offers and aborts. Whatever the order the room takes them
+//! in, a match ends with exactly one result and at most one rating update. Both storage backends.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::{
+    BACKENDS, Client, act, create, fresh_database, get, guest, short_copenhagen_game, start,
+};
+use protocol::{
+    Ack, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot,
+    ServerMessage, Session,
+};
+use serde_json::{Value, json};
+
+/// The next event or snapshot of a match on this socket (kept messages first).
+async fn next_of(client: &mut Client, match_id: MatchId) -> ServerMessage {
+    loop {
+        let message = if client.pending.is_empty() {
+            client.next().await
+        } else {
+            client.pending.remove(0)
+        };
+        match &message {
+            ServerMessage::Event { match_id: m, .. }
+            | ServerMessage::Snapshot { match_id: m, .. }
+                if *m == match_id =>
+            {
+                return message;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The next message of a match, which must be the event numbered `seq`.
+async fn expect_event(client: &mut Client, match_id: MatchId, seq: u64) -> MatchEvent {
+    match next_of(client, match_id).await {
+        ServerMessage::Event { seq: s, event, .. } if s.0 == seq => event,
+        other => panic!("expected event {seq}, got {other:?}"),
+    }
+}
+
+/// A fresh `watch` on this socket: the snapshot and its seq (events still on their way before
+/// it are skipped).
+async fn snapshot(client: &mut Client, match_id: MatchId) -> (u64, MatchSnapshot) {
+    client
+        .ok(|id| ClientMessage::Watch {
+            id,
+            match_id,
+            since: None,
+        })
+        .await;
+    loop {
+        if let ServerMessage::Snapshot { seq, snapshot, .. } = next_of(client, match_id).await {
+            return (seq.0, snapshot);
+        }
+    }
+}
+
+/// A recorded Copenhagen game that the rules end, with at least `min_moves` moves: its moves
+/// as plain `from-to` and the winning seat.
+fn corpus_game(min_moves: usize) -> (Vec<String>, u8) {
+    use engine::tafl::corpus::{Agreement, replay_line};
+    let data = include_str!("../../engine/tests/data/copenhagen.csv");
+    let rules = engine::tafl::variants::preset("copenhagen").unwrap();
+    let line = data
+        .lines()
+        .filter(|line| line.split(',').next().unwrap().split_whitespace().count() >= min_moves)
+        .filter(|line| replay_line(&rules, line).agreement == Agreement::Agrees)
+        .min_by_key(|line| line.split(' ').count())
+        .unwrap();
+    let moves = line
+        .split(',')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|m| m.split('x').next().unwrap().to_string())
+        .collect();
+    (moves, if line.ends_with("Black") { 0 } else { 1 })
+}
+
+fn seq_of(ack: &Ack) -> u64 {
+    ack.seq.expect("the command caused an event").0
+}
+
+/// A Copenhagen match created by `a` (seat 0) with these options and joined by `b` (seat 1);
+/// both have read up to the start.
+async fn new_match(a: &mut Client, b: &mut Client, options: Value) -> MatchId {
+    let match_id = a
+        .ok(|id| create(id, "tafl", "copenhagen", options))
+        .await
+        .match_id
+        .unwrap();
+    b.ok(|id| join(id, match_id)).await;
+    a.event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
+        .await;
+    // The joiner follows the match from a snapshot taken after the start.
+    assert!(matches!(
+        next_of(b, match_id).await,
+        ServerMessage::Snapshot { snapshot, .. } if !snapshot.to_act.is_empty()
+    ));
+    match_id
+}
+
+fn join(id: CommandId, match_id: MatchId) -> ClientMessage {
+    ClientMessage::JoinMatch {
+        id,
+        match_id: Some(match_id),
+        invite: None,
+        seat: None,
+    }
+}
+
+fn resign(match_id: MatchId, seat: u8) -> impl FnOnce(CommandId) -> ClientMessage {
+    move |id| ClientMessage::Resign { id, match_id, seat }
+}
+
+fn offer(match_id: MatchId, seat: u8) -> impl FnOnce(CommandId) -> ClientMessage {
+    move |id| ClientMessage::OfferDraw { id, match_id, seat }
+}
+
+fn answer(match_id: MatchId, seat: u8, accept: bool) -> impl FnOnce(CommandId) -> ClientMessage {
+    move |id| ClientMessage::AnswerDraw {
+        id,
+        match_id,
+        seat,
+        accept,
+    }
+}
+
+fn abort(match_id: MatchId, seat: u8) -> impl FnOnce(CommandId) -> ClientMessage {
+    move |id| ClientMessage::Abort { id, match_id, seat }
+}
+
+async fn finished(client: &mut Client, match_id: MatchId) -> (u64, MatchResult) {
+    let (seq, event) = client
+        .event_where(match_id, |e| matches!(e, MatchEvent::Finished { .. }))
+        .await;
+    let MatchEvent::Finished { result } = event else {
+        unreachable!()
+    };
+    (seq, result)
+}
+
+/// Games played in the Copenhagen pool, by player id.
+async fn games(addr: SocketAddr, who: &[&Session]) -> Vec<u64> {
+    let board = get(addr, "/api/leaderboard/tafl/copenhagen").await;
+    let entries = board["entries"].as_array().unwrap().clone();
+    who.iter()
+        .map(|s| {
+            entries
+                .iter()
+                .find(|e| e["player"]["id"] == s.player.id.0)
+                .map_or(0, |e| e["games"].as_u64().unwrap())
+        })
+        .collect()
+}
+
+/// The rating changes stored for a match (`rating_changes` rows, through the match record).
+async fn stored_ratings(addr: SocketAddr, match_id: MatchId) -> (String, Vec<Value>) {
+    let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
+    let status = record["summary"]["status"].as_str().unwrap().to_string();
+    let ratings = record["summary"]["result"]["ratings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    (status, ratings)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_moves_are_taken_one_at_a_time() {
+    let (moves, _) = corpus_game(30);
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        let mut a = Client::connect(addr, &alice.token).await;
+        let mut b = Client::connect(addr, &bjorn.token).await;
+        let match_id = new_match(&mut a, &mut b, json!({})).await;
+        let mut spectator = Client::connect(addr, &guest(addr).await.token).await;
+        let (mut seen, _) = snapshot(&mut spectator, match_id).await;
+        let mut played = 0;
+        let mut accepted: Vec<(u8, String)> = Vec::new();
+        let (mut second_refused, mut second_accepted) = (0, 0);
+
+        // Both seats at once: the seat to act plays its move; the other plays the move that
+        // would answer it. Whichever the room takes first, the mover's move is accepted. The
+        // other is refused with not_your_turn if it came first, and accepted right after the
+        // mover's (the next seq) if it came second, since it is then its turn and its move legal.
+        while played + 2 < moves.len() - 8 {
+            let x = (played % 2) as u8;
+            let (cx, cy) = if x == 0 {
+                (&mut a, &mut b)
+            } else {
+                (&mut b, &mut a)
+            };
+            let (rx, ry) = tokio::join!(
+                cx.request(|id| act(id, match_id, x, &moves[played])),
+                cy.request(|id| act(id, match_id, 1 - x, &moves[played + 1])),
+            );
+            let ServerMessage::Ack { ack, .. } = rx else {
+                panic!("{backend:?}: the seat to act was refused: {rx:?}")
+            };
+            accepted.push((x, moves[played].clone()));
+            match ry {
+                ServerMessage::Error { error, .. } if error.code == ErrorCode::NotYourTurn => {
+                    second_refused += 1;
+                    played += 1;
+                }
+                ServerMessage::Ack { ack: other, .. } => {
+                    assert_eq!(seq_of(&other), seq_of(&ack) + 1, "{backend:?}");
+                    second_accepted += 1;
+                    accepted.push((1 - x, moves[played + 1].clone()));
+                    played += 2;
+                }
+                other => panic!("{backend:?}: {other:?}"),
+            }
+        }
+
+        // One seat from two sockets at once (two tabs, or a double click): one move is
+        // accepted, the other finds the turn gone.
+        let mut a2 = Client::connect(addr, &alice.token).await;
+        let mut b2 = Client::connect(addr, &bjorn.token).await;
+        while played + 1 < moves.len() {
+            let x = (played % 2) as u8;
+            let (c1, c2) = if x == 0 {
+                (&mut a, &mut a2)
+            } else {
+                (&mut b, &mut b2)
+            };
+            let mv = &moves[played];
+            let (r1, r2) = tokio::join!(
+                c1.request(|id| act(id, match_id, x, mv)),
+                c2.request(|id| act(id, match_id, x, mv)),
+            );
+            let outcomes = [&r1, &r2].map(|r| match r {
+                ServerMessage::Ack { .. } => Ok(()),
+                ServerMessage::Error { error, .. } => Err(error.code),
+                other => panic!("{other:?}"),
+            });
+            assert!(
+                outcomes == [Ok(()), Err(ErrorCode::NotYourTurn)]
+                    || outcomes == [Err(ErrorCode::NotYourTurn), Ok(())],
+                "{backend:?}: {outcomes:?}"
+            );
+            accepted.push((x, mv.clone()));
+            played += 1;
+        }
+        eprintln!(
+            "{backend:?}: the other seat's move was refused {second_refused} times, \
+             accepted {second_accepted} times"
+        );
+
+        // A spectator saw exactly the accepted moves, one event each, numbered without gaps.
+        for (seat, mv) in &accepted {
+            seen += 1;
+            match expect_event(&mut spectator, match_id, seen).await {
+                MatchEvent::Acted {
+                    seat: s, action, ..
+                } => assert_eq!((s, action.as_ref()), (*seat, Some(mv)), "{backend:?}"),
+                other => panic!("{backend:?}: expected acted, got {other:?}"),
+            }
+        }
+        let (seq, snap) = snapshot(&mut spectator, match_id).await;
+        assert_eq!(seq, seen, "{backend:?}: no other event");
+        let expected: Vec<Option<String>> = moves[..played].iter().cloned().map(Some).collect();
+        assert_eq!(snap.actions, expected, "{backend:?}");
+        assert_eq!(snap.to_act, vec![(played % 2) as u8]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_racing_the_final_move_ends_the_match_once() {
+    let (moves, winner) = short_copenhagen_game();
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|m| m.split('x').next().unwrap().to_string())
+        .collect();
+    let loser = 1 - winner;
+    let last = moves.len() - 1;
+    assert_eq!(
+        last % 2,
+        usize::from(winner),
+        "the winner makes the final move"
+    );
+    const MATCHES: u64 = 20;
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        let (mut by_move, mut by_resignation) = (0, 0);
+        let mut ratings_before = [1500.0, 1500.0];
+        for n in 1..=MATCHES {
+            // Fresh sockets for each match keep every socket far below the rate limit.
+            let mut a = Client::connect(addr, &alice.token).await;
+            let mut b = Client::connect(addr, &bjorn.token).await;
+            let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+            for (i, mv) in moves[..last].iter().enumerate() {
+                let (mover, seat) = if i % 2 == 0 { (&mut a, 0) } else { (&mut b, 1) };
+                mover.ok(|id| act(id, match_id, seat, mv)).await;
+            }
+            let (w, l) = if winner == 0 {
+                (&mut a, &mut b)
+            } else {
+                (&mut b, &mut a)
+            };
+            let (rw, rl) = tokio::join!(
+                w.request(|id| act(id, match_id, winner, &moves[last])),
+                l.request(resign(match_id, loser)),
+            );
+            let (finished_seq, by_rules) = match (&rw, &rl) {
+                (ServerMessage::Ack { ack, .. }, ServerMessage::Error { error, .. })
+                    if error.code == ErrorCode::GameOver =>
+                {
+                    by_move += 1;
+                    (seq_of(ack) + 1, true)
+                }
+                (ServerMessage::Error { error, .. }, ServerMessage::Ack { ack, .. })
+                    if error.code == ErrorCode::GameOver =>
+                {
+                    by_resignation += 1;
+                    (seq_of(ack), false)
+                }
+                other => panic!("{backend:?}: exactly one must be carried out: {other:?}"),
+            };
+
+            let mut results = Vec::new();
+            for client in [&mut a, &mut b] {
+                let (seq, result) = finished(client, match_id).await;
+                results.push(result.clone());
+                assert_eq!(seq, finished_seq, "{backend:?} match {n}");
+                assert_eq!(result.places[usize::from(winner)], 0, "{backend:?}");
+                assert_eq!(result.places[usize::from(loser)], 1, "{backend:?}");
+                if by_rules {
+                    assert!(!["resigned", "timeout"].contains(&result.reason.as_str()));
+                } else {
+                    assert_eq!(result.reason, "resigned", "{backend:?}");
+                }
+                assert_eq!(result.ratings.len(), 2, "{backend:?}");
+                for change in &result.ratings {
+                    let s = usize::from(change.seat);
+                    assert_eq!(change.before, ratings_before[s], "{backend:?} match {n}");
+                    assert_eq!(change.after > change.before, change.seat == winner);
+                }
+            }
+            assert_eq!(
+                results[0], results[1],
+                "{backend:?}: one result for everyone"
+            );
+            // Nothing after the one `finished`: a fresh snapshot is as of that event.
+            let (seq, snap) = snapshot(&mut a, match_id).await;
+            assert_eq!(
+                seq, finished_seq,
+                "{backend:?} match {n}: an event after finished"
+            );
+            assert_eq!(snap.result.as_ref(), Some(&results[0]), "{backend:?}");
+            for change in &results[0].ratings {
+                ratings_before[usize::from(change.seat)] = change.after;
+            }
+            let (status, stored) = stored_ratings(addr, match_id).await;
+            assert_eq!(status, "finished");
+            assert_eq!(
+                stored.len(),
+                2,
+                "{backend:?}: one pair of rating_changes rows"
+            );
+            assert_eq!(
+                games(addr, &[&alice, &bjorn]).await,
+                vec![n, n],
+                "{backend:?}: one rated game each per match"
+            );
+            a.close().await;
+            b.close().await;
+        }
+        eprintln!(
+            "{backend:?}: {by_move} matches ended by the final move, {by_resignation} by the \
+             resignation"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_flag_falls_server_side_and_ends_the_match_once() {
+    let (moves, _) = corpus_game(4);
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        let mut a = Client::connect(addr, &alice.token).await;
+        let mut b = Client::connect(addr, &bjorn.token).await;
+
+        // Nobody moves: seat 0, the first to act, runs out of time.
+        let clock = json!({"rated": true, "clock": {"base_ms": 300, "increment_ms": 0}});
+        let match_id = a
+            .ok(|id| create(id, "tafl", "copenhagen", clock))
+            .await
+            .match_id
+            .unwrap();
+        let joining = Instant::now();
+        b.ok(|id| join(id, match_id)).await;
+        let (seq, result) = finished(&mut a, match_id).await;
+        let waited = joining.elapsed();
+        assert!(
+            waited >= Duration::from_millis(300),
+            "{backend:?}: the flag fell after {waited:?}"
+        );
+        assert_eq!(result.reason, "timeout", "{backend:?}");
+        assert_eq!(
+            result.places,
+            vec![1, 0],
+            "{backend:?}: seat 0 lost on time"
+        );
+        assert_eq!(result.ratings.len(), 2);
+        assert_eq!(finished(&mut b, match_id).await, (seq, result.clone()));
+        a.refused(ErrorCode::GameOver, |id| act(id, match_id, 0, &moves[0]))
+            .await;
+        b.refused(ErrorCode::GameOver, resign(match_id, 1)).await;
+        let (snap_seq, snap) = snapshot(&mut a, match_id).await;
+        assert_eq!((snap_seq, snap.result), (seq, Some(result)), "{backend:?}");
+        let (status, stored) = stored_ratings(addr, match_id).await;
+        assert_eq!((status.as_str(), stored.len()), ("finished", 2));
+        assert_eq!(games(addr, &[&alice, &bjorn]).await, vec![1, 1]);
+
+        // Seat 0 moves at once (it has 2 s); seat 1 then runs out of time.
+        let clock = json!({"rated": true, "clock": {"base_ms": 2000, "increment_ms": 0}});
+        let match_id = new_match(&mut a, &mut b, clock).await;
+        let ack = a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        match expect_event_after(&mut a, match_id, seq_of(&ack)).await {
+            MatchEvent::Acted { clocks_ms, .. } => {
+                let clocks = clocks_ms.unwrap();
+                assert!(clocks[0] <= 2000 && clocks[1] == 2000, "{clocks:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let (_, result) = finished(&mut a, match_id).await;
+        assert_eq!(result.reason, "timeout", "{backend:?}");
+        assert_eq!(
+            result.places,
+            vec![0, 1],
+            "{backend:?}: seat 1 lost on time"
+        );
+        b.refused(ErrorCode::GameOver, |id| act(id, match_id, 1, &moves[1]))
+            .await;
+        assert_eq!(games(addr, &[&alice, &bjorn]).await, vec![2, 2]);
+        let (_, stored) = stored_ratings(addr, match_id).await;
+        assert_eq!(stored.len(), 2, "{backend:?}");
+    }
+}
+
+/// Skips events until the one numbered `seq`.
+async fn expect_event_after(client: &mut Client, match_id: MatchId, seq: u64) -> MatchEvent {
+    loop {
+        let (s, event) = client.event(match_id).await;
+        assert!(s <= seq, "event {seq} was skipped");
+        if s == seq {
+            return event;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
+    let (moves, _) = corpus_game(6);
+    const BASE: u64 = 5_000;
+    const INCREMENT: u64 = 100;
+    const THINK: Duration = Duration::from_millis(150);
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        let mut a = Client::connect(addr, &alice.token).await;
+        let mut b = Client::connect(addr, &bjorn.token).await;
+        let clock = json!({"clock": {"base_ms": BASE, "increment_ms": INCREMENT}});
+        let match_id = a
+            .ok(|id| create(id, "tafl", "copenhagen", clock))
+            .await
+            .match_id
+            .unwrap();
+        // The first seat's clock starts at the latest when the join is answered.
+        let mut since_prev = Instant::now();
+        b.ok(|id| join(id, match_id)).await;
+        let (_, started) = a
+            .event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
+            .await;
+        let mut clocks = match started {
+            MatchEvent::Started { to_act, clocks_ms } => {
+                assert_eq!(to_act, vec![0]);
+                clocks_ms.expect("a timed match starts with clocks")
+            }
+            _ => unreachable!(),
+        };
+        assert_eq!(clocks, vec![BASE, BASE]);
+
+        for (i, mv) in moves.iter().enumerate().take(4) {
+            let seat = i % 2;
+            let mover = if seat == 0 { &mut a } else { &mut b };
+            tokio::time::sleep(THINK).await;
+            // This seat's clock started after `since_prev` (when the previous move was sent),
+            // and stops before the ack arrives.
+            let sent = Instant::now();
+            let ack = mover.ok(|id| act(id, match_id, seat as u8, mv)).await;
+            let used_at_most = since_prev.elapsed().as_millis() as u64;
+            since_prev = sent;
+            let MatchEvent::Acted { clocks_ms, .. } =
+                expect_event_after(mover, match_id, seq_of(&ack)).await
+            else {
+                panic!("expected acted")
+            };
+            let now = clocks_ms.expect("acted carries clocks in a timed match");
+            let think = THINK.as_millis() as u64;
+            assert!(
+                now[seat] <= clocks[seat] + INCREMENT - think
+                    && now[seat] + used_at_most >= clocks[seat] + INCREMENT,
+                "{backend:?} move {i}: {} ms before, {} ms after, {used_at_most} ms used at most",
+                clocks[seat],
+                now[seat]
+            );
+            assert!(
+                now[seat] < clocks[seat],
+                "thinking longer than the increment costs time"
+            );
+            assert_eq!(
+                now[1 - seat],
+                clocks[1 - seat],
+                "{backend:?}: the waiting seat's clock did not run"
+            );
+            clocks = now;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draws_are_offered_declined_lapsed_and_agreed() {
+    let (moves, _) = corpus_game(6);
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        let mut a = Client::connect(addr, &alice.token).await;
+        let mut b = Client::connect(addr, &bjorn.token).await;
+
+        // Alice wins a first match, so the ratings differ: 1520 against 1480.
+        let first = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        b.ok(resign(first, 1)).await;
+        let (_, result) = finished(&mut a, first).await;
+        assert_eq!(
+            (result.reason.as_str(), result.places),
+            ("resigned", vec![0, 1])
+        );
+
+        let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        let mut spectator = Client::connect(addr, &guest(addr).await.token).await;
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        b.ok(|id| act(id, match_id, 1, &moves[1])).await;
+
+        // An offer, a second one refused, the offerer cannot answer its own, a decline.
+        let offered = seq_of(&b.ok(offer(match_id, 1)).await);
+        assert_eq!(
+            expect_event_after(&mut a, match_id, offered).await,
+            MatchEvent::DrawOffered { seat: 1 }
+        );
+        assert_eq!(
+            snapshot(&mut spectator, match_id).await.1.draw_offer,
+            Some(1)
+        );
+        a.refused(ErrorCode::Conflict, offer(match_id, 0)).await;
+        b.refused(ErrorCode::Conflict, answer(match_id, 1, true))
+            .await;
+        let declined = seq_of(&a.ok(answer(match_id, 0, false)).await);
+        assert_eq!(declined, offered + 1, "{backend:?}");
+        assert_eq!(
+            expect_event_after(&mut b, match_id, declined).await,
+            MatchEvent::DrawDeclined { seat: 0 }
+        );
+        assert_eq!(snapshot(&mut spectator, match_id).await.1.draw_offer, None);
+        a.refused(ErrorCode::Conflict, answer(match_id, 0, true))
+            .await;
+
+        // An offer lapses when the other seat moves instead of answering.
+        a.ok(offer(match_id, 0)).await;
+        a.ok(|id| act(id, match_id, 0, &moves[2])).await;
+        assert_eq!(
+            snapshot(&mut spectator, match_id).await.1.draw_offer,
+            Some(0)
+        );
+        b.ok(|id| act(id, match_id, 1, &moves[3])).await;
+        assert_eq!(snapshot(&mut spectator, match_id).await.1.draw_offer, None);
+        b.refused(ErrorCode::Conflict, answer(match_id, 1, true))
+            .await;
+
+        // Offered and accepted: a draw, and the ratings move towards each other.
+        b.ok(offer(match_id, 1)).await;
+        let ack = a.ok(answer(match_id, 0, true)).await;
+        let (seq, result) = finished(&mut b, match_id).await;
+        assert_eq!(Some(seq), ack.seq.map(|s| s.0), "{backend:?}");
+        assert_eq!(result.reason, "draw_agreed", "{backend:?}");
+        assert_eq!(result.places, vec![0, 0]);
+        let [alice_change, bjorn_change] = [0, 1].map(|seat| {
+            result
+                .ratings
+                .iter()
+                .find(|r| r.seat == seat)
+                .cloned()
+                .expect("both seats are rated")
+        });
+        assert_eq!((alice_change.before, bjorn_change.before), (1520.0, 1480.0));
+        assert!(alice_change.after < alice_change.before, "{result:?}");
+        assert!(bjorn_change.after > bjorn_change.before, "{result:?}");
+        assert!(alice_change.after > bjorn_change.after, "{result:?}");
+        a.refused(ErrorCode::GameOver, offer(match_id, 0)).await;
+        b.refused(ErrorCode::GameOver, answer(match_id, 1, true))
+            .await;
+        assert_eq!(games(addr, &[&alice, &bjorn]).await, vec![2, 2]);
+        let (_, stored) = stored_ratings(addr, match_id).await;
+        assert_eq!(stored.len(), 2, "{backend:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_can_be_aborted_until_every_seat_has_moved() {
+    let (moves, _) = corpus_game(6);
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        let mut a = Client::connect(addr, &alice.token).await;
+        let mut b = Client::connect(addr, &bjorn.token).await;
+
+        // Alice has moved, Bjorn not yet: he may call the rated match off.
+        let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        let ack = b.ok(abort(match_id, 1)).await;
+        let ended = seq_of(&ack);
+        assert_eq!(
+            expect_event_after(&mut a, match_id, ended - 1).await,
+            MatchEvent::Aborted { seat: 1 },
+            "{backend:?}"
+        );
+        match expect_event_after(&mut a, match_id, ended).await {
+            MatchEvent::Finished { result } => {
+                assert_eq!(result.reason, "aborted", "{backend:?}");
+                assert_eq!(result.places, vec![0, 0]);
+                assert!(result.ratings.is_empty(), "{backend:?}: {result:?}");
+            }
+            other => panic!("{backend:?}: expected finished, got {other:?}"),
+        }
+        b.refused(ErrorCode::GameOver, |id| act(id, match_id, 1, &moves[1]))
+            .await;
+        a.refused(ErrorCode::GameOver, abort(match_id, 0)).await;
+        let (status, stored) = stored_ratings(addr, match_id).await;
+        assert_eq!(
+            (status.as_str(), stored.len()),
+            ("aborted", 0),
+            "{backend:?}"
+        );
+        let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
+        assert_eq!(
+            record["summary"]["result"],
+            json!({"places": [0, 0], "reason": "aborted"}),
+            "{backend:?}: an aborted match has its result, as documented"
+        );
+        let (seq, snap) = snapshot(&mut a, match_id).await;
+        assert_eq!(seq, ended, "{backend:?}: nothing after finished");
+        assert_eq!(snap.result.map(|r| r.reason).as_deref(), Some("aborted"));
+
+        // Nobody has joined yet: the creator may call it off.
+        let waiting = a
+            .ok(|id| create(id, "tafl", "copenhagen", json!({"rated": true})))
+            .await
+            .match_id
+            .unwrap();
+        let ended = seq_of(&a.ok(abort(waiting, 0)).await);
+        assert!(matches!(
+            expect_event_after(&mut a, waiting, ended).await,
+            MatchEvent::Finished { result } if result.reason == "aborted"
+        ));
+        b.refused(ErrorCode::Conflict, |id| join(id, waiting)).await;
+        assert_eq!(stored_ratings(addr, waiting).await.0, "aborted");
+
+        // Both have moved: too late to abort, for either; the match goes on.
+        let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        b.ok(|id| act(id, match_id, 1, &moves[1])).await;
+        a.refused(ErrorCode::Conflict, abort(match_id, 0)).await;
+        b.refused(ErrorCode::Conflict, abort(match_id, 1)).await;
+        a.ok(|id| act(id, match_id, 0, &moves[2])).await;
+
+        // The aborted matches rated nobody; this one, resigned, rates both once.
+        assert_eq!(games(addr, &[&alice, &bjorn]).await, vec![0, 0]);
+        b.ok(resign(match_id, 1)).await;
+        let (_, result) = finished(&mut a, match_id).await;
+        assert_eq!(result.ratings.len(), 2);
+        assert_eq!(
+            games(addr, &[&alice, &bjorn]).await,
+            vec![1, 1],
+            "{backend:?}"
+        );
+    }
+}
