@@ -72,7 +72,18 @@ impl<'a> GameTask for PlayOut<'a> {
 async fn the_ai_plays_whole_games_at_every_level() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
-        let addr = start(&url, &["--ai-move-ms", "50"]).await;
+        let addr = start(
+            &url,
+            &[
+                "--ai-move-ms",
+                "50",
+                "--ws-messages-per-sec",
+                "1000",
+                "--ws-message-burst",
+                "1000",
+            ],
+        )
+        .await;
         let me = guest(addr).await;
         let mut c = Client::connect(addr, &me.token).await;
         for (game, variant, level) in [
