@@ -1,16 +1,19 @@
 //! The generic Monte Carlo tree search: iterations per second for every game but tafl (every
-//! variant, fewest and most seats), then a ladder where each level plays the level below it.
+//! variant, fewest and most seats, from midgame positions, each game with its own tuning), then
+//! a ladder where each level plays the level below it.
 //!
 //! `cargo bench -p engine --bench mcts [-- GAMES [LEVEL5_NODES [TOP]]] [speed|GAME_ID...]`:
 //! GAMES games per rung (default 20, seats alternating; 0 for the speeds alone), level 5
 //! searching LEVEL5_NODES iterations a move (default 30 000), rungs up to level TOP (default
-//! 5); naming `speed` or game ids runs only those parts. A win counts 1, a draw 1/2; the figure is the higher level's score share.
+//! 5); naming `speed` or game ids runs only those parts. A win counts 1, a draw 1/2; the figure
+//! is the higher level's score share.
 
 use std::cell::Cell;
 use std::hint::black_box;
 use std::time::Instant;
 
-use engine::ai::{Ai, Budget, Level};
+use engine::ai::mcts::{self, Tuning};
+use engine::ai::{Ai, Budget, Level, games};
 use engine::driller::Driller;
 use engine::fox_geese::FoxGeese;
 use engine::game::Seat;
@@ -45,8 +48,8 @@ fn midgame<G: Catalog>(variant: &str, seats: usize, seed: u64, actions: usize) -
     }
 }
 
-/// Iterations per second of a level-5 search, over a few midgame positions.
-fn speed<G: Catalog + Ai>(variant: &str, seats: usize) {
+/// Iterations per second of a search with the game's own tuning, over a few midgame positions.
+fn speed<G: Catalog>(variant: &str, seats: usize, tuning: &Tuning<G>) {
     const ITERATIONS: u64 = 3_000;
     let mut total = 0.0;
     let positions = 3;
@@ -57,14 +60,13 @@ fn speed<G: Catalog + Ai>(variant: &str, seats: usize) {
             calls.set(calls.get() + 1);
             false
         };
-        let budget = Budget {
-            max_nodes: ITERATIONS,
-            stop: &stop,
-        };
         let mut rng = MatchRng::from_seed(seed);
         let start = Instant::now();
-        black_box(game.choose(seat, Level::ALL[4], &budget, &mut rng));
+        let search = black_box(mcts::search(
+            &game, seat, ITERATIONS, &stop, &mut rng, tuning,
+        ));
         total += start.elapsed().as_secs_f64();
+        assert_eq!(search.iterations, ITERATIONS);
         assert_eq!(calls.get(), ITERATIONS, "one stop check per iteration");
     }
     println!(
@@ -136,7 +138,7 @@ fn ladder<G: Catalog + Ai>(variant: &str, seats: usize, games: u64, level5_nodes
     }
 }
 
-fn speeds<G: Catalog + Ai>() {
+fn speeds<G: Catalog>(tuning: &Tuning<G>) {
     for variant in G::variants() {
         let range = G::seat_counts(variant);
         let mut counts = vec![*range.start()];
@@ -144,7 +146,7 @@ fn speeds<G: Catalog + Ai>() {
             counts.push(*range.end());
         }
         for seats in counts {
-            speed::<G>(variant, seats);
+            speed::<G>(variant, seats, tuning);
         }
     }
 }
@@ -166,11 +168,11 @@ fn main() {
         "game", "variant", "seats", "iterations/s"
     );
     if wanted("speed") || ids.is_empty() {
-        speeds::<FoxGeese>();
-        speeds::<Hanoi>();
-        speeds::<TowerRace>();
-        speeds::<Tron>();
-        speeds::<Driller>();
+        speeds::<FoxGeese>(&games::fox_geese_tuning());
+        speeds::<Hanoi>(&Tuning::default());
+        speeds::<TowerRace>(&games::tower_race_tuning());
+        speeds::<Tron>(&games::tron_tuning());
+        speeds::<Driller>(&games::driller_tuning());
         println!();
     }
     if games == 0 {

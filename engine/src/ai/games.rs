@@ -119,11 +119,12 @@ pub fn tower_race_tuning() -> Tuning<TowerRace> {
     Tuning {
         playout_depth: 200,
         evaluate: Some(|game: &TowerRace| {
+            let view = game.view(Viewer::Spectator);
             let scores: Vec<f64> = game
                 .seat_list()
                 .map(|seat| {
                     let path = game.path(seat);
-                    game.view(Viewer::Spectator).seats[seat.index()]
+                    view.seats[seat.index()]
                         .pyramids
                         .iter()
                         .map(|place| match place {

@@ -1,0 +1,205 @@
+//! `loadgen`: the load generator for the match server. Every run goes to this machine only
+//! (loopback addresses or `localhost`), opens the sockets asked for, runs for a bounded time and
+//! prints a report.
+//!
+//! ```text
+//! loadgen play --url http://127.0.0.1:8080 --sockets 1000 --duration 20s
+//! loadgen echo-server --bind 127.0.0.1:0
+//! loadgen echo --url ws://127.0.0.1:PORT --sockets 1000 --duration 20s
+//! loadgen idle --url http://127.0.0.1:8080 --sockets 5000 --hold 10s --server-pid PID
+//! ```
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use bots::echo::{EchoOptions, echo, serve};
+use bots::idle::{IdleOptions, idle};
+use bots::play::{PlayOptions, play};
+use bots::target::server_url;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "loadgen",
+    version,
+    about = "Load generator for the match server (loopback only)"
+)]
+struct Cli {
+    /// Worker threads of the client's runtime (default: one per core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Guest players paired into casual matches, playing random legal moves; measures act → ack.
+    Play {
+        /// The match server, e.g. http://127.0.0.1:8080.
+        #[arg(long)]
+        url: String,
+        #[arg(long, default_value_t = 100)]
+        sockets: usize,
+        /// How long to play once every socket is open: 20s, 500ms, 2m.
+        #[arg(long, default_value = "20s", value_parser = parse_duration)]
+        duration: Duration,
+        #[arg(long, default_value = "tafl")]
+        game: String,
+        #[arg(long, default_value = "brandubh")]
+        variant: String,
+        /// Sockets opened at once while connecting.
+        #[arg(long, default_value_t = 64)]
+        connect_concurrency: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Messages each socket sends per second at most (the server allows 30); 0 for no
+        /// pacing: every move is sent as soon as the previous one has been seen.
+        #[arg(long, default_value_t = bots::play::DEFAULT_RATE)]
+        rate: f64,
+    },
+    /// A bare WebSocket echo server on a loopback address; prints its address and serves until
+    /// `--for` has passed.
+    EchoServer {
+        #[arg(long, default_value = "127.0.0.1:0")]
+        bind: SocketAddr,
+        /// How long to serve before exiting by itself.
+        #[arg(long = "for", default_value = "1h", value_parser = parse_duration)]
+        serve_for: Duration,
+    },
+    /// Sockets that send an act-sized frame to an echo server and wait for it, in a loop.
+    Echo {
+        /// The echo server, e.g. ws://127.0.0.1:9000.
+        #[arg(long)]
+        url: String,
+        #[arg(long, default_value_t = 100)]
+        sockets: usize,
+        #[arg(long, default_value = "20s", value_parser = parse_duration)]
+        duration: Duration,
+        #[arg(long, default_value_t = 64)]
+        connect_concurrency: usize,
+    },
+    /// Authenticated sockets that say hello and stay idle, to measure server memory per socket.
+    Idle {
+        #[arg(long)]
+        url: String,
+        #[arg(long, default_value_t = 1000)]
+        sockets: usize,
+        /// How long the sockets stay open once all are.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        hold: Duration,
+        /// The server's process id, whose VmRSS is read before and while the sockets are open.
+        #[arg(long)]
+        server_pid: Option<u32>,
+        #[arg(long, default_value_t = 64)]
+        connect_concurrency: usize,
+    },
+}
+
+/// `20s`, `500ms`, `2m`, `1h`, or a number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a duration such as 20s or 500ms"))?;
+    let seconds = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(format!("unknown unit in '{text}': use ms, s, m or h")),
+    };
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    runtime.enable_all();
+    if let Some(n) = cli.threads {
+        runtime.worker_threads(n.max(1));
+    }
+    let runtime = runtime.build().expect("a tokio runtime");
+    match runtime.block_on(run(cli.command)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("loadgen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(command: Command) -> bots::Result<()> {
+    match command {
+        Command::Play {
+            url,
+            sockets,
+            duration,
+            game,
+            variant,
+            connect_concurrency,
+            seed,
+            rate,
+        } => {
+            let mut options = PlayOptions::new(server_url(&url)?, sockets, duration);
+            options.game = game;
+            options.variant = Some(variant);
+            options.connect_concurrency = connect_concurrency;
+            options.seed = seed;
+            options.rate = (rate > 0.0).then_some(rate);
+            print!("{}", play(&options).await?);
+        }
+        Command::EchoServer { bind, serve_for } => {
+            let server = serve(bind).await?;
+            println!("ws://{}", server.addr);
+            let _ = tokio::time::timeout(serve_for, server.task).await;
+        }
+        Command::Echo {
+            url,
+            sockets,
+            duration,
+            connect_concurrency,
+        } => {
+            let mut options = EchoOptions::new(url, sockets, duration);
+            options.connect_concurrency = connect_concurrency;
+            print!("{}", echo(&options).await?);
+        }
+        Command::Idle {
+            url,
+            sockets,
+            hold,
+            server_pid,
+            connect_concurrency,
+        } => {
+            let options = IdleOptions {
+                server: server_url(&url)?,
+                sockets,
+                hold,
+                server_pid,
+                connect_concurrency,
+            };
+            print!("{}", idle(&options).await?);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("20s"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
+        assert!(parse_duration("fast").is_err());
+        assert!(parse_duration("3d").is_err());
+    }
+}
