@@ -11,64 +11,29 @@ use crate::rng::MatchRng;
 use crate::tower_race::{Place, TowerRace};
 use crate::tron::Tron;
 
-impl Ai for FoxGeese {
-    fn choose(
-        &self,
-        seat: Seat,
-        level: Level,
-        budget: &Budget<'_>,
-        rng: &mut MatchRng,
-    ) -> Option<Self::Action> {
-        mcts::choose_with(self, seat, level, budget, rng, &fox_geese_tuning())
-    }
+/// Implements [`Ai`] with the generic search and the game's own [`Tuning`].
+macro_rules! mcts_ai {
+    ($($game:ty => $tuning:expr),+ $(,)?) => {$(
+        impl Ai for $game {
+            fn choose(
+                &self,
+                seat: Seat,
+                level: Level,
+                budget: &Budget<'_>,
+                rng: &mut MatchRng,
+            ) -> Option<Self::Action> {
+                mcts::choose_with(self, seat, level, budget, rng, &$tuning)
+            }
+        }
+    )+};
 }
 
-impl Ai for Hanoi {
-    fn choose(
-        &self,
-        seat: Seat,
-        level: Level,
-        budget: &Budget<'_>,
-        rng: &mut MatchRng,
-    ) -> Option<Self::Action> {
-        mcts::choose(self, seat, level, budget, rng)
-    }
-}
-
-impl Ai for TowerRace {
-    fn choose(
-        &self,
-        seat: Seat,
-        level: Level,
-        budget: &Budget<'_>,
-        rng: &mut MatchRng,
-    ) -> Option<Self::Action> {
-        mcts::choose_with(self, seat, level, budget, rng, &tower_race_tuning())
-    }
-}
-
-impl Ai for Tron {
-    fn choose(
-        &self,
-        seat: Seat,
-        level: Level,
-        budget: &Budget<'_>,
-        rng: &mut MatchRng,
-    ) -> Option<Self::Action> {
-        mcts::choose_with(self, seat, level, budget, rng, &tron_tuning())
-    }
-}
-
-impl Ai for Driller {
-    fn choose(
-        &self,
-        seat: Seat,
-        level: Level,
-        budget: &Budget<'_>,
-        rng: &mut MatchRng,
-    ) -> Option<Self::Action> {
-        mcts::choose_with(self, seat, level, budget, rng, &driller_tuning())
-    }
+mcts_ai! {
+    FoxGeese => fox_geese_tuning(),
+    Hanoi => Tuning::default(),
+    TowerRace => tower_race_tuning(),
+    Tron => tron_tuning(),
+    Driller => driller_tuning(),
 }
 
 /// Fox and Geese: random playouts say little (random geese are soon eaten, so every goose move
