@@ -27,7 +27,7 @@ fn level(n: u8) -> Level {
 /// positions along a few random games of every variant at its fewest and most seats, and that
 /// a seat that need not act gets none.
 fn plays_legally<G: Catalog + Ai>() {
-    const GAMES: u64 = 2;
+    const GAMES: u64 = 3;
     const POSITIONS: usize = 6;
     for variant in G::variants() {
         let range = G::seat_counts(variant);

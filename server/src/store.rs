@@ -10,6 +10,7 @@ use std::str::FromStr;
 use protocol::{MatchId, PlayerId, PlayerRef};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use crate::ratings::{self, Rated};
 
@@ -63,7 +64,20 @@ pub struct Store {
     /// Other modules add their own queries in `impl Store` blocks (tournaments do).
     pub(crate) pool: AnyPool,
     backend: Backend,
+    /// Actions waiting for the group-commit writer (see [`Store::append_action`]).
+    appends: mpsc::UnboundedSender<Append>,
 }
+
+/// An action to append, and where to say when it is durable.
+#[derive(Debug)]
+struct Append {
+    id: MatchId,
+    action: StoredAction,
+    done: oneshot::Sender<StoreResult<()>>,
+}
+
+/// Most actions written in one transaction.
+const MOST_PER_BATCH: usize = 64;
 
 /// A player row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,7 +236,13 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Database(e.into()))?;
-        Ok(Store { pool, backend })
+        let (appends, waiting) = mpsc::unbounded_channel();
+        tokio::spawn(write_appends(pool.clone(), backend, waiting));
+        Ok(Store {
+            pool,
+            backend,
+            appends,
+        })
     }
 
     pub fn backend(&self) -> Backend {
@@ -424,28 +444,20 @@ impl Store {
     }
 
     /// Appends one accepted action to the match's log. Returns once it is durable.
+    ///
+    /// The actions of every match go through one group-commit writer: those that arrive while
+    /// earlier ones are being written are written together, in one transaction, so that a busy
+    /// server pays one round trip and one commit for many moves (see `write_appends`).
     pub async fn append_action(&self, id: MatchId, action: &StoredAction) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id.0)
-        .bind(action.ply as i32)
-        .bind(action.seq as i64)
-        .bind(i32::from(action.seat))
-        .bind(&action.action)
-        .bind(action.clock_ms.map(|ms| ms as i64))
-        .bind(action.at_ms)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
-            .bind(action.seq as i64)
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        let (done, written) = oneshot::channel();
+        let append = Append {
+            id,
+            action: action.clone(),
+            done,
+        };
+        let gone = || StoreError::Database(sqlx::Error::PoolClosed);
+        self.appends.send(append).map_err(|_| gone())?;
+        written.await.map_err(|_| gone())?
     }
 
     /// Records the result of a live or waiting match and, for a rated one, every seat's rating
@@ -889,4 +901,114 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// The group-commit writer: takes every action waiting, up to [`MOST_PER_BATCH`], writes them in
+/// one transaction and tells each sender. A few batches are written at once (one connection
+/// each), so that the next batch fills while earlier ones commit.
+async fn write_appends(
+    pool: AnyPool,
+    backend: Backend,
+    mut waiting: mpsc::UnboundedReceiver<Append>,
+) {
+    let writers = std::sync::Arc::new(Semaphore::new(match backend {
+        Backend::Postgres => 4,
+        Backend::Sqlite => 1,
+    }));
+    loop {
+        let Ok(permit) = writers.clone().acquire_owned().await else {
+            return;
+        };
+        let mut batch = Vec::with_capacity(MOST_PER_BATCH);
+        if waiting.recv_many(&mut batch, MOST_PER_BATCH).await == 0 {
+            return;
+        }
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            match write_batch(&pool, backend, &batch).await {
+                Ok(()) => {
+                    for append in batch {
+                        let _ = append.done.send(Ok(()));
+                    }
+                }
+                Err(e) if batch.len() == 1 => {
+                    let append = batch.pop().expect("one action");
+                    let _ = append.done.send(Err(e));
+                }
+                // Nothing was written; one bad action must not sink the others.
+                Err(_) => {
+                    for append in batch {
+                        let written =
+                            write_batch(&pool, backend, std::slice::from_ref(&append)).await;
+                        let _ = append.done.send(written);
+                    }
+                }
+            }
+            drop(permit);
+        });
+    }
+}
+
+/// Writes actions (at most one per match: a room waits for each) and each match's new event
+/// count, in one transaction.
+async fn write_batch(pool: &AnyPool, backend: Backend, batch: &[Append]) -> StoreResult<()> {
+    if backend == Backend::Postgres {
+        // One statement: one round trip and one implicit transaction. A data-modifying CTE
+        // runs whether or not the outer statement reads it.
+        const TYPES: [&str; 7] = [
+            "BIGINT", "INTEGER", "BIGINT", "INTEGER", "TEXT", "BIGINT", "BIGINT",
+        ];
+        let rows: Vec<String> = (0..batch.len())
+            .map(|i| {
+                let row: Vec<String> = (TYPES.iter().enumerate())
+                    .map(|(k, ty)| format!("${}::{ty}", 7 * i + k + 1))
+                    .collect();
+                format!("({})", row.join(", "))
+            })
+            .collect();
+        let sql = format!(
+            "WITH v (match_id, ply, seq, seat, action, clock_ms, at_ms) AS (VALUES {}),
+             appended AS (
+                 INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
+                 SELECT match_id, ply, seq, seat, action, clock_ms, at_ms FROM v)
+             UPDATE matches SET last_seq = v.seq FROM v WHERE matches.id = v.match_id",
+            rows.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for Append { id, action, .. } in batch {
+            query = query
+                .bind(id.0)
+                .bind(action.ply as i32)
+                .bind(action.seq as i64)
+                .bind(i32::from(action.seat))
+                .bind(action.action.clone())
+                .bind(action.clock_ms.map(|ms| ms as i64))
+                .bind(action.at_ms);
+        }
+        query.execute(pool).await?;
+        return Ok(());
+    }
+    let mut tx = pool.begin().await?;
+    for Append { id, action, .. } in batch {
+        sqlx::query(
+            "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(id.0)
+        .bind(action.ply as i32)
+        .bind(action.seq as i64)
+        .bind(i32::from(action.seat))
+        .bind(&action.action)
+        .bind(action.clock_ms.map(|ms| ms as i64))
+        .bind(action.at_ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
+            .bind(action.seq as i64)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }

@@ -280,6 +280,12 @@ impl Bot {
                         seq,
                         snapshot,
                     } => {
+                        // The same match can be watched twice (found over REST while its
+                        // notification arrives): a snapshot no newer than the mirror is stale,
+                        // and taking it would forget a move still in flight.
+                        if games.get(&match_id).is_some_and(|m| seq.0 <= m.seq) {
+                            continue;
+                        }
                         let config = G::config(VARIANT, 2).unwrap();
                         let mut rng = MatchRng::from_seed(0);
                         let mut game = G::new(&config, &mut rng).unwrap();

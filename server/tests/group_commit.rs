@@ -1,0 +1,77 @@
+//! The group-commit writer behind `Store::append_action`: actions of many matches arriving at
+//! once are all stored, in order per match, with each match's event count; an action that
+//! cannot be stored fails alone, without sinking the others written with it.
+
+mod common;
+
+use common::{BACKENDS, fresh_database};
+use futures_util::future::join_all;
+use protocol::MatchId;
+use server::store::{NewMatch, Store, StoredAction};
+
+fn spec() -> NewMatch {
+    NewMatch {
+        game: "tafl".into(),
+        variant: "brandubh".into(),
+        seats: 2,
+        rated: false,
+        clock: None,
+        private: false,
+        invite: None,
+        hotseat: false,
+        seed: 7,
+        created_ms: 1,
+    }
+}
+
+/// The action at `ply`, as event `ply + 10` (as if a few other events came before).
+fn action(ply: u32) -> StoredAction {
+    StoredAction {
+        ply,
+        seq: u64::from(ply) + 10,
+        seat: (ply % 2) as u8,
+        action: format!("a{}-b{}", ply + 1, ply + 2),
+        clock_ms: ply.is_multiple_of(3).then_some(1000 * u64::from(ply)),
+        at_ms: 100 + i64::from(ply),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alone() {
+    for backend in BACKENDS {
+        let store = Store::connect(&fresh_database(backend).await)
+            .await
+            .unwrap();
+        let mut ids: Vec<MatchId> = Vec::new();
+        for _ in 0..40 {
+            ids.push(store.create_match(&spec()).await.unwrap());
+        }
+        // Every match plays five actions, one after the other, all matches at the same time.
+        let playing = ids.iter().map(|&id| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                for ply in 0..5 {
+                    store.append_action(id, &action(ply)).await.unwrap();
+                }
+            })
+        });
+        for played in join_all(playing).await {
+            played.unwrap();
+        }
+        // A ply stored twice is refused; the actions sent with it are stored all the same.
+        let (again, sixth) = (action(2), action(5));
+        let refused = store.append_action(ids[0], &again);
+        let others = join_all(ids.iter().map(|&id| store.append_action(id, &sixth)));
+        let (refused, others) = tokio::join!(refused, others);
+        assert!(refused.is_err(), "{backend:?}");
+        for result in others {
+            result.unwrap();
+        }
+        for &id in &ids {
+            let stored = store.load_match(id).await.unwrap().unwrap();
+            let expected: Vec<StoredAction> = (0..6).map(action).collect();
+            assert_eq!(stored.actions, expected, "{backend:?} match {}", id.0);
+            assert_eq!(stored.last_seq, 15, "{backend:?}");
+        }
+    }
+}
