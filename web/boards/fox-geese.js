@@ -1,0 +1,145 @@
+// Fox and Geese on the 33-point cross (files a-g, ranks 1-7, a1 bottom left; orthogonal lines
+// only). Seat 0 plays the geese, seat 1 the fox. An action is a path of points, `a3-a4` or the
+// fox's chain of jumps `d5-d3-f3`: the user clicks a piece, then each landing in turn; a path
+// that is complete but could jump on gets a "stop here" button.
+import { svg, html, svgRoot, actionChoices, caption, describeResult } from "./svg.js";
+
+const STEP = 60;
+const PAD = 36;
+const SIZE = PAD * 2 + STEP * 6;
+const FILES = "abcdefg";
+
+const onCross = (f, r) => (f >= 2 && f <= 4) || (r >= 2 && r <= 4);
+const pointName = (f, r) => FILES[f] + (r + 1);
+const at = (f, r) => [PAD + f * STEP, PAD + (6 - r) * STEP];
+
+function points() {
+  const list = [];
+  for (let r = 0; r < 7; r++) for (let f = 0; f < 7; f++) if (onCross(f, r)) list.push([f, r]);
+  return list;
+}
+
+/// The lines of the cross: each point joined to its right and upper neighbours.
+function drawLines() {
+  const group = svg("g", { stroke: "#6b5a3e", "stroke-width": 3 });
+  for (const [f, r] of points()) {
+    const [x, y] = at(f, r);
+    if (onCross(f + 1, r) && f < 6) {
+      const [x2] = at(f + 1, r);
+      group.append(svg("line", { x1: x, y1: y, x2, y2: y }));
+    }
+    if (onCross(f, r + 1) && r < 6) {
+      const [, y2] = at(f, r + 1);
+      group.append(svg("line", { x1: x, y1: y, x2: x, y2 }));
+    }
+  }
+  return group;
+}
+
+export default {
+  create(el, { onAction }) {
+    const root = svgRoot(SIZE, SIZE, "Fox and Geese board");
+    const info = caption("");
+    const controls = html("div");
+    el.append(root, info, controls);
+    let state = null;
+    let path = []; // the points picked so far for the action being built
+
+    function draw() {
+      const view = state.view;
+      const legal = state.legal || [];
+      const prefix = path.join("-");
+      const extensions = path.length
+        ? legal.filter((a) => a.startsWith(prefix + "-"))
+        : [];
+      const next = new Set(extensions.map((a) => a.slice(prefix.length + 1).split("-")[0]));
+      const starts = new Set(legal.map((a) => a.split("-")[0]));
+      const lastPath = view.last_action ? view.last_action.split("-") : [];
+      const geese = new Set(view.geese);
+
+      root.replaceChildren(svg("rect", { width: SIZE, height: SIZE, fill: "#f3e4c0", rx: 12 }),
+        drawLines());
+      for (let i = 0; i < 7; i++) {
+        const [x] = at(i, 0);
+        const [, y] = at(0, i);
+        root.append(svg("text", { x, y: SIZE - 8, "text-anchor": "middle", "font-size": 14 }, FILES[i]));
+        root.append(svg("text", { x: 10, y: y + 5, "text-anchor": "middle", "font-size": 14 }, String(i + 1)));
+      }
+      for (const [f, r] of points()) {
+        const name = pointName(f, r);
+        const [x, y] = at(f, r);
+        const picked = path.includes(name);
+        const target = next.has(name);
+        const selectable = !path.length && starts.has(name);
+        const cell = svg("g", {
+          "data-testid": `sq-${name}`,
+          class: target ? "target" : selectable ? "selectable" : null,
+          style: target || selectable || picked ? "cursor: pointer" : null,
+        });
+        cell.append(svg("circle", { cx: x, cy: y, r: 26, fill: "transparent" }));
+        if (lastPath.includes(name)) {
+          cell.append(svg("circle", { cx: x, cy: y, r: 24, fill: "#e7c66b", opacity: 0.7 }));
+        }
+        cell.append(svg("circle", { cx: x, cy: y, r: 6, fill: "#6b5a3e" }));
+        if (view.fox === name) {
+          cell.append(svg("circle", { cx: x, cy: y, r: 20, fill: "#d2691e", stroke: "#5a2d0c", "stroke-width": 3 }),
+            svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, fill: "#fff" }, "F"));
+        } else if (geese.has(name)) {
+          cell.append(svg("circle", { cx: x, cy: y, r: 18, fill: "#fdfdfd", stroke: "#444", "stroke-width": 2 }));
+        }
+        if (picked) {
+          cell.append(svg("circle", { cx: x, cy: y, r: 24, fill: "none", stroke: "#1d6fd6", "stroke-width": 4 }));
+        }
+        if (target) cell.append(svg("circle", { cx: x, cy: y, r: 10, fill: "#2e9e54", opacity: 0.85 }));
+        if (selectable) {
+          cell.append(svg("circle", { cx: x, cy: y, r: 24, fill: "none", stroke: "#2e9e54", "stroke-width": 2, "stroke-dasharray": "4 4" }));
+        }
+        cell.addEventListener("click", () => pick(name));
+        root.append(cell);
+      }
+
+      const side = view.to_move === "fox" ? "Fox" : "Geese";
+      info.textContent = state.result || view.outcome
+        ? describeResult(state.result || view.outcome)
+        : `${side} to move${view.last_action ? ` · last ${view.last_action}` : ""}`;
+      const complete = path.length > 1 && legal.includes(prefix) && extensions.length > 0;
+      controls.replaceChildren(complete
+        ? actionChoices([prefix], send, () => `Stop at ${path[path.length - 1]}`, "stop")
+        : "");
+    }
+
+    function send(text) {
+      path = [];
+      onAction(text);
+      draw();
+    }
+
+    function pick(name) {
+      const legal = state.legal || [];
+      if (!path.length || (path.length === 1 && path[0] === name)) {
+        path = path.length ? [] : legal.some((a) => a.startsWith(name + "-")) ? [name] : [];
+      } else {
+        const candidate = [...path, name].join("-");
+        if (legal.some((a) => a.startsWith(candidate + "-"))) {
+          path.push(name);
+          return draw();
+        }
+        if (legal.includes(candidate)) return send(candidate);
+        // A click elsewhere starts again from that piece, if it can move.
+        path = legal.some((a) => a.startsWith(name + "-")) ? [name] : [];
+      }
+      draw();
+    }
+
+    return {
+      update(next) {
+        state = next;
+        path = [];
+        draw();
+      },
+      destroy() {
+        el.replaceChildren();
+      },
+    };
+  },
+};

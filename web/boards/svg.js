@@ -1,0 +1,108 @@
+// Drawing helpers shared by the game boards: SVG and HTML element builders, seat colours, and
+// the list of action buttons a board offers for actions it has no picture for. Every action a
+// board offers comes from `state.legal`; these helpers never make up action text.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/// An SVG element with attributes and children (elements or strings).
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) {
+      node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+  }
+  return node;
+}
+
+/// An HTML element with attributes and children; `on<event>` attributes become listeners.
+export function html(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else {
+      node.setAttribute(key, value);
+    }
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+/// An <svg> root scaled to its container's width through its viewBox.
+export function svgRoot(width, height, label) {
+  return svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    width: "100%",
+    role: "img",
+    "aria-label": label,
+    class: "board-svg",
+    style: "max-width: 100%; height: auto; touch-action: manipulation; user-select: none",
+  });
+}
+
+/// One colour per seat, distinct on light and dark backgrounds.
+export const SEAT_COLOURS = [
+  "#d94841", "#2f6fd6", "#2e9e54", "#e0a21b", "#8e44ad", "#17a2b8", "#e8579b", "#7a5c3a",
+];
+
+export function seatColour(seat) {
+  return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+}
+
+/// The seat whose legal actions `state.legal` holds: the first seat to act that the user may
+/// act for (the match page asks the server for that seat's actions), or null.
+export function actingSeat(state) {
+  const mine = state.mySeats || [];
+  return (state.toAct || []).find((seat) => mine.includes(seat)) ?? null;
+}
+
+/// A stable test id for an action text: `act-` and the text with spaces made dashes.
+export function actionTestId(text) {
+  return "act-" + text.replace(/[^A-Za-z0-9-]+/g, "-");
+}
+
+/// Buttons for `actions` (legal texts), labelled by `label(text)`, each calling `onPick(text)`.
+/// A long list becomes a drop-down with one button, so a phone screen is not filled with them.
+export function actionChoices(actions, onPick, label = (text) => text, testid = "choices") {
+  const box = html("div", { class: "board-actions", "data-testid": testid });
+  if (actions.length <= 12) {
+    for (const text of actions) {
+      box.append(html("button", {
+        type: "button",
+        "data-testid": actionTestId(text),
+        onclick: () => onPick(text),
+      }, label(text)));
+    }
+    return box;
+  }
+  const select = html("select", { "data-testid": `${testid}-select` },
+    actions.map((text) => html("option", { value: text }, label(text))));
+  box.append(select, html("button", {
+    type: "button",
+    "data-testid": `${testid}-play`,
+    onclick: () => onPick(select.value),
+  }, "Play"));
+  return box;
+}
+
+/// A one-line caption under a board (whose turn, the result, what was last done).
+export function caption(text, testid = "board-caption") {
+  return html("p", { class: "board-caption", "data-testid": testid }, text);
+}
+
+/// "Seat 1 wins", "Draw", ... from a view's outcome or the match result's places.
+export function describeResult(result) {
+  if (!result || !Array.isArray(result.places)) return "";
+  const best = Math.min(...result.places);
+  const winners = result.places.flatMap((place, seat) => (place === best ? [seat] : []));
+  const reason = result.reason ? ` (${result.reason.replace(/_/g, " ")})` : "";
+  if (winners.length === result.places.length) return `Draw${reason}`;
+  return `${winners.map((s) => `Seat ${s}`).join(" and ")} won${reason}`;
+}
