@@ -1,0 +1,115 @@
+// Mr Driller's pit: 12 columns (a-l) and 24 rows counted down from the top (a row is a depth),
+// packed with coloured blocks (`R`, `Y`, `B`, `G`; `.` empty). Both drillers choose a move each
+// round at once: a path of up to three steps `U`/`D`/`L`/`R` (`DDL`). The user clicks the square
+// to end on; the squares some legal path ends on light up, and when several paths end on the
+// clicked square they are offered as buttons.
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour } from "./svg.js";
+
+const CELL = 28;
+const PAD = 20;
+const BLOCKS = { R: "#d94841", Y: "#e8c21b", B: "#2f6fd6", G: "#2e9e54" };
+const STEPS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
+
+const squareName = (col, row) => String.fromCharCode(97 + col) + (row + 1);
+const parseSquare = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
+
+/// The square a path ends on from `start`.
+export function endOf(start, path) {
+  let [col, row] = parseSquare(start);
+  for (const step of path) {
+    col += STEPS[step][0];
+    row += STEPS[step][1];
+  }
+  return squareName(col, row);
+}
+
+export default {
+  create(el, { perspective, onAction }) {
+    const root = svgRoot(10, 10, "Mr Driller pit");
+    const info = caption("");
+    const controls = html("div");
+    el.append(root, info, controls);
+    let state = null;
+    let picked = null; // the end square clicked when several paths reach it
+
+    function draw() {
+      const view = state.view;
+      const rows = view.board.length;
+      const cols = view.board[0].length;
+      const width = PAD * 2 + cols * CELL;
+      const height = PAD * 2 + rows * CELL;
+      root.setAttribute("viewBox", `0 0 ${width} ${height}`);
+      const seat = actingSeat(state) ?? perspective ?? 0;
+      const token = view.tokens[seat];
+      const ends = new Map(); // end square -> paths reaching it
+      for (const path of state.legal || []) {
+        const end = endOf(token.square, path);
+        ends.set(end, [...(ends.get(end) || []), path]);
+      }
+
+      root.replaceChildren(svg("rect", { width, height, fill: "#3b2a1e", rx: 8 }));
+      view.board.forEach((line, row) => {
+        [...line].forEach((block, col) => {
+          const name = squareName(col, row);
+          const x = PAD + col * CELL;
+          const y = PAD + row * CELL;
+          const target = ends.has(name);
+          const cell = svg("g", {
+            "data-testid": `sq-${name}`, class: target ? "target" : null, style: target ? "cursor: pointer" : null,
+          });
+          cell.append(svg("rect", {
+            x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4,
+            fill: BLOCKS[block] || "#5a4636", stroke: name === picked ? "#fff" : "none", "stroke-width": 3,
+          }));
+          if (target) cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, fill: "#fff", opacity: 0.9 }));
+          cell.addEventListener("click", () => pick(name, ends));
+          root.append(cell);
+        });
+      });
+      for (let row = 0; row < rows; row += 4) {
+        root.append(svg("text", { x: 4, y: PAD + row * CELL + 18, "font-size": 9, fill: "#cdb" }, String(row + 1)));
+      }
+      view.tokens.forEach((t, index) => {
+        const [col, row] = parseSquare(t.square);
+        const x = PAD + col * CELL + CELL / 2;
+        const y = PAD + row * CELL + CELL / 2;
+        root.append(svg("g", { "data-testid": `driller-${index}`, "pointer-events": "none" },
+          svg("circle", { cx: x, cy: y, r: 11, fill: t.crushed ? "#555" : seatColour(index + 4), stroke: "#fff", "stroke-width": 2.5 }),
+          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff" }, String(index))));
+      });
+
+      const outcome = state.result || view.outcome;
+      const depths = view.tokens.map((t, i) => `seat ${i} at depth ${parseSquare(t.square)[1] + 1}${view.chosen[i] ? " ✓" : ""}`).join(", ");
+      const last = view.last_round ? ` · last round ${view.last_round.moves.join(" / ")}` : "";
+      const own = view.own_move ? ` · your move: ${view.own_move}` : "";
+      info.textContent = outcome ? describeResult(outcome) : `Round ${view.rounds + 1}: ${depths}${own}${last}`;
+      const choices = picked ? ends.get(picked) || [] : [];
+      controls.replaceChildren(choices.length > 1 ? actionChoices(choices, send, (p) => `Path ${p}`) : "");
+    }
+
+    function send(path) {
+      picked = null;
+      onAction(path);
+      draw();
+    }
+
+    function pick(name, ends) {
+      const paths = ends.get(name);
+      if (!paths) return;
+      if (paths.length === 1) return send(paths[0]);
+      picked = name;
+      draw();
+    }
+
+    return {
+      update(next) {
+        state = next;
+        picked = null;
+        draw();
+      },
+      destroy() {
+        el.replaceChildren();
+      },
+    };
+  },
+};
