@@ -1,0 +1,253 @@
+// A 3D tafl board drawn with three.js, following the same contract as the 2D board: click one of
+// your pieces and its legal destinations light up, click one of them to move (the action text is
+// taken from `state.legal`). Drag to turn the camera round the board, wheel or pinch to zoom.
+// Clicks are resolved by raycasting from the camera through the pointer. The scene is drawn on
+// demand (after an update, a drag or a resize), not in a loop, so an idle board costs nothing.
+//
+// For browser tests the container element carries `project(square)`, the square's centre in
+// client coordinates, since squares in a canvas have no elements to click.
+import * as THREE from "../vendor/three/three.module.js";
+import { html, caption, describeResult } from "./svg.js";
+
+const FILES = "abcdefghijklmnopqrs";
+const MOVE = /^([a-s]\d+)-([a-s]\d+)/;
+
+/// Pieces by square from an OpenTafl position: ranks from rank 1 upward, `/` between them,
+/// digits counting empty squares, `t` attacker, `T` defender, `K` king.
+export function parsePosition(position) {
+  const ranks = position.split("/").slice(1, -1);
+  const pieces = new Map();
+  ranks.forEach((text, r) => {
+    let file = 0;
+    for (const token of text.match(/\d+|[tTK]/g) || []) {
+      if (/\d/.test(token)) {
+        file += Number(token);
+      } else {
+        pieces.set(FILES[file] + (r + 1), token);
+        file += 1;
+      }
+    }
+  });
+  return { size: ranks.length, pieces };
+}
+
+export default {
+  create(el, { perspective, onAction }) {
+    const info = caption("");
+    let renderer;
+    try {
+      renderer = new THREE.WebGLRenderer({ antialias: true });
+    } catch (error) {
+      el.append(html("p", { "data-testid": "no-webgl" }, `The 3D view needs WebGL (${error.message}); use the 2D board.`));
+      return { update() {}, destroy() { el.replaceChildren(); } };
+    }
+    renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    const canvas = renderer.domElement;
+    canvas.setAttribute("data-testid", "board3d");
+    canvas.style.cssText = "display: block; width: 100%; touch-action: none; cursor: grab";
+    el.append(canvas, info);
+
+    const scene = new THREE.Scene();
+    scene.background = new THREE.Color("#dfe7ee");
+    scene.add(new THREE.HemisphereLight("#ffffff", "#8a7a60", 1.6));
+    const sun = new THREE.DirectionalLight("#ffffff", 1.8);
+    sun.position.set(4, 10, 6);
+    scene.add(sun);
+    const camera = new THREE.PerspectiveCamera(40, 1, 0.1, 200);
+    const world = new THREE.Group(); // everything that changes with the position
+    scene.add(world);
+
+    // The camera orbits the board's centre: `azimuth` round the vertical, `elevation` above it.
+    const orbit = { azimuth: perspective === 1 ? Math.PI : 0, elevation: 0.9, distance: 14 };
+    let state = null;
+    let size = 0;
+    let selected = null;
+    const squares = new Map(); // name -> tile mesh, the raycasting targets
+
+    const toWorld = (name) => {
+      const file = FILES.indexOf(name[0]);
+      const rank = Number(name.slice(1)) - 1;
+      return new THREE.Vector3(file - (size - 1) / 2, 0, (size - 1) / 2 - rank);
+    };
+
+    function placeCamera() {
+      const { azimuth, elevation, distance } = orbit;
+      camera.position.set(
+        distance * Math.cos(elevation) * Math.sin(azimuth),
+        distance * Math.sin(elevation),
+        distance * Math.cos(elevation) * Math.cos(azimuth),
+      );
+      camera.lookAt(0, 0, 0);
+    }
+
+    function resize() {
+      const width = el.clientWidth || 360;
+      const height = Math.min(width, Math.round(window.innerHeight * 0.7)) || width;
+      renderer.setSize(width, height, false);
+      canvas.style.height = `${height}px`;
+      camera.aspect = width / height;
+      camera.updateProjectionMatrix();
+      render();
+    }
+
+    function render() {
+      placeCamera();
+      renderer.render(scene, camera);
+    }
+
+    function piece(kind) {
+      const colour = kind === "t" ? "#3a2b23" : "#f2ead8";
+      const material = new THREE.MeshStandardMaterial({ color: colour, roughness: 0.6 });
+      const group = new THREE.Group();
+      const body = new THREE.Mesh(new THREE.CylinderGeometry(0.3, 0.36, kind === "K" ? 0.7 : 0.4, 24), material);
+      body.position.y = kind === "K" ? 0.4 : 0.25;
+      group.add(body);
+      if (kind === "K") {
+        const crown = new THREE.Mesh(new THREE.SphereGeometry(0.2, 20, 12), new THREE.MeshStandardMaterial({ color: "#d4a017" }));
+        crown.position.y = 0.9;
+        group.add(crown);
+      }
+      return group;
+    }
+
+    function legalMoves() {
+      return (state.legal || []).map((text) => [text, text.match(MOVE)]).filter(([, m]) => m);
+    }
+
+    // Meshes are rebuilt on every update; their GPU buffers are freed first.
+    function clearWorld() {
+      world.traverse((node) => {
+        node.geometry?.dispose();
+        node.material?.dispose();
+      });
+      world.clear();
+    }
+
+    function build() {
+      clearWorld();
+      squares.clear();
+      const view = state.view;
+      const parsed = parsePosition(view.position);
+      size = parsed.size;
+      orbit.distance = size * 1.6 + 3;
+      const moves = legalMoves();
+      const targets = new Set(moves.filter(([, m]) => m[1] === selected).map(([, m]) => m[2]));
+      const starts = new Set(moves.map(([, m]) => m[1]));
+      const last = view.last_move ? view.last_move.match(MOVE) : null;
+      const centre = FILES[(size - 1) / 2] + ((size + 1) / 2);
+      const corners = new Set([`a1`, `a${size}`, `${FILES[size - 1]}1`, `${FILES[size - 1]}${size}`]);
+
+      const base = new THREE.Mesh(new THREE.BoxGeometry(size + 0.6, 0.3, size + 0.6),
+        new THREE.MeshStandardMaterial({ color: "#7a5230" }));
+      base.position.y = -0.2;
+      world.add(base);
+      for (let rank = 1; rank <= size; rank++) {
+        for (let file = 0; file < size; file++) {
+          const name = FILES[file] + rank;
+          let colour = (file + rank) % 2 ? "#e8d3a8" : "#d7bd86";
+          if (name === centre || corners.has(name)) colour = "#a8673a";
+          if (last && (last[1] === name || last[2] === name)) colour = "#f0c64a";
+          if (name === selected) colour = "#6fa8ff";
+          const tile = new THREE.Mesh(new THREE.BoxGeometry(0.96, 0.1, 0.96), new THREE.MeshStandardMaterial({ color: colour }));
+          tile.position.copy(toWorld(name));
+          tile.userData.square = name;
+          world.add(tile);
+          squares.set(name, tile);
+          if (targets.has(name)) {
+            const mark = new THREE.Mesh(new THREE.CylinderGeometry(0.18, 0.18, 0.06, 20),
+              new THREE.MeshStandardMaterial({ color: "#2e9e54", emissive: "#124d25" }));
+            mark.position.copy(toWorld(name)).setY(0.08);
+            world.add(mark);
+          }
+        }
+      }
+      for (const [name, kind] of parsed.pieces) {
+        const mesh = piece(kind);
+        mesh.position.copy(toWorld(name));
+        if (name === selected) mesh.position.y += 0.25;
+        mesh.traverse((part) => { part.userData.square = name; });
+        world.add(mesh);
+      }
+      el.dataset.selectable = [...starts].join(" ");
+      el.dataset.targets = [...targets].join(" ");
+      const outcome = state.result || view.verdict;
+      info.textContent = state.result
+        ? describeResult(state.result)
+        : outcome ? "Game over"
+          : `${view.to_move === "defenders" ? "Defenders" : "Attackers"} to move` +
+            (view.last_move ? ` · last ${view.last_move}` : "");
+      render();
+    }
+
+    // A click selects one of the movable pieces, or plays the move to a highlighted square.
+    function clickAt(clientX, clientY) {
+      const rect = canvas.getBoundingClientRect();
+      const pointer = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+      const ray = new THREE.Raycaster();
+      ray.setFromCamera(pointer, camera);
+      const hit = ray.intersectObjects(world.children, true).find((h) => h.object.userData.square);
+      if (!hit) return;
+      const name = hit.object.userData.square;
+      const move = legalMoves().find(([, m]) => m[1] === selected && m[2] === name);
+      if (move) {
+        selected = null;
+        onAction(move[0]);
+        return build();
+      }
+      selected = legalMoves().some(([, m]) => m[1] === name) && selected !== name ? name : null;
+      build();
+    }
+
+    // Dragging turns the camera; a press released without moving is a click.
+    let drag = null;
+    canvas.addEventListener("pointerdown", (event) => {
+      drag = { x: event.clientX, y: event.clientY, moved: false };
+      canvas.setPointerCapture(event.pointerId);
+    });
+    canvas.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 5) return;
+      drag.moved = true;
+      orbit.azimuth -= dx * 0.01;
+      orbit.elevation = Math.min(1.5, Math.max(0.15, orbit.elevation + dy * 0.01));
+      drag.x = event.clientX;
+      drag.y = event.clientY;
+      render();
+    });
+    canvas.addEventListener("pointerup", (event) => {
+      if (drag && !drag.moved) clickAt(event.clientX, event.clientY);
+      drag = null;
+    });
+    canvas.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      orbit.distance = Math.min(40, Math.max(5, orbit.distance * (event.deltaY > 0 ? 1.1 : 0.9)));
+      render();
+    }, { passive: false });
+
+    el.project = (name) => {
+      const point = toWorld(name).project(camera);
+      const rect = canvas.getBoundingClientRect();
+      return { x: rect.left + ((point.x + 1) / 2) * rect.width, y: rect.top + ((1 - point.y) / 2) * rect.height };
+    };
+    const observer = new ResizeObserver(resize);
+    observer.observe(el);
+
+    return {
+      update(next) {
+        state = next;
+        selected = null;
+        build();
+        resize();
+      },
+      destroy() {
+        observer.disconnect();
+        clearWorld();
+        renderer.dispose();
+        delete el.project;
+        el.replaceChildren();
+      },
+    };
+  },
+};
