@@ -1,0 +1,69 @@
+// The leaderboard of one rating pool (a game and a variant): choose the pool, then page through
+// its players best first, with their rating and rated games played. The pool is in the route
+// (`#/leaderboard/tafl/copenhagen`), so a pool's page can be linked to; the page number is not.
+import { el, playerLink } from "../dom.js";
+import { games } from "../catalog.js";
+import { ServerError } from "../api.js";
+
+const PER_PAGE = 20;
+
+export default async function render(root, params, app) {
+  const game = games.find((g) => g.id === params.game) ?? games[0];
+  const variant = game.variants.includes(params.variant) ? params.variant : game.variants[0];
+  let page = 1;
+
+  const gameSelect = el("select", { "data-testid": "lb-game" },
+    games.map((g) => el("option", { value: g.id, selected: g.id === game.id }, g.name)));
+  const variantSelect = el("select", { "data-testid": "lb-variant" },
+    game.variants.map((v) => el("option", { value: v, selected: v === variant }, v)));
+  // A new game starts at its first variant; either choice is a new route.
+  gameSelect.onchange = () => {
+    const chosen = games.find((g) => g.id === gameSelect.value);
+    app.navigate(`#/leaderboard/${chosen.id}/${chosen.variants[0]}`);
+  };
+  variantSelect.onchange = () => app.navigate(`#/leaderboard/${game.id}/${variantSelect.value}`);
+
+  const body = el("tbody");
+  const message = el("p", { class: "muted", "data-testid": "lb-message" });
+  const prev = el("button", { type: "button", class: "secondary", "data-testid": "lb-prev" }, "Previous");
+  const next = el("button", { type: "button", class: "secondary", "data-testid": "lb-next" }, "Next");
+  const pageLabel = el("span", { "data-testid": "lb-page" });
+  root.append(
+    el("h1", {}, "Leaderboard"),
+    el("div", { class: "row" }, el("label", {}, "Game", gameSelect), el("label", {}, "Variant", variantSelect)),
+    el("div", { class: "card" },
+      el("table", { "data-testid": "leaderboard" },
+        el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Rating"), el("th", {}, "Games"))),
+        body),
+      message,
+      el("div", { class: "row" }, prev, pageLabel, next)),
+  );
+
+  async function load() {
+    message.textContent = "";
+    try {
+      const board = await app.api.get(
+        `/api/leaderboard/${encodeURIComponent(game.id)}/${encodeURIComponent(variant)}?page=${page}&per_page=${PER_PAGE}`);
+      body.replaceChildren(...board.entries.map((entry) => el("tr", { "data-testid": `lb-row-${entry.player.id}` },
+        el("td", {}, String(entry.rank)),
+        el("td", {}, playerLink(entry.player)),
+        el("td", {}, entry.rating.toFixed(0)),
+        el("td", {}, String(entry.games)))));
+      if (!board.entries.length) message.textContent = page === 1 ? "No rated games in this pool yet." : "No more players.";
+      pageLabel.textContent = `Page ${page}`;
+      prev.disabled = page === 1;
+      next.disabled = board.entries.length < board.per_page;
+    } catch (e) {
+      message.textContent = e instanceof ServerError ? e.message : String(e);
+    }
+  }
+  prev.onclick = () => {
+    page = Math.max(1, page - 1);
+    load();
+  };
+  next.onclick = () => {
+    page += 1;
+    load();
+  };
+  await load();
+}

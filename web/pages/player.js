@@ -1,0 +1,106 @@
+// A player's page: their ratings in every pool, a chart of their rating history (one line per
+// pool, drawn here in SVG), and their recent matches, finished ones linking to their replays.
+import { el, svg, playerLink } from "../dom.js";
+import { ServerError } from "../api.js";
+import { SEAT_COLOURS } from "../boards/svg.js";
+
+const CHART_W = 640;
+const CHART_H = 240;
+const MARGIN = { left: 48, right: 12, top: 12, bottom: 28 };
+
+export default async function render(root, params, app) {
+  const id = Number(params.id);
+  let profile;
+  let matches;
+  try {
+    [profile, matches] = await Promise.all([
+      app.api.get(`/api/players/${id}`),
+      app.api.get(`/api/players/${id}/matches`),
+    ]);
+  } catch (e) {
+    root.append(el("p", { class: "error", "data-testid": "player-error" }, e instanceof ServerError ? e.message : String(e)));
+    return;
+  }
+  const pools = profile.ratings.map((r) => r.pool);
+  const colour = (pool) => SEAT_COLOURS[Math.max(0, pools.indexOf(pool)) % SEAT_COLOURS.length];
+
+  root.append(
+    el("h1", { "data-testid": "player-name" }, profile.player.name, profile.player.guest ? el("span", { class: "muted" }, " (guest)") : null),
+    el("div", { class: "card" },
+      el("h2", {}, "Ratings"),
+      profile.ratings.length
+        ? el("table", { "data-testid": "ratings" },
+          el("thead", {}, el("tr", {}, el("th", {}, "Pool"), el("th", {}, "Rating"), el("th", {}, "Games"))),
+          el("tbody", {}, profile.ratings.map((r) => el("tr", {},
+            el("td", {}, el("a", { href: `#/leaderboard/${r.pool}`, style: `color: ${colour(r.pool)}` }, r.pool)),
+            el("td", {}, r.rating.toFixed(0)),
+            el("td", {}, String(r.games))))))
+        : el("p", { class: "muted" }, "No rated games yet."),
+      profile.history.length ? historyChart(profile.history, pools, colour) : null),
+    el("div", { class: "card" },
+      el("h2", {}, "Recent matches"),
+      matches.length ? matchTable(matches, id) : el("p", { class: "muted" }, "No matches yet.")),
+  );
+}
+
+/// The rating after each rated match, oldest to newest left to right, one polyline per pool.
+function historyChart(history, pools, colour) {
+  const ratings = history.flatMap((h) => [h.before, h.after]);
+  const low = Math.floor(Math.min(...ratings) / 50) * 50;
+  const high = Math.max(low + 50, Math.ceil(Math.max(...ratings) / 50) * 50);
+  const plotW = CHART_W - MARGIN.left - MARGIN.right;
+  const plotH = CHART_H - MARGIN.top - MARGIN.bottom;
+  // x is the match's place in the whole history, so pools share one time axis.
+  const x = (i) => MARGIN.left + (history.length === 1 ? plotW / 2 : (i / (history.length - 1)) * plotW);
+  const y = (rating) => MARGIN.top + (1 - (rating - low) / (high - low)) * plotH;
+
+  const chart = svg("svg", {
+    viewBox: `0 0 ${CHART_W} ${CHART_H}`, width: "100%", role: "img",
+    "aria-label": "Rating history", "data-testid": "rating-chart", style: "max-width: 100%; height: auto",
+  });
+  const step = (high - low) / 4;
+  for (let k = 0; k <= 4; k++) {
+    const value = low + k * step;
+    chart.append(
+      svg("line", { x1: MARGIN.left, x2: CHART_W - MARGIN.right, y1: y(value), y2: y(value), stroke: "#ddd" }),
+      svg("text", { x: MARGIN.left - 6, y: y(value) + 4, "text-anchor": "end", "font-size": 11, fill: "#666" }, value.toFixed(0)));
+  }
+  chart.append(
+    svg("text", { x: MARGIN.left, y: CHART_H - 8, "font-size": 11, fill: "#666" }, new Date(history[0].at_ms).toLocaleDateString()),
+    svg("text", { x: CHART_W - MARGIN.right, y: CHART_H - 8, "text-anchor": "end", "font-size": 11, fill: "#666" },
+      new Date(history[history.length - 1].at_ms).toLocaleDateString()));
+  for (const pool of pools) {
+    const points = history.map((h, i) => [h, i]).filter(([h]) => h.pool === pool);
+    if (!points.length) continue;
+    chart.append(svg("polyline", {
+      points: points.map(([h, i]) => `${x(i).toFixed(1)},${y(h.after).toFixed(1)}`).join(" "),
+      fill: "none", stroke: colour(pool), "stroke-width": 2.5, "data-testid": `chart-${pool}`,
+    }));
+    for (const [h, i] of points) {
+      chart.append(svg("circle", { cx: x(i), cy: y(h.after), r: 3.5, fill: colour(pool) },
+        svg("title", {}, `${pool}: ${h.before.toFixed(0)} → ${h.after.toFixed(0)} (match ${h.match_id})`)));
+    }
+  }
+  return chart;
+}
+
+function matchTable(matches, me) {
+  const outcome = (m) => {
+    if (!m.result) return m.status;
+    const seat = m.players.findIndex((p) => p && p.id === me);
+    const places = m.result.places;
+    const best = Math.min(...places);
+    const reason = m.result.reason.replace(/_/g, " ");
+    if (places.every((p) => p === best)) return `draw (${reason})`;
+    return `${places[seat] === best ? "won" : "lost"} (${reason})`;
+  };
+  return el("table", { "data-testid": "player-matches" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
+    el("tbody", {}, matches.map((m) => el("tr", { "data-testid": `match-row-${m.id}` },
+      el("td", {}, `${m.game} · ${m.variant}${m.rated ? " (rated)" : ""}`),
+      el("td", {}, m.players.flatMap((p, i) => (i ? [", ", playerLink(p)] : [playerLink(p)]))),
+      el("td", {}, outcome(m)),
+      el("td", {}, m.status === "finished" || m.status === "aborted"
+        ? el("a", { href: `#/replay/${m.id}`, "data-testid": `replay-link-${m.id}` }, "Replay")
+        : el("a", { href: `#/match/${m.id}` }, m.status === "live" ? "Watch" : "Open"))))));
+}

@@ -1,0 +1,123 @@
+// A match step by step: `GET /api/matches/<id>/replay` gives every action and the public view
+// after each, and the game's own board shows them read-only (`legal: []`). First, previous,
+// next and last buttons (and the arrow keys) step through it; a click on the move list jumps.
+import { el, playerLink } from "../dom.js";
+import { boardFor } from "../boards/index.js";
+import { ServerError } from "../api.js";
+import { describeResult } from "../boards/svg.js";
+
+export default async function render(root, params, app) {
+  const id = Number(params.id);
+  let replay;
+  let record = null;
+  try {
+    // The record adds the players and the result; the replay alone is enough to step through.
+    [replay, record] = await Promise.all([
+      app.api.get(`/api/matches/${id}/replay`),
+      app.api.get(`/api/matches/${id}`).catch(() => null),
+    ]);
+  } catch (e) {
+    root.append(el("p", { class: "error", "data-testid": "replay-error" }, e instanceof ServerError ? e.message : String(e)));
+    return;
+  }
+  const last = replay.views.length - 1;
+  const result = record?.summary.result ?? null;
+  let at = 0;
+  let board = null;
+  let kind = replay.game;
+
+  const boardBox = el("div", { class: "board-box", "data-testid": "board" });
+  const position = el("span", { "data-testid": "replay-position" });
+  const button = (testid, label, go) => {
+    const node = el("button", { type: "button", class: "secondary", "data-testid": testid }, label);
+    node.onclick = () => show(go());
+    return node;
+  };
+  const buttons = {
+    first: button("replay-first", "⏮ First", () => 0),
+    prev: button("replay-prev", "◀ Prev", () => at - 1),
+    next: button("replay-next", "Next ▶", () => at + 1),
+    last: button("replay-last", "Last ⏭", () => last),
+  };
+  const moves = el("ol", { class: "moves", "data-testid": "replay-moves" });
+  const toggle = replay.game === "tafl"
+    ? el("button", { type: "button", class: "secondary", "data-testid": "toggle-3d" }, "3D board")
+    : null;
+  const players = record
+    ? el("p", {}, record.summary.players.flatMap((p, i) => (i ? [" vs ", playerLink(p)] : [playerLink(p)])))
+    : null;
+  root.append(
+    el("h1", {}, `Replay: ${replay.game} · ${replay.variant}`),
+    players,
+    result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(result)) : null,
+    el("div", { class: "match" },
+      el("div", { class: "match-board" },
+        el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last, toggle),
+        boardBox),
+      el("aside", { class: "match-side card" }, el("h3", {}, "Moves"), moves)),
+  );
+
+  moves.append(...replay.actions.map((a, i) => {
+    const item = el("li", { "data-testid": `replay-move-${i + 1}` },
+      el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("span", { class: "muted" }, ` seat ${a.seat}`));
+    item.onclick = (e) => {
+      e.preventDefault();
+      show(i + 1);
+    };
+    return item;
+  }));
+
+  const state = () => ({
+    view: replay.views[at],
+    toAct: [],
+    mySeats: [],
+    legal: [],
+    log: replay.actions.slice(0, at),
+    last: at > 0 ? replay.actions[at - 1] : null,
+    result: at === last ? result : null,
+  });
+
+  async function mount(next) {
+    const module = next === "tafl3d" ? (await import("../boards/tafl3d.js")).default : await boardFor(replay.game);
+    board?.destroy();
+    boardBox.replaceChildren();
+    const target = el("div", { class: "board" });
+    boardBox.append(target);
+    kind = next;
+    board = module.create(target, {
+      game: replay.game, variant: replay.variant, seats: replay.seats, perspective: null, onAction: () => {},
+    });
+    board.update(state());
+    if (toggle) toggle.textContent = kind === "tafl3d" ? "2D board" : "3D board";
+  }
+
+  function show(step) {
+    at = Math.max(0, Math.min(last, step));
+    position.textContent = `${at} / ${last}`;
+    buttons.first.disabled = buttons.prev.disabled = at === 0;
+    buttons.next.disabled = buttons.last.disabled = at === last;
+    [...moves.children].forEach((item, i) => {
+      item.style.fontWeight = i + 1 === at ? "700" : "";
+    });
+    board?.update(state());
+  }
+
+  if (toggle) toggle.onclick = () => mount(kind === "tafl3d" ? "tafl" : "tafl3d");
+  const onKey = (e) => {
+    if (e.target.closest?.("input, select, textarea")) return;
+    if (e.key === "ArrowLeft") show(at - 1);
+    if (e.key === "ArrowRight") show(at + 1);
+  };
+  document.addEventListener("keydown", onKey);
+
+  try {
+    await mount(replay.game);
+  } catch (e) {
+    boardBox.append(el("p", { class: "error" }, e.message));
+  }
+  show(at);
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    board?.destroy();
+  };
+}
