@@ -75,11 +75,11 @@ export default {
         const y = PAD + row * CELL + CELL / 2;
         root.append(svg("g", { "data-testid": `driller-${index}`, "pointer-events": "none" },
           svg("circle", { cx: x, cy: y, r: 11, fill: t.crushed ? "#555" : seatColour(index + 4), stroke: "#fff", "stroke-width": 2.5 }),
-          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff" }, String(index))));
+          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff" }, String(index + 1))));
       });
 
       const outcome = state.result || view.outcome;
-      const depths = view.tokens.map((t, i) => `seat ${i} at depth ${parseSquare(t.square)[1] + 1}${view.chosen[i] ? " ✓" : ""}`).join(", ");
+      const depths = view.tokens.map((t, i) => `seat ${i + 1} at depth ${parseSquare(t.square)[1] + 1}${view.chosen[i] ? " ✓" : ""}`).join(", ");
       const last = view.last_round ? ` · last round ${view.last_round.moves.join(" / ")}` : "";
       const own = view.own_move ? ` · your move: ${view.own_move}` : "";
       info.textContent = outcome ? describeResult(outcome) : `Round ${view.rounds + 1}: ${depths}${own}${last}`;

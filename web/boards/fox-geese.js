@@ -73,7 +73,7 @@ export default {
         const selectable = !path.length && starts.has(name);
         const cell = svg("g", {
           "data-testid": `sq-${name}`,
-          class: target ? "target" : selectable ? "selectable" : null,
+          class: target ? "target" : selectable ? "movable" : null,
           style: target || selectable || picked ? "cursor: pointer" : null,
         });
         cell.append(svg("circle", { cx: x, cy: y, r: 26, fill: "transparent" }));

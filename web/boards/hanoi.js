@@ -81,7 +81,7 @@ export default {
         const isLast = last && (last.to === name || last.from === name);
         const cell = svg("g", {
           "data-testid": `sq-${name}`,
-          class: targets.has(name) ? "target" : starts.has(name) ? "selectable" : null,
+          class: targets.has(name) ? "target" : starts.has(name) ? "movable" : null,
           style: targets.has(name) || starts.has(name) ? "cursor: pointer" : null,
         });
         cell.append(svg("polygon", {

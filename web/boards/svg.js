@@ -97,12 +97,13 @@ export function caption(text, testid = "board-caption") {
   return html("p", { class: "board-caption", "data-testid": testid }, text);
 }
 
-/// "Seat 1 wins", "Draw", ... from a view's outcome or the match result's places.
+/// "Seat 1 won", "Draw", ... from a view's outcome or the match result's places (seats are
+/// shown counted from 1, as the match page shows them).
 export function describeResult(result) {
   if (!result || !Array.isArray(result.places)) return "";
   const best = Math.min(...result.places);
   const winners = result.places.flatMap((place, seat) => (place === best ? [seat] : []));
   const reason = result.reason ? ` (${result.reason.replace(/_/g, " ")})` : "";
   if (winners.length === result.places.length) return `Draw${reason}`;
-  return `${winners.map((s) => `Seat ${s}`).join(" and ")} won${reason}`;
+  return `${winners.map((s) => `Seat ${s + 1}`).join(" and ")} won${reason}`;
 }

@@ -168,7 +168,7 @@ export default {
         mesh.traverse((part) => { part.userData.square = name; });
         world.add(mesh);
       }
-      el.dataset.selectable = [...starts].join(" ");
+      el.dataset.movable = [...starts].join(" ");
       el.dataset.targets = [...targets].join(" ");
       const outcome = state.result || view.verdict;
       info.textContent = state.result

@@ -31,7 +31,7 @@ function pyramid(x, y, size, max, seat, testid, clickable) {
     points: `${x},${y - h} ${x - w / 2},${y} ${x + w / 2},${y}`,
     fill: seatColour(seat), stroke: "#111", "stroke-width": clickable ? 3 : 1.5,
     "stroke-dasharray": clickable ? "5 3" : null,
-    "data-testid": testid, class: clickable ? "selectable" : null, style: clickable ? "cursor: pointer" : null,
+    "data-testid": testid, class: clickable ? "movable" : null, style: clickable ? "cursor: pointer" : null,
   });
 }
 
@@ -103,8 +103,8 @@ export default {
       const dieY = PAD + side * TILE + 10;
       root.append(die(PAD, dieY, 50, roll));
       const rollText = view.stage.move
-        ? `Seat ${view.stage.move.seat} rolled ${roll}`
-        : view.last_roll ? `Seat ${view.last_roll.seat} last rolled ${roll}` : "";
+        ? `Seat ${view.stage.move.seat + 1} rolled ${roll}`
+        : view.last_roll ? `Seat ${view.last_roll.seat + 1} last rolled ${roll}` : "";
       root.append(svg("text", { x: PAD + 62, y: dieY + 30, "font-size": 16 }, rollText));
 
       // Each seat's home stack (pyramids not yet on the board) and finished pyramids.
@@ -112,8 +112,8 @@ export default {
         const x = PAD + (i % 4) * ((width - 2 * PAD) / 4);
         const y = dieY + 100 + Math.floor(i / 4) * HOME_ROW;
         const group = svg("g", { "data-testid": `home-${s.seat}` });
-        group.append(svg("text", { x, y: y - 30, "font-size": 12, fill: seatColour(s.seat) },
-          `Seat ${s.seat}${s.loses_next_turn ? " (skips)" : ""}`));
+        group.append(svg("text", { x, y: y - 40, "font-size": 12, fill: seatColour(s.seat) },
+          `Seat ${s.seat + 1}${s.loses_next_turn ? " (skips)" : ""}`));
         let px = x + 12;
         s.pyramids.forEach((place, k) => {
           const size = k + 1;
@@ -126,7 +126,7 @@ export default {
         if (done) group.append(svg("text", { x: px + 4, y: y - 4, "font-size": 12 }, `${done} in END`));
         root.append(group);
       });
-      root.querySelectorAll(".selectable").forEach((node) => {
+      root.querySelectorAll(".movable").forEach((node) => {
         const size = node.getAttribute("data-testid").split("-")[2];
         node.addEventListener("click", () => onAction(`m${size}`));
       });
@@ -134,7 +134,7 @@ export default {
       const outcome = state.result || view.outcome;
       const challenge = view.last_challenge;
       const rolls = challenge && challenge.answer.played
-        ? ` · last challenge rolls ${challenge.answer.played.rolls.map((r) => r.join(":")).join(", ")}, seat ${challenge.answer.played.winner} won`
+        ? ` · last challenge rolls ${challenge.answer.played.rolls.map((r) => r.join(":")).join(", ")}, seat ${challenge.answer.played.winner + 1} won`
         : "";
       info.textContent = outcome ? describeResult(outcome) : `${stageText(view.stage)}${rolls}`;
       controls.replaceChildren(legal.length ? actionChoices(legal, onAction, label) : "");
@@ -150,8 +150,8 @@ export default {
 };
 
 function stageText(stage) {
-  if (stage.move) return `Seat ${stage.move.seat} to move a pyramid ${stage.move.roll} tiles`;
-  if (stage.challenge) return `Seat ${stage.challenge.seat} may challenge a captor or wait`;
-  if (stage.answer) return `Seat ${stage.answer.challenged.seat} must answer a challenge`;
+  if (stage.move) return `Seat ${stage.move.seat + 1} to move a pyramid ${stage.move.roll} tiles`;
+  if (stage.challenge) return `Seat ${stage.challenge.seat + 1} may challenge a captor or wait`;
+  if (stage.answer) return `Seat ${stage.answer.challenged.seat + 1} must answer a challenge`;
   return "";
 }

@@ -100,7 +100,7 @@ export default {
 
       scores.replaceChildren(...view.seats.map((seat, index) => html("span", {
         class: "tron-seat", "data-testid": `score-${index}`, style: `color: ${seatColour(index)}; margin-right: 1em`,
-      }, `Seat ${index}: ${seat.score} pts, ${seat.specials} cards${seat.chosen ? " ✓" : ""}` +
+      }, `Seat ${index + 1}: ${seat.score} pts, ${seat.specials} cards${seat.chosen ? " ✓" : ""}` +
         (view.played[index] ? ` [${view.played[index]}]` : ""))));
 
       // The user's own hand: the three regular cards and their special cards.
@@ -111,7 +111,7 @@ export default {
           const action = `play ${card}`;
           const playable = legal.includes(action);
           hand.append(html("button", {
-            type: "button", class: `card${playable ? " playable" : ""}`, "data-testid": `card-${card}`,
+            type: "button", class: `card${playable ? " playable" : " secondary"}`, "data-testid": `card-${card}`,
             disabled: playable ? null : "disabled", onclick: () => onAction(action),
           }, card));
         }
@@ -138,8 +138,8 @@ export default {
 
 function stageText(stage) {
   switch (stage.stage) {
-    case "place_head": return `seat ${stage.seat} places its head`;
-    case "place_tail": return `seat ${stage.seat} places its tail beside ${stage.head}`;
+    case "place_head": return `seat ${stage.seat + 1} places its head`;
+    case "place_tail": return `seat ${stage.seat + 1} places its tail beside ${stage.head}`;
     case "choose": return "everyone chooses a card";
     case "enact": return `${stage.phase} is being played`;
     default: return "";
@@ -147,12 +147,12 @@ function stageText(stage) {
 }
 
 function eventText(event) {
-  const seat = `seat ${event.seat}`;
+  const seat = `seat ${event.seat + 1}`;
   switch (event.event) {
     case "died": return `${seat} was destroyed (${event.cause.kind.replace(/_/g, " ")})`;
     case "captured": return `${seat} captured the flag on ${event.at}`;
     case "flag_placed": return `a flag on ${event.at}`;
-    case "cut": return `${seat} cut seat ${event.owner}'s tail at ${event.at}`;
+    case "cut": return `${seat} cut seat ${event.owner + 1}'s tail at ${event.at}`;
     case "crusher_placed": return `${seat} placed a crusher on ${event.to}`;
     default: return event.event.replace(/_/g, " ") + (event.seat !== undefined ? ` (${seat})` : "");
   }

@@ -59,7 +59,7 @@ export default async function render(root, params, app) {
 
   moves.append(...replay.actions.map((a, i) => {
     const item = el("li", { "data-testid": `replay-move-${i + 1}` },
-      el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("span", { class: "muted" }, ` seat ${a.seat}`));
+      el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("span", { class: "muted" }, ` seat ${a.seat + 1}`));
     item.onclick = (e) => {
       e.preventDefault();
       show(i + 1);
