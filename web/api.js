@@ -1,0 +1,152 @@
+// The client's two channels to the server: REST (`Rest`) and the WebSocket (`Socket`), both
+// authenticated with the session token. Failures are `ServerError`s carrying the protocol's
+// error `code`, which callers act on (the message is for people).
+
+export class ServerError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export class Rest {
+  constructor(token) {
+    this.token = token;
+  }
+
+  get(path) {
+    return this.request("GET", path);
+  }
+
+  post(path, body) {
+    return this.request("POST", path, body);
+  }
+
+  async request(method, path, body) {
+    const headers = {};
+    if (this.token()) headers.Authorization = `Bearer ${this.token()}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 204) return null;
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new ServerError(data?.code ?? "internal", data?.message ?? `HTTP ${response.status}`);
+    }
+    return data;
+  }
+}
+
+// Delays between reconnection attempts: quick at first (a blip), then backing off to a few
+// seconds (a server restart) and staying there.
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const PING_MS = 25000;
+
+// The shared WebSocket: says hello, numbers commands and matches their answers, hands every other
+// message to the handlers registered for its type, and reconnects with backoff when the socket
+// drops. Handlers of "open" run after every (re)connection's welcome, so pages can watch again
+// (with `since`, to resume); handlers of "down" run when the socket drops.
+export class Socket {
+  constructor(token) {
+    this.token = token;
+    this.handlers = new Map();
+    this.pending = new Map();
+    this.counter = 0;
+    this.attempt = 0;
+    this.ready = false;
+    this.closed = false;
+    this.welcomed = new Promise((resolve, reject) => {
+      this.resolveWelcome = resolve;
+      this.rejectWelcome = reject;
+    });
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}`);
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1 }));
+    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+    ws.onclose = () => this.dropped(ws);
+  }
+
+  receive(msg) {
+    if (msg.type === "welcome") {
+      this.ready = true;
+      this.attempt = 0;
+      this.player = msg.player;
+      this.resolveWelcome(msg.player);
+      this.pinger = setInterval(() => this.raw({ type: "ping", nonce: Date.now() }), PING_MS);
+      this.emit("open", msg);
+      return;
+    }
+    if ((msg.type === "ack" || msg.type === "error") && msg.id && this.pending.has(msg.id)) {
+      const { resolve, reject } = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.type === "ack") resolve(msg);
+      else reject(new ServerError(msg.code, msg.message));
+      return;
+    }
+    this.emit(msg.type, msg);
+  }
+
+  dropped(ws) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pinger);
+    const wasReady = this.ready;
+    this.ready = false;
+    for (const { reject } of this.pending.values()) {
+      reject(new ServerError("disconnected", "the connection to the server dropped"));
+    }
+    this.pending.clear();
+    if (this.closed) return;
+    if (wasReady) this.emit("down", {});
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.emit("retry", { attempt: this.attempt, delay, everWelcomed: this.player !== undefined });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  raw(msg) {
+    if (this.ready) this.ws.send(JSON.stringify(msg));
+  }
+
+  // Sends a command; resolves with its ack, rejects with a ServerError (code "disconnected"
+  // when the socket is down: nothing was sent, or its answer was lost with the connection).
+  send(msg) {
+    if (!this.ready) {
+      return Promise.reject(new ServerError("disconnected", "not connected to the server"));
+    }
+    this.counter += 1;
+    const id = `c${this.counter}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  on(type, handler) {
+    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
+    this.handlers.get(type).add(handler);
+  }
+
+  off(type, handler) {
+    this.handlers.get(type)?.delete(handler);
+  }
+
+  emit(type, msg) {
+    for (const handler of [...(this.handlers.get(type) ?? [])]) handler(msg);
+  }
+
+  // Closes for good (logging out): no reconnection.
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pinger);
+    this.ws.close();
+  }
+}

@@ -1,0 +1,37 @@
+// A small helper to build DOM trees without a framework: el("p", {class: "x"}, "text", child).
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+  return node;
+}
+
+// The same for SVG elements, which live in their own namespace.
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+// A player's name, linking to their page.
+export function playerLink(player) {
+  if (!player) return el("span", { class: "muted" }, "(free seat)");
+  return el("a", { href: `#/player/${player.id}` }, player.name);
+}
+
+// A duration in ms as m:ss (h:mm:ss past an hour); tenths under ten seconds.
+export function clockText(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return `0:0${(Math.floor(t / 100) / 10).toFixed(1)}`;
+  const s = Math.floor(t / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}

@@ -1,0 +1,214 @@
+// The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
+// hot-seat matches on one screen, live matches to watch, and the way to leaderboards and
+// tournaments. `#/join/<code>` lands here and joins the private match at once.
+import { el, playerLink } from "../dom.js";
+import { games, seatName, seatRange, timeControls } from "../catalog.js";
+
+// A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
+// test ids so that every form's pickers can be told apart.
+function gamePicker(name, { twoSeatsOnly = false, initial = "tafl", variant = "copenhagen" } = {}) {
+  const choices = twoSeatsOnly ? games.filter((g) => g.seats[0] === 2) : games;
+  const game = el("select", { "data-testid": `${name}-game` },
+    choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
+  const variantSelect = el("select", { "data-testid": `${name}-variant` });
+  const seats = el("input", { type: "number", "data-testid": `${name}-seats` });
+  const seatsLabel = el("label", {}, "Players", seats);
+  const refresh = (wanted) => {
+    const g = games.find((x) => x.id === game.value);
+    variantSelect.replaceChildren(...g.variants.map((v) => el("option", { value: v, selected: v === wanted }, v)));
+    refreshSeats();
+  };
+  const refreshSeats = () => {
+    const [least, most] = seatRange(game.value, variantSelect.value);
+    seats.min = least;
+    seats.max = twoSeatsOnly ? least : most;
+    seats.value = least;
+    seatsLabel.hidden = twoSeatsOnly || least === most;
+  };
+  game.onchange = () => refresh();
+  variantSelect.onchange = refreshSeats;
+  refresh(variant);
+  return {
+    nodes: [el("label", {}, "Game", game), el("label", {}, "Variant", variantSelect), seatsLabel],
+    value: () => ({ game: game.value, variant: variantSelect.value, seats: Number(seats.value) }),
+  };
+}
+
+function select(testid, options, selected) {
+  return el("select", { "data-testid": testid },
+    options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
+}
+
+const timeOptions = timeControls.map((t) => [t, t]);
+
+export default async function render(root, params, app) {
+  const message = el("p", { class: "error", "data-testid": "lobby-error" });
+  const fail = (e) => {
+    message.textContent = e.message;
+  };
+  const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
+
+  // Quick play.
+  const quick = gamePicker("queue");
+  const quickTime = select("queue-time", timeOptions, "blitz");
+  const quickRated = el("input", { type: "checkbox", checked: !app.me.guest, "data-testid": "queue-rated" });
+  const queueState = el("p", { class: "muted", "data-testid": "queue-state" });
+  const joinQueue = el("button", { "data-testid": "queue-join" }, "Find an opponent");
+  const leaveQueue = el("button", { class: "secondary", "data-testid": "queue-leave", hidden: true }, "Leave the queue");
+  const sizes = el("ul", { class: "plain", "data-testid": "queue-sizes" });
+  const queued = (on) => {
+    joinQueue.hidden = on;
+    leaveQueue.hidden = !on;
+    queueState.textContent = on ? "Waiting for an opponent…" : "";
+  };
+  joinQueue.onclick = async () => {
+    message.textContent = "";
+    try {
+      await app.socket.send({ type: "queue_join", ...quick.value(), time_control: quickTime.value, rated: quickRated.checked });
+      queued(true);
+      refreshQueue();
+    } catch (e) {
+      fail(e);
+    }
+  };
+  leaveQueue.onclick = async () => {
+    await app.socket.send({ type: "queue_leave" }).catch(() => {});
+    queued(false);
+    refreshQueue();
+  };
+  const refreshQueue = async () => {
+    const pools = await app.api.get("/api/queue").catch(() => []);
+    sizes.replaceChildren(...pools.map((p) =>
+      el("li", {}, `${p.game} ${p.variant} (${p.seats} players), ${p.time_control}${p.rated ? ", rated" : ""}: ${p.waiting} waiting`)));
+    if (!pools.length) sizes.append(el("li", { class: "muted" }, "Nobody is waiting right now."));
+  };
+
+  // Play the AI.
+  const ai = gamePicker("ai", { variant: "brandubh" });
+  const aiLevel = select("ai-level", [1, 2, 3, 4, 5].map((l) => [String(l), `level ${l}`]), "1");
+  const aiSeat = el("select", { "data-testid": "ai-seat" });
+  const aiTime = select("ai-time", [["", "no clock"], ...timeOptions], "");
+  const aiRated = el("input", { type: "checkbox", "data-testid": "ai-rated" });
+  const refreshAiSeats = () => {
+    const { game, seats } = ai.value();
+    aiSeat.replaceChildren(...Array.from({ length: seats }, (_, s) => el("option", { value: s }, seatName(game, s))));
+  };
+  ai.nodes.forEach((n) => n.addEventListener("change", refreshAiSeats));
+  refreshAiSeats();
+  const playAi = el("button", { "data-testid": "ai-play" }, "Play the AI");
+  playAi.onclick = async () => {
+    message.textContent = "";
+    const { game, variant, seats } = ai.value();
+    const msg = { type: "play_ai", game, variant, seats, level: Number(aiLevel.value), seat: Number(aiSeat.value), rated: aiRated.checked };
+    if (aiTime.value) msg.time_control = aiTime.value;
+    try {
+      goTo((await app.socket.send(msg)).match_id);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  // A private match, and joining one by its code.
+  const priv = gamePicker("private", { twoSeatsOnly: false });
+  const privSeat = el("input", { type: "number", min: 0, value: 0, "data-testid": "private-seat" });
+  const privTime = select("private-time", [["", "no clock"], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
+  const privRated = el("input", { type: "checkbox", checked: !app.me.guest, "data-testid": "private-rated" });
+  const createPrivate = el("button", { "data-testid": "private-create" }, "Create a private match");
+  createPrivate.onclick = async () => {
+    message.textContent = "";
+    const clocks = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
+    const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, seat: Number(privSeat.value) };
+    if (privTime.value) {
+      const [base_ms, increment_ms] = clocks[privTime.value];
+      msg.clock = { base_ms, increment_ms };
+    }
+    try {
+      const ack = await app.socket.send(msg);
+      app.invites.set(ack.match_id, ack.invite);
+      goTo(ack.match_id);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const code = el("input", { placeholder: "invite code", "data-testid": "join-code", autocomplete: "off" });
+  const join = el("button", { "data-testid": "join-submit" }, "Join");
+  const joinByCode = async (invite) => {
+    message.textContent = "";
+    try {
+      goTo((await app.socket.send({ type: "join_match", invite: invite.trim() })).match_id);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  join.onclick = () => joinByCode(code.value);
+
+  // Hot seat.
+  const hot = gamePicker("hotseat", { variant: "brandubh" });
+  const hotPlay = el("button", { "data-testid": "hotseat-create" }, "Start a hot-seat match");
+  hotPlay.onclick = async () => {
+    message.textContent = "";
+    try {
+      goTo((await app.socket.send({ type: "create_match", ...hot.value(), hotseat: true })).match_id);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  // Live matches.
+  const live = el("ul", { class: "plain matches", "data-testid": "live-matches" });
+  const refreshLive = async () => {
+    const matches = await app.api.get("/api/matches/live").catch(() => []);
+    live.replaceChildren(...matches.map((m) => {
+      const free = m.players.some((p) => p === null);
+      const mine = m.players.some((p) => p?.id === app.me.id);
+      const players = m.players.flatMap((p, i) => (i ? [" v ", playerLink(p)] : [playerLink(p)]));
+      const go = el("button", { class: "small", "data-testid": `live-${m.id}` }, mine ? "Play" : free ? "Join" : "Watch");
+      go.onclick = async () => {
+        if (free && !mine) {
+          try {
+            await app.socket.send({ type: "join_match", match_id: m.id });
+          } catch (e) {
+            return fail(e);
+          }
+        }
+        goTo(m.id);
+      };
+      return el("li", {}, go, ` ${m.game} ${m.variant}${m.rated ? " (rated)" : ""}: `, ...players);
+    }));
+    if (!matches.length) live.append(el("li", { class: "muted" }, "No match is being played."));
+  };
+
+  const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
+    g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
+
+  root.append(
+    el("h1", {}, `Welcome, ${app.me.name}`),
+    message,
+    el("div", { class: "grid" },
+      el("section", { class: "card" }, el("h2", {}, "Quick play"), ...quick.nodes,
+        el("label", {}, "Time", quickTime), el("label", { class: "check" }, quickRated, "Rated"),
+        el("div", { class: "row" }, joinQueue, leaveQueue), queueState, el("h3", {}, "Waiting now"), sizes),
+      el("section", { class: "card" }, el("h2", {}, "Play the AI"), ...ai.nodes,
+        el("label", {}, "Level", aiLevel), el("label", {}, "Your side", aiSeat), el("label", {}, "Time", aiTime),
+        el("label", { class: "check" }, aiRated, "Rated"), el("div", { class: "row" }, playAi)),
+      el("section", { class: "card" }, el("h2", {}, "Play a friend"), ...priv.nodes,
+        el("label", {}, "Your seat (0 first)", privSeat), el("label", {}, "Time", privTime),
+        el("label", { class: "check" }, privRated, "Rated"), el("div", { class: "row" }, createPrivate),
+        el("h3", {}, "Join by code"), el("div", { class: "row" }, code, join)),
+      el("section", { class: "card" }, el("h2", {}, "Hot seat"), el("p", { class: "muted" }, "Every side played from this screen."),
+        ...hot.nodes, el("div", { class: "row" }, hotPlay)),
+      el("section", { class: "card wide" }, el("h2", {}, "Live matches"), live),
+      el("section", { class: "card wide" }, el("h2", {}, "Leaderboards"), leaderboards,
+        el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, "Tournaments →"))),
+    ),
+  );
+
+  if (params.invite) joinByCode(params.invite);
+  refreshQueue();
+  refreshLive();
+  const timer = setInterval(() => {
+    refreshQueue();
+    refreshLive();
+  }, 5000);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,376 @@
+// The match page: players and clocks, the board, the move list, the controls (resign, draws,
+// abort, claim a win) and the result. It follows the match over the shared socket: a snapshot,
+// then numbered events; after a dropped connection it watches again from the last event seen
+// (`since`), so the server replays what was missed (or sends a fresh snapshot).
+import { el, clockText, playerLink } from "../dom.js";
+import { seatName } from "../catalog.js";
+import { boardFor } from "../boards/index.js";
+import { ServerError } from "../api.js";
+
+export default async function render(root, params, app) {
+  const matchId = Number(params.id);
+  if (!Number.isInteger(matchId)) {
+    root.append(el("p", { class: "error" }, `There is no match '${params.id}'.`));
+    return;
+  }
+  const socket = app.socket;
+  // Everything known about the match; null until the first snapshot.
+  let m = null;
+  let lastSeq = 0;
+  let legal = { seq: -1, seat: null, actions: [] };
+  let board = null;
+  let boardKind = null;
+  let closed = false;
+
+  const header = el("div", { class: "match-head" });
+  const players = el("div", { class: "players" });
+  const turn = el("p", { class: "turn", "data-testid": "turn" });
+  const banner = el("div", { class: "banner", "data-testid": "result", hidden: true });
+  const invite = el("p", { class: "invite", hidden: true });
+  const boardBox = el("div", { class: "board-box", "data-testid": "board" });
+  const controls = el("div", { class: "row controls" });
+  const drawBox = el("div", { class: "row draw", hidden: true });
+  const moves = el("ol", { class: "moves", "data-testid": "move-list" });
+  const message = el("p", { class: "error", "data-testid": "match-error" });
+  root.append(
+    header,
+    el("div", { class: "match" },
+      el("div", { class: "match-board" }, players, turn, banner, invite, boardBox),
+      el("aside", { class: "match-side card" }, controls, drawBox, message, el("h3", {}, "Moves"), moves)),
+  );
+
+  const fail = (e) => {
+    if (!closed) message.textContent = e instanceof ServerError ? e.message : String(e);
+  };
+  const mySeats = () => (m ? m.yourSeats : []);
+  const toActMine = () => (m && !m.result ? m.toAct.filter((s) => m.yourSeats.includes(s)) : []);
+  // The seat a control acts for: the one to act when it is ours (a hot-seat match holds every
+  // seat), else the first we hold.
+  const actingSeat = () => toActMine()[0] ?? mySeats()[0];
+
+  const send = async (msg) => {
+    message.textContent = "";
+    try {
+      return await socket.send({ match_id: matchId, ...msg });
+    } catch (e) {
+      fail(e);
+      return null;
+    }
+  };
+
+  // --- Following the match -------------------------------------------------------------------
+
+  const watch = () => {
+    const msg = { type: "watch", match_id: matchId };
+    if (m) msg.since = lastSeq;
+    send(msg);
+  };
+
+  const onSnapshot = (msg) => {
+    if (msg.match_id !== matchId) return;
+    const s = msg.snapshot;
+    lastSeq = msg.seq;
+    const now = performance.now();
+    m = {
+      game: s.game,
+      variant: s.variant,
+      rated: s.rated,
+      clock: s.clock ?? null,
+      seats: s.seats.map((seat) => ({ player: seat.player ?? null, connected: seat.connected, clockMs: seat.clock_ms ?? null })),
+      clockAt: now,
+      yourSeats: s.your_seats,
+      toAct: s.to_act,
+      view: s.view,
+      log: s.actions.map((action) => ({ seat: null, action })),
+      drawOffer: s.draw_offer ?? null,
+      result: s.result ?? null,
+      started: s.to_act.length > 0 || s.result != null || s.actions.length > 0,
+    };
+    refresh();
+  };
+
+  const onEvent = (msg) => {
+    if (msg.match_id !== matchId || !m) return;
+    if (msg.seq <= lastSeq) return;
+    if (msg.seq !== lastSeq + 1) {
+      // A gap: start again from a fresh snapshot rather than show a wrong game.
+      m = null;
+      watch();
+      return;
+    }
+    lastSeq = msg.seq;
+    apply(msg.event);
+    refresh();
+  };
+
+  const setClocks = (clocks) => {
+    if (!clocks) return;
+    clocks.forEach((ms, i) => {
+      m.seats[i].clockMs = ms;
+    });
+    m.clockAt = performance.now();
+  };
+
+  const apply = (e) => {
+    switch (e.kind) {
+      case "seat_taken":
+        m.seats[e.seat].player = e.player;
+        m.seats[e.seat].connected = true;
+        break;
+      case "started":
+        m.started = true;
+        m.toAct = e.to_act;
+        setClocks(e.clocks_ms);
+        break;
+      case "acted":
+        m.log.push({ seat: e.seat, action: e.action ?? null });
+        m.view = e.view;
+        m.toAct = e.to_act;
+        if (m.drawOffer !== null && m.drawOffer !== e.seat) m.drawOffer = null;
+        setClocks(e.clocks_ms);
+        break;
+      case "draw_offered":
+        m.drawOffer = e.seat;
+        break;
+      case "draw_declined":
+        m.drawOffer = null;
+        break;
+      case "disconnected":
+        m.seats[e.seat].connected = false;
+        break;
+      case "reconnected":
+        m.seats[e.seat].connected = true;
+        break;
+      case "finished":
+        // Freeze the clocks where they stood.
+        m.seats.forEach((seat, i) => {
+          seat.clockMs = runningClock(i);
+        });
+        m.clockAt = performance.now();
+        m.result = e.result;
+        m.toAct = [];
+        m.drawOffer = null;
+        break;
+      default:
+        break;
+    }
+  };
+
+  // --- Drawing --------------------------------------------------------------------------------
+
+  const runningClock = (seat) => {
+    const s = m.seats[seat];
+    if (s.clockMs === null) return null;
+    const running = m.started && !m.result && m.toAct.includes(seat);
+    return running ? s.clockMs - (performance.now() - m.clockAt) : s.clockMs;
+  };
+
+  const drawClocks = () => {
+    if (!m) return;
+    m.seats.forEach((_, i) => {
+      const node = players.querySelector(`[data-testid="clock-${i}"]`);
+      const ms = runningClock(i);
+      if (node && ms !== null) node.textContent = clockText(ms);
+    });
+  };
+
+  const drawPlayers = () => {
+    players.replaceChildren(...m.seats.map((s, i) => el("div", {
+      class: `player${m.toAct.includes(i) ? " to-act" : ""}${m.yourSeats.includes(i) ? " mine" : ""}`,
+      "data-testid": `player-${i}`,
+    },
+    el("span", { class: "side" }, seatName(m.game, i)), " ", playerLink(s.player),
+    s.player && !s.connected ? el("span", { class: "muted" }, " (away)") : null,
+    s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
+  };
+
+  const resultText = (r) => {
+    const best = Math.min(...r.places);
+    const winners = r.places.flatMap((p, i) => (p === best ? [i] : []));
+    const reason = r.reason.replaceAll("_", " ");
+    if (r.reason === "aborted") return "The match was aborted.";
+    if (winners.length === r.places.length) return `Draw (${reason}).`;
+    const names = winners.map((s) => m.seats[s].player?.name ?? seatName(m.game, s));
+    const mine = winners.some((s) => m.yourSeats.includes(s)) && m.yourSeats.length < m.seats.length;
+    const lost = !mine && m.yourSeats.length > 0 && m.yourSeats.length < m.seats.length;
+    const who = mine ? "You win" : lost ? "You lose" : `${names.join(" and ")} (${winners.map((s) => seatName(m.game, s)).join(", ")}) win${winners.length === 1 ? "s" : ""}`;
+    return `${who}: ${reason}.`;
+  };
+
+  const drawBanner = () => {
+    banner.hidden = !m.result;
+    if (!m.result) return;
+    const ratings = (m.result.ratings ?? []).map((r) => {
+      const name = m.seats[r.seat].player?.name ?? seatName(m.game, r.seat);
+      const delta = r.after - r.before;
+      return el("li", { "data-testid": `rating-${r.seat}` },
+        `${name}: ${Math.round(r.before)} → ${Math.round(r.after)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`);
+    });
+    banner.replaceChildren(
+      el("strong", { "data-testid": "result-text" }, resultText(m.result)),
+      ratings.length ? el("ul", { class: "plain" }, ratings) : null,
+      el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", el("a", { href: "#/" }, "Back to the lobby"),
+    );
+  };
+
+  const drawTurn = () => {
+    if (m.result) turn.textContent = "The match is over.";
+    else if (!m.started) turn.textContent = "Waiting for every seat to be taken…";
+    else if (toActMine().length) turn.textContent = m.yourSeats.length === m.seats.length ? `${m.toAct.map((s) => seatName(m.game, s)).join(", ")} to play` : "Your move";
+    else turn.textContent = `${m.toAct.map((s) => m.seats[s].player?.name ?? seatName(m.game, s)).join(", ")} to play`;
+    if (!m.yourSeats.length) turn.textContent += " (watching)";
+    const code = app.invites.get(matchId);
+    const waiting = m.seats.some((s) => !s.player);
+    invite.hidden = !(code && waiting);
+    if (code && waiting) {
+      const link = `${location.origin}/#/join/${code}`;
+      invite.replaceChildren("Invite a friend with the code ", el("code", { "data-testid": "invite-code" }, code),
+        " or the link ", el("a", { href: link, "data-testid": "invite-link" }, link));
+    }
+  };
+
+  const drawMoves = () => {
+    const items = [];
+    if (m.game === "tafl" && m.seats.length === 2) {
+      // Tafl in OpenTafl's style: numbered pairs of moves, the first mover's first.
+      for (let i = 0; i < m.log.length; i += 2) {
+        items.push(el("li", {},
+          el("span", { "data-testid": `move-${i}` }, m.log[i].action ?? "?"), " ",
+          m.log[i + 1] ? el("span", { "data-testid": `move-${i + 1}` }, m.log[i + 1].action ?? "?") : null));
+      }
+    } else {
+      m.log.forEach((a, i) => items.push(el("li", { "data-testid": `move-${i}` },
+        a.seat !== null ? `${seatName(m.game, a.seat)}: ` : "", a.action ?? "(hidden)")));
+    }
+    moves.replaceChildren(...items);
+    moves.scrollTop = moves.scrollHeight;
+  };
+
+  const button = (testid, text, onclick, cls) => {
+    const b = el("button", { "data-testid": testid, class: cls });
+    b.textContent = text;
+    b.onclick = onclick;
+    return b;
+  };
+
+  const drawControls = () => {
+    const seat = actingSeat();
+    const playing = m.yourSeats.length > 0 && !m.result;
+    const started = m.started;
+    const everyoneActed = new Set(m.log.map((a) => a.seat)).size >= m.seats.length || m.log.length >= m.seats.length;
+    const list = [];
+    if (playing && started) {
+      // Two clicks, so that a slip does not lose the game.
+      const resign = button("resign", "Resign", () => {
+        const sure = button("resign-confirm", "Really resign?", () => send({ type: "resign", seat }), "danger");
+        resign.replaceWith(sure);
+      }, "danger");
+      list.push(resign);
+    }
+    if (playing && started && m.drawOffer === null && m.yourSeats.length < m.seats.length) {
+      list.push(button("offer-draw", "Offer a draw", () => send({ type: "offer_draw", seat })));
+    }
+    if (playing && !everyoneActed) list.push(button("abort", "Abort", () => send({ type: "abort", seat })));
+    const opponentsAway = m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
+    if (playing && started && opponentsAway) list.push(button("claim-win", "Claim the win", () => send({ type: "claim_win", seat })));
+    if (m.game === "tafl") list.push(button("toggle-3d", boardKind === "tafl3d" ? "2D board" : "3D board", () => switchBoard(boardKind === "tafl3d" ? "tafl" : "tafl3d"), "secondary"));
+    controls.replaceChildren(...list);
+
+    // An open offer: the other seats may answer it.
+    const answering = m.drawOffer !== null && playing ? m.yourSeats.find((s) => s !== m.drawOffer) : undefined;
+    drawBox.hidden = m.drawOffer === null || m.result !== null;
+    if (m.drawOffer !== null) {
+      const who = m.seats[m.drawOffer].player?.name ?? seatName(m.game, m.drawOffer);
+      drawBox.replaceChildren(el("span", { "data-testid": "draw-offer" }, `${who} offers a draw.`),
+        answering !== undefined ? button("accept-draw", "Accept", () => send({ type: "answer_draw", seat: answering, accept: true })) : null,
+        answering !== undefined ? button("decline-draw", "Decline", () => send({ type: "answer_draw", seat: answering, accept: false }), "secondary") : null);
+    }
+  };
+
+  const boardState = () => ({
+    view: m.view,
+    toAct: m.toAct,
+    mySeats: toActMine(),
+    legal: legal.seq === lastSeq && toActMine().includes(legal.seat) ? legal.actions : [],
+    log: m.log,
+    last: m.log.at(-1) ?? null,
+    result: m.result,
+  });
+
+  const switchBoard = async (kind) => {
+    const module = kind === "tafl3d" ? (await import("../boards/tafl3d.js")).default : await boardFor(m.game);
+    board?.destroy();
+    boardBox.replaceChildren();
+    const target = el("div", { class: "board" });
+    boardBox.append(target);
+    boardKind = kind;
+    board = module.create(target, {
+      game: m.game,
+      variant: m.variant,
+      seats: m.seats.length,
+      perspective: m.yourSeats.length && m.yourSeats.length < m.seats.length ? m.yourSeats[0] : null,
+      onAction: (action) => {
+        const seat = toActMine()[0];
+        if (seat !== undefined) send({ type: "act", seat, action });
+      },
+    });
+    board.update(boardState());
+    drawControls();
+  };
+
+  // Asks the server for the legal actions of the seat we must act for, once per position.
+  const fetchLegal = async () => {
+    const seat = toActMine()[0];
+    if (seat === undefined || (legal.seq === lastSeq && legal.seat === seat)) return;
+    const asked = lastSeq;
+    const ack = await send({ type: "legal", seat });
+    if (ack && asked === lastSeq && m && !closed) {
+      legal = { seq: asked, seat, actions: ack.actions ?? [] };
+      board?.update(boardState());
+    }
+  };
+
+  const refresh = async () => {
+    if (!m || closed) return;
+    header.replaceChildren(el("h1", {}, `${m.game} · ${m.variant}`),
+      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`));
+    drawPlayers();
+    drawTurn();
+    drawBanner();
+    drawMoves();
+    if (!board) {
+      try {
+        await switchBoard(m.game === "tafl" ? "tafl" : m.game);
+      } catch (e) {
+        fail(e);
+        return;
+      }
+    } else {
+      drawControls();
+      board.update(boardState());
+    }
+    fetchLegal();
+  };
+
+  const onOpen = () => watch();
+  const onDown = () => {
+    message.textContent = "";
+  };
+  socket.on("snapshot", onSnapshot);
+  socket.on("event", onEvent);
+  socket.on("open", onOpen);
+  socket.on("down", onDown);
+  const ticker = setInterval(drawClocks, 100);
+  if (socket.ready) watch();
+
+  return () => {
+    closed = true;
+    clearInterval(ticker);
+    socket.off("snapshot", onSnapshot);
+    socket.off("event", onEvent);
+    socket.off("open", onOpen);
+    socket.off("down", onDown);
+    board?.destroy();
+    if (socket.ready) socket.send({ type: "unwatch", match_id: matchId }).catch(() => {});
+  };
+}
