@@ -15,6 +15,7 @@ pub mod sockets;
 pub mod state;
 pub mod store;
 pub mod tournament;
+pub mod web;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -42,6 +43,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ws", get(ws::upgrade))
         .merge(http::routes())
         .merge(tournament::http::routes())
+        .merge(web::routes())
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }

@@ -34,6 +34,18 @@ function gamePicker(name, { twoSeatsOnly = false, initial = "tafl", variant = "c
   };
 }
 
+// A choice of the user's seat in the game a picker shows, named as the game names its sides.
+function seatSelect(picker, testid) {
+  const seat = el("select", { "data-testid": testid });
+  const refresh = () => {
+    const { game, seats } = picker.value();
+    seat.replaceChildren(...Array.from({ length: seats }, (_, s) => el("option", { value: s }, seatName(game, s))));
+  };
+  picker.nodes.forEach((n) => n.addEventListener("change", refresh));
+  refresh();
+  return seat;
+}
+
 function select(testid, options, selected) {
   return el("select", { "data-testid": testid },
     options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
@@ -86,15 +98,9 @@ export default async function render(root, params, app) {
   // Play the AI.
   const ai = gamePicker("ai", { variant: "brandubh" });
   const aiLevel = select("ai-level", [1, 2, 3, 4, 5].map((l) => [String(l), `level ${l}`]), "1");
-  const aiSeat = el("select", { "data-testid": "ai-seat" });
+  const aiSeat = seatSelect(ai, "ai-seat");
   const aiTime = select("ai-time", [["", "no clock"], ...timeOptions], "");
   const aiRated = el("input", { type: "checkbox", "data-testid": "ai-rated" });
-  const refreshAiSeats = () => {
-    const { game, seats } = ai.value();
-    aiSeat.replaceChildren(...Array.from({ length: seats }, (_, s) => el("option", { value: s }, seatName(game, s))));
-  };
-  ai.nodes.forEach((n) => n.addEventListener("change", refreshAiSeats));
-  refreshAiSeats();
   const playAi = el("button", { "data-testid": "ai-play" }, "Play the AI");
   playAi.onclick = async () => {
     message.textContent = "";
@@ -110,7 +116,7 @@ export default async function render(root, params, app) {
 
   // A private match, and joining one by its code.
   const priv = gamePicker("private", { twoSeatsOnly: false });
-  const privSeat = el("input", { type: "number", min: 0, value: 0, "data-testid": "private-seat" });
+  const privSeat = seatSelect(priv, "private-seat");
   const privTime = select("private-time", [["", "no clock"], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
   const privRated = el("input", { type: "checkbox", checked: !app.me.guest, "data-testid": "private-rated" });
   const createPrivate = el("button", { "data-testid": "private-create" }, "Create a private match");
@@ -192,7 +198,7 @@ export default async function render(root, params, app) {
         el("label", {}, "Level", aiLevel), el("label", {}, "Your side", aiSeat), el("label", {}, "Time", aiTime),
         el("label", { class: "check" }, aiRated, "Rated"), el("div", { class: "row" }, playAi)),
       el("section", { class: "card" }, el("h2", {}, "Play a friend"), ...priv.nodes,
-        el("label", {}, "Your seat (0 first)", privSeat), el("label", {}, "Time", privTime),
+        el("label", {}, "Your side", privSeat), el("label", {}, "Time", privTime),
         el("label", { class: "check" }, privRated, "Rated"), el("div", { class: "row" }, createPrivate),
         el("h3", {}, "Join by code"), el("div", { class: "row" }, code, join)),
       el("section", { class: "card" }, el("h2", {}, "Hot seat"), el("p", { class: "muted" }, "Every side played from this screen."),

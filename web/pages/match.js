@@ -273,7 +273,7 @@ export default async function render(root, params, app) {
     if (playing && !everyoneActed) list.push(button("abort", "Abort", () => send({ type: "abort", seat })));
     const opponentsAway = m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
     if (playing && started && opponentsAway) list.push(button("claim-win", "Claim the win", () => send({ type: "claim_win", seat })));
-    if (m.game === "tafl") list.push(button("toggle-3d", boardKind === "tafl3d" ? "2D board" : "3D board", () => switchBoard(boardKind === "tafl3d" ? "tafl" : "tafl3d"), "secondary"));
+    if (m.game === "tafl") list.push(button("toggle-3d", boardKind === "tafl3d" ? "2D board" : "3D board", () => switchBoard(boardKind === "tafl3d" ? "tafl" : "tafl3d").catch(fail), "secondary"));
     controls.replaceChildren(...list);
 
     // An open offer: the other seats may answer it.
