@@ -3,7 +3,7 @@
 // round at once: a path of up to three steps `U`/`D`/`L`/`R` (`DDL`). The user clicks the square
 // to end on; the squares some legal path ends on light up, and when several paths end on the
 // clicked square they are offered as buttons.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour, sent } from "./svg.js";
 
 const CELL = 28;
 const PAD = 20;
@@ -84,13 +84,14 @@ export default {
       const own = view.own_move ? ` · your move: ${view.own_move}` : "";
       info.textContent = outcome ? describeResult(outcome) : `Round ${view.rounds + 1}: ${depths}${own}${last}`;
       const choices = picked ? ends.get(picked) || [] : [];
-      controls.replaceChildren(choices.length > 1 ? actionChoices(choices, send, (p) => `Path ${p}`) : "");
+      controls.replaceChildren(choices.length > 1 ? actionChoices(choices, send, (p) => `Path ${p}`, "paths") : "");
     }
 
     function send(path) {
       picked = null;
-      onAction(path);
+      state = sent(state);
       draw();
+      onAction(path);
     }
 
     function pick(name, ends) {

@@ -2,7 +2,7 @@
 // only). Seat 0 plays the geese, seat 1 the fox. An action is a path of points, `a3-a4` or the
 // fox's chain of jumps `d5-d3-f3`: the user clicks a piece, then each landing in turn; a path
 // that is complete but could jump on gets a "stop here" button.
-import { svg, html, svgRoot, actionChoices, caption, describeResult } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, caption, describeResult, sent } from "./svg.js";
 
 const STEP = 60;
 const PAD = 36;
@@ -110,8 +110,9 @@ export default {
 
     function send(text) {
       path = [];
-      onAction(text);
+      state = sent(state);
       draw();
+      onAction(text);
     }
 
     function pick(name) {

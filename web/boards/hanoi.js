@@ -3,7 +3,7 @@
 // moves the top disc of a stack along one of six lines, `c3-ne`; the user clicks a stack, the
 // cells its top disc would land on light up (worked out here by the rules' landing rule, one per
 // legal line), and a click on one plays that line.
-import { svg, html, svgRoot, actionChoices, caption, describeResult } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, caption, describeResult, sent } from "./svg.js";
 
 const R = 40; // hexagon radius
 const W = Math.sqrt(3) * R;
@@ -111,14 +111,18 @@ export default {
         : `${mover} to move${view.splitting ? `, splitting ${view.splitting}` : ""}` +
           (last ? ` · last ${last.from}-${last.dir} to ${last.to}` : "");
       controls.replaceChildren((state.legal || []).includes("pass")
-        ? actionChoices(["pass"], onAction, () => "Pass") : "");
+        ? actionChoices(["pass"], send, () => "Pass") : "");
+    }
+
+    function send(text) {
+      selected = null;
+      state = sent(state);
+      draw();
+      onAction(text);
     }
 
     function pick(name, targets, starts) {
-      if (targets.has(name)) {
-        selected = null;
-        return onAction(targets.get(name));
-      }
+      if (targets.has(name)) return send(targets.get(name));
       selected = starts.has(name) && selected !== name ? name : null;
       draw();
     }

@@ -92,6 +92,13 @@ export function actionChoices(actions, onPick, label = (text) => text, testid = 
   return box;
 }
 
+/// The state a board shows once it has sent an action: the same, offering nothing, since the
+/// legal list it was drawn from is stale until the next update (no second action is sent for a
+/// position the server has moved on from).
+export function sent(state) {
+  return { ...state, legal: [] };
+}
+
 /// A one-line caption under a board (whose turn, the result, what was last done).
 export function caption(text, testid = "board-caption") {
   return html("p", { class: "board-caption", "data-testid": testid }, text);

@@ -7,7 +7,7 @@
 // For browser tests the container element carries `project(square)`, the square's centre in
 // client coordinates, since squares in a canvas have no elements to click.
 import * as THREE from "../vendor/three/three.module.js";
-import { html, caption, describeResult } from "./svg.js";
+import { html, caption, describeResult, sent } from "./svg.js";
 
 const FILES = "abcdefghijklmnopqrs";
 const MOVE = /^([a-s]\d+)-([a-s]\d+)/;
@@ -191,8 +191,9 @@ export default {
       const move = legalMoves().find(([, m]) => m[1] === selected && m[2] === name);
       if (move) {
         selected = null;
-        onAction(move[0]);
-        return build();
+        state = sent(state);
+        build();
+        return onAction(move[0]);
       }
       selected = legalMoves().some(([, m]) => m[1] === name) && selected !== name ? name : null;
       build();

@@ -3,7 +3,7 @@
 // die shows the turn's roll. A pyramid is drawn as a triangle in its owner's colour, sized by its
 // size; clicking one of the acting seat's pyramids moves it (`m2`). Every other action (pass,
 // wait, challenges and their answers) is a labelled button from the legal list.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour, sent } from "./svg.js";
 
 const TILE = 64;
 const PAD = 24;
@@ -53,6 +53,11 @@ export default {
     const info = caption("");
     const controls = html("div");
     el.append(root, info, controls);
+
+    function send(state, text) {
+      update(sent(state));
+      onAction(text);
+    }
 
     function update(state) {
       const view = state.view;
@@ -128,7 +133,7 @@ export default {
       });
       root.querySelectorAll(".movable").forEach((node) => {
         const size = node.getAttribute("data-testid").split("-")[2];
-        node.addEventListener("click", () => onAction(`m${size}`));
+        node.addEventListener("click", () => send(state, `m${size}`));
       });
 
       const outcome = state.result || view.outcome;
@@ -137,7 +142,7 @@ export default {
         ? ` · last challenge rolls ${challenge.answer.played.rolls.map((r) => r.join(":")).join(", ")}, seat ${challenge.answer.played.winner + 1} won`
         : "";
       info.textContent = outcome ? describeResult(outcome) : `${stageText(view.stage)}${rolls}`;
-      controls.replaceChildren(legal.length ? actionChoices(legal, onAction, label) : "");
+      controls.replaceChildren(legal.length ? actionChoices(legal, (text) => send(state, text), label) : "");
     }
 
     return {

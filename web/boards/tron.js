@@ -5,7 +5,7 @@
 // user's private view carries (`view.hand`; null for a spectator). Placing a head or tail is a
 // click on a square (`head c5`); a card is played by clicking it (`play dash`); the decisions
 // cards need later (`go left 2`, `keep 3`, `crusher c5-c6`) are offered from the legal list.
-import { svg, html, svgRoot, actionChoices, caption, describeResult, seatColour } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, caption, describeResult, seatColour, sent } from "./svg.js";
 
 const CELL = 32;
 const PAD = 22;
@@ -25,6 +25,10 @@ export default {
     el.append(root, info, scores, hand, controls);
 
     function update(state) {
+      const send = (text) => {
+        update(sent(state));
+        onAction(text);
+      };
       const view = state.view;
       const n = view.size;
       const side = PAD * 2 + n * CELL;
@@ -53,7 +57,7 @@ export default {
             fill: target ? "#2e6b3f" : "#1b2b3a", "data-testid": `sq-${name}`,
             class: target ? "target" : null, style: target ? "cursor: pointer" : null,
           });
-          if (target) cell.addEventListener("click", () => onAction(placements.get(name)));
+          if (target) cell.addEventListener("click", () => send(placements.get(name)));
           root.append(cell);
         }
       }
@@ -112,13 +116,13 @@ export default {
           const playable = legal.includes(action);
           hand.append(html("button", {
             type: "button", class: `card${playable ? " playable" : " secondary"}`, "data-testid": `card-${card}`,
-            disabled: playable ? null : "disabled", onclick: () => onAction(action),
+            disabled: playable ? null : "disabled", onclick: () => send(action),
           }, card));
         }
         if (view.pending) hand.append(html("span", { "data-testid": "pending" }, ` · chosen: ${view.pending}`));
       }
       const others = legal.filter((a) => !/^(play|head|tail) /.test(a));
-      controls.replaceChildren(others.length ? actionChoices(others, onAction) : "");
+      controls.replaceChildren(others.length ? actionChoices(others, send) : "");
 
       const outcome = state.result || view.outcome;
       const events = view.events.length ? " · " + view.events.map(eventText).join("; ") : "";

@@ -34,10 +34,10 @@ export default async function render(root, params, app) {
     return node;
   };
   const buttons = {
-    first: button("replay-first", "⏮ First", () => 0),
+    first: button("replay-first", "« First", () => 0),
     prev: button("replay-prev", "◀ Prev", () => at - 1),
     next: button("replay-next", "Next ▶", () => at + 1),
-    last: button("replay-last", "Last ⏭", () => last),
+    last: button("replay-last", "Last »", () => last),
   };
   const moves = el("ol", { class: "moves", "data-testid": "replay-moves" });
   const toggle = replay.game === "tafl"
@@ -46,7 +46,7 @@ export default async function render(root, params, app) {
   const players = record
     ? el("p", {}, record.summary.players.flatMap((p, i) => (i ? [" vs ", playerLink(p)] : [playerLink(p)])))
     : null;
-  root.append(
+  root.append(...[
     el("h1", {}, `Replay: ${replay.game} · ${replay.variant}`),
     players,
     result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(result)) : null,
@@ -55,11 +55,11 @@ export default async function render(root, params, app) {
         el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last, toggle),
         boardBox),
       el("aside", { class: "match-side card" }, el("h3", {}, "Moves"), moves)),
-  );
+  ].filter(Boolean));
 
   moves.append(...replay.actions.map((a, i) => {
     const item = el("li", { "data-testid": `replay-move-${i + 1}` },
-      el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("span", { class: "muted" }, ` seat ${a.seat + 1}`));
+      el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("small", { class: "muted" }, ` (seat ${a.seat + 1})`));
     item.onclick = (e) => {
       e.preventDefault();
       show(i + 1);
