@@ -26,9 +26,8 @@
 //! OpenTafl's convention: positive is good for the attackers; the unit is one defending man, and
 //! a forced win shows as 10000 less a hundredth per ply (`9999.97`: the attackers win in three).
 //!
-//! Rules strings are read with [`engine::tafl::opentafl::parse_rules`] after two adaptations to
-//! what OpenTafl writes: a string without `surf` means `surf:y` (OpenTafl's default, where the
-//! engine's own strings default to `n`), and `ks:y`/`ks:n` mean a strong/weak king. OpenTafl keys
+//! Rules strings are read with [`engine::tafl::opentafl::parse_rules`], which takes OpenTafl's
+//! defaults (`surf:y` when left out) and its `ks:y`/`ks:n`. OpenTafl keys
 //! the engine has no rule for are accepted when they cannot change the game (`kj:n`, `ber:n`,
 //! `swf:y`, `spd:-1`, `nj` and `cj`, empty `afor`/`dfor` and the fortress switches that go with
 //! them, `corre`/`cenre` letting every piece back in, `cor`/`cen` naming the usual squares, the
@@ -613,11 +612,6 @@ pub fn opentafl_rules(text: &str) -> Result<Rules, String> {
         let (key, value) = word.split_once(':').unwrap_or((word, ""));
         let unsupported = || Err(format!("{key}:{value} is not supported"));
         match key {
-            "ks" => kept.push(match value {
-                "y" => "ks:s".to_string(),
-                "n" => "ks:w".to_string(),
-                _ => word.to_string(),
-            }),
             "corh" | "cenh" | "cenhe" | "cenp" | "cens" | "corp" | "cors" => {
                 let pieces: String = value.chars().filter(|c| !"cnCN".contains(*c)).collect();
                 kept.push(format!("{key}:{pieces}"));
@@ -638,9 +632,6 @@ pub fn opentafl_rules(text: &str) -> Result<Rules, String> {
             | "cen" => return unsupported(),
             _ => kept.push(word.to_string()),
         }
-    }
-    if value_of("surf").is_none() {
-        kept.push("surf:y".to_string());
     }
     parse_rules(&kept.join(" ")).map_err(|e| e.to_string())
 }

@@ -95,11 +95,9 @@ impl Engine {
     }
 }
 
-/// A preset's rules string as OpenTafl writes it: `surf` spelt out (OpenTafl's default is `y`).
+/// A preset's rules string, which uses OpenTafl's defaults (`surf` only when off, `ks:n`).
 fn opentafl_rules(variant: &str) -> String {
-    let rules = variants::preset(variant).unwrap();
-    let surf = if rules.encirclement { "y" } else { "n" };
-    print_rules(&rules).replace(" start:", &format!(" surf:{surf} start:"))
+    print_rules(&variants::preset(variant).unwrap())
 }
 
 fn position(game: &Tafl) -> String {

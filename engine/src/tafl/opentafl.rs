@@ -6,8 +6,10 @@
 //! * Move: `from-to`, then `x` and the captured squares joined by `/` (`e5-e8xe9/d8`). Reading
 //!   also accepts one `x` per capture (`e5-e8xe9xd8`), as some game collections write them.
 //! * Rules string: space-separated `key:value` pairs (keys in `rules.rs`), `start:` required,
-//!   every other key defaulting to [`Rules::default_for`]'s value and omitted when printed at
-//!   its default.
+//!   every other key defaulting to [`Rules::default_for`]'s value (OpenTafl's documented
+//!   defaults) and omitted when printed at its default. `ks` takes OpenTafl's `y` (strong) and
+//!   `n` (weak), and our `c` and `m` for the strengths OpenTafl has no letter for; `s` and `w`
+//!   are read as `y` and `n`.
 //! * Game record: `[tag:value]` header lines, then numbered move pairs `1. d1-d3 h6-h9`.
 //!
 //! Every error names the 1-based character column of the problem in the text it was given.
@@ -241,7 +243,9 @@ pub fn print_move(mv: Move, captured: &[Square], dim: u8) -> String {
 // Rules strings
 
 impl Rules {
-    /// The value every rules-string key takes when it is omitted, on a board with `start`.
+    /// The value every rules-string key takes when it is omitted, on a board with `start`: the
+    /// defaults of OpenTafl's notation spec, so that its strings read the same here (notably
+    /// `surf:y`, surrounding fatal, which OpenTafl leaves out of its strings).
     pub fn default_for(start: Layout) -> Rules {
         Rules {
             name: String::new(),
@@ -259,7 +263,7 @@ impl Rules {
             corner_stoppable: PieceSet::KING,
             shieldwall: Shieldwall::None,
             edge_fort: false,
-            encirclement: false,
+            encirclement: true,
             repetition: Repetition::Draw,
             linnaean: false,
             start,
@@ -300,8 +304,8 @@ pub fn print_rules(rules: &Rules) -> String {
         Escape::Corner => "c",
     };
     let strength = |k| match k {
-        KingStrength::Strong => "s",
-        KingStrength::Weak => "w",
+        KingStrength::Strong => "y",
+        KingStrength::Weak => "n",
         KingStrength::StrongAtThrone => "c",
         KingStrength::Middleweight => "m",
     };
@@ -473,11 +477,11 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
             "ka" => rules.king_armed = yn(value)?,
             "ks" => {
                 rules.king_strength = match value {
-                    "s" => KingStrength::Strong,
-                    "w" => KingStrength::Weak,
+                    "y" | "s" => KingStrength::Strong,
+                    "n" | "w" => KingStrength::Weak,
                     "c" => KingStrength::StrongAtThrone,
                     "m" => KingStrength::Middleweight,
-                    _ => return bad("expected s, w, c or m"),
+                    _ => return bad("expected y (strong), n (weak), c or m"),
                 }
             }
             "corh" => rules.corner_hostile = pieces(value)?,
@@ -619,6 +623,44 @@ mod tests {
             let text = print_rules(&rules);
             assert_eq!(parse_rules(&text).unwrap(), rules, "{text}");
         }
+    }
+
+    /// The defaults of OpenTafl's notation spec, and its own example strings: Fetlar ("all
+    /// others as default": corner escape, surrounding fatal, armed strong king) and Brandub
+    /// (`ks:n`, empty throne lists).
+    #[test]
+    fn omitted_keys_take_opentafl_defaults() {
+        let fetlar = parse_rules(&format!("dim:11 atkf:n start:{COPENHAGEN_START}")).unwrap();
+        assert!(fetlar.encirclement, "surf defaults to y");
+        assert_eq!(fetlar.escape, Escape::Corner);
+        assert_eq!(fetlar.repetition, Repetition::Draw);
+        assert!(fetlar.king_armed);
+        assert_eq!(fetlar.king_strength, KingStrength::Strong);
+        assert_eq!(fetlar.shieldwall, Shieldwall::None);
+        assert!(!fetlar.edge_fort && !fetlar.attackers_first);
+        assert_eq!(fetlar.corner_hostile, PieceSet::ALL);
+        assert_eq!(fetlar.throne_hostile, PieceSet::ATTACKERS);
+        assert_eq!(fetlar.empty_throne_hostile, PieceSet::ALL);
+        assert_eq!(fetlar.throne_passable, PieceSet::ALL);
+        assert_eq!(fetlar.throne_stoppable, PieceSet::KING);
+        assert_eq!(fetlar.corner_passable, PieceSet::KING);
+        assert_eq!(fetlar.corner_stoppable, PieceSet::KING);
+
+        let brandub =
+            parse_rules("dim:7 ks:n cenhe: cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap();
+        assert_eq!(brandub.king_strength, KingStrength::Weak);
+        assert_eq!(brandub.throne_hostile, PieceSet::NONE);
+        assert!(brandub.encirclement);
+        let no_surf = parse_rules("dim:7 surf:n start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap();
+        assert!(!no_surf.encirclement);
+        // Printed the way OpenTafl prints: ks:n, surf only when off.
+        assert!(print_rules(&no_surf).contains(" surf:n "));
+        assert!(
+            print_rules(&brandub).contains(" ks:n "),
+            "{}",
+            print_rules(&brandub)
+        );
+        assert!(!print_rules(&fetlar).contains("surf"));
     }
 
     #[test]

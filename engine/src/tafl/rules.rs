@@ -17,12 +17,13 @@ pub enum Escape {
     Corner,
 }
 
-/// How hard the king is to capture (`ks`).
+/// How hard the king is to capture (`ks`; OpenTafl has only `y` and `n`, `c` and `m` are ours).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KingStrength {
-    /// `s`: surrounded on all four sides by attackers or squares hostile to him.
+    /// `y` (OpenTafl's "king strong"; `s` is read too): surrounded on all four sides by
+    /// attackers or squares hostile to him.
     Strong,
-    /// `w`: sandwiched like any other piece.
+    /// `n` (`w` is read too): sandwiched like any other piece.
     Weak,
     /// `c`: strong on or next to the throne, weak elsewhere.
     StrongAtThrone,
