@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 use engine::MatchRng;
 use engine::ai::{Ai, Budget, Level};
 use engine::tafl::opentafl::{parse_move, parse_position, parse_rules, parse_square, print_move};
-use engine::tafl::search::{MATE, SearchParams, SearchReport, is_decisive};
+use engine::tafl::search::{MATE, MAX_DEPTH, SearchParams, SearchReport, is_decisive};
 use engine::tafl::{Layout, Rules, Side, Square, Tafl, seat_of};
 
 /// How `tafl engine` plays.
@@ -421,8 +421,9 @@ impl<W: Write> Engine<W> {
                 (Task::Play, _) => {
                     game.search_info(&SearchParams::for_level(level), &budget, &mut rng)
                 }
+                // Full strength: bounded only by the time and `--nodes`, not by level 5's cap.
                 (Task::Analyze, _) => {
-                    game.search_info(&SearchParams::for_level(Level::ALL[4]), &budget, &mut rng)
+                    game.search_info(&SearchParams::new(MAX_DEPTH, u64::MAX), &budget, &mut rng)
                 }
             };
             let _ = events.send(Event::Searched { id, report });

@@ -39,10 +39,17 @@
 //! | level | play |
 //! |---|---|
 //! | 1 | a random legal move, but a move that wins on the spot is always taken |
-//! | 2 | a search to depth 2 (at most 20,000 nodes) with noise of up to ±0.4 men on each root move |
-//! | 3 | iterative deepening within 5,000 nodes |
-//! | 4 | iterative deepening within 50,000 nodes |
-//! | 5 | iterative deepening limited only by the [`Budget`] |
+//! | 2 | a search to depth 1 (with its threat quiescence; at most 20,000 nodes) with noise of up to ±0.4 men on each root move |
+//! | 3 | iterative deepening within 10,000 nodes |
+//! | 4 | iterative deepening within 100,000 nodes |
+//! | 5 | iterative deepening within 1,000,000 nodes (about a second on Copenhagen) |
+//!
+//! Levels 3 to 5 each search ten times the nodes of the one below, which is what it takes for
+//! each to beat the one below in most games (`cargo bench -p engine --bench tafl_ai`): at a
+//! factor of two, level 5 against level 4 was an even match; and level 2 looks one move ahead,
+//! since a noisy two-ply search held level 3 to an even match on Copenhagen. Level 5 has a cap of its own so that its
+//! strength does not depend on how busy the machine is; a server's time limit may still cut it
+//! short.
 //!
 //! Every level also keeps to the caller's [`Budget`] (the smaller limit wins), plays an immediate
 //! win when there is one, and returns only legal moves. Randomness (level 1's choice, level 2's
@@ -105,11 +112,11 @@ impl SearchParams {
         match level.get() {
             0..=2 => SearchParams {
                 root_noise: 40,
-                ..SearchParams::new(2, 20_000)
+                ..SearchParams::new(1, 20_000)
             },
-            3 => SearchParams::new(MAX_DEPTH, 5_000),
-            4 => SearchParams::new(MAX_DEPTH, 50_000),
-            _ => SearchParams::new(MAX_DEPTH, u64::MAX),
+            3 => SearchParams::new(MAX_DEPTH, 10_000),
+            4 => SearchParams::new(MAX_DEPTH, 100_000),
+            _ => SearchParams::new(MAX_DEPTH, 1_000_000),
         }
     }
 }
