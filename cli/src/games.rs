@@ -3,6 +3,8 @@
 //! `games list` names the games, their variants and seat counts; `games playout` plays random
 //! games and can print their action logs; `games replay` reads such a log back and replays it
 //! from the match seed, so any game can be checked, reproduced and shared as plain text.
+//! `games ai` asks the AI (at a level from 1 to 5, as the server plays it) for the next action
+//! after a log, printed as a log line; `games selfplay` plays AI levels against each other.
 //!
 //! A log has one action per line, `<seat> <action>`, seats numbered from 0 and actions in the
 //! game's own notation; blank lines and lines starting with `#` are skipped.
@@ -13,6 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
+use engine::ai::{Budget, Level};
 use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
 use engine::{Catalog, MatchRng, Seat};
@@ -60,6 +63,63 @@ enum Command {
         /// The log file, or `-` for standard input.
         log: String,
     },
+    /// Replay an action log and print the AI's next action, as a line to append to the log.
+    Ai {
+        #[command(flatten)]
+        table: Table,
+        /// The match seed the log was played with.
+        #[arg(long)]
+        seed: u64,
+        #[command(flatten)]
+        ai: AiArgs,
+        /// AI level, 1 (a beginner) to 5 (the strongest).
+        #[arg(long, value_parser = level)]
+        level: Level,
+        /// The seat to play (default: the first seat to act).
+        #[arg(long)]
+        seat: Option<usize>,
+        /// The log file, or `-` for standard input.
+        log: String,
+    },
+    /// Play AI levels against each other and report how each level did.
+    Selfplay {
+        #[command(flatten)]
+        table: Table,
+        /// One level per seat, comma-separated (`3,5`); game `i` turns them `i` seats on, so
+        /// every level plays every seat.
+        #[arg(long, value_delimiter = ',', value_parser = level, required = true)]
+        levels: Vec<Level>,
+        /// Seed of the first game; game `i` uses seed `seed + i`.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[command(flatten)]
+        ai: AiArgs,
+        /// How many games to play.
+        #[arg(long, default_value_t = 2)]
+        count: u64,
+        /// Stop a game after this many actions (it then counts as unfinished).
+        #[arg(long, default_value_t = 2_000)]
+        max_actions: usize,
+    },
+}
+
+/// How the AI searches.
+#[derive(Args)]
+struct AiArgs {
+    /// Seed of the AI's own random choices.
+    #[arg(long, default_value_t = 0)]
+    ai_seed: u64,
+    /// At most this many nodes (tafl) or iterations (other games) a move, on top of the level's
+    /// own limit.
+    #[arg(long, default_value_t = u64::MAX)]
+    nodes: u64,
+}
+
+fn level(text: &str) -> Result<Level, String> {
+    text.parse()
+        .ok()
+        .and_then(Level::new)
+        .ok_or_else(|| format!("'{text}' is not a level from 1 to 5"))
 }
 
 /// Which game is set up, and how.
@@ -196,35 +256,46 @@ struct Replay<'a> {
     text: String,
 }
 
+/// Sets up `table`'s game from `seed` and plays the log `text` on it; returns the game, the
+/// match's generator as the log left it, and the number of actions played.
+fn replay_log<G: Hostable>(
+    table: &Table,
+    seed: u64,
+    text: &str,
+) -> Result<(G, MatchRng, usize), String> {
+    let (_, _, config) = table.config::<G>()?;
+    let mut rng = MatchRng::from_seed(seed);
+    let mut game = G::new(&config, &mut rng).map_err(|e| e.to_string())?;
+    let mut played = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: String| format!("line {}: {e}", n + 1);
+        let (seat, action) = line
+            .split_once(' ')
+            .ok_or_else(|| at(format!("'{line}' is not '<seat> <action>'")))?;
+        let seat = seat
+            .parse()
+            .ok()
+            .and_then(Seat::new)
+            .ok_or_else(|| at(format!("'{seat}' is not a seat number")))?;
+        let action = game
+            .parse_action(action.trim())
+            .map_err(|e| at(e.to_string()))?;
+        game.play(seat, &action, &mut rng)
+            .map_err(|e| at(e.to_string()))?;
+        played += 1;
+    }
+    Ok((game, rng, played))
+}
+
 impl GameTask for &Replay<'_> {
     type Output = Result<(), String>;
 
     fn run<G: Hostable>(self) -> Result<(), String> {
-        let (_, _, config) = self.table.config::<G>()?;
-        let mut rng = MatchRng::from_seed(self.seed);
-        let mut game = G::new(&config, &mut rng).map_err(|e| e.to_string())?;
-        let mut played = 0;
-        for (n, line) in self.text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let at = |e: String| format!("line {}: {e}", n + 1);
-            let (seat, action) = line
-                .split_once(' ')
-                .ok_or_else(|| at(format!("'{line}' is not '<seat> <action>'")))?;
-            let seat = seat
-                .parse()
-                .ok()
-                .and_then(Seat::new)
-                .ok_or_else(|| at(format!("'{seat}' is not a seat number")))?;
-            let action = game
-                .parse_action(action.trim())
-                .map_err(|e| at(e.to_string()))?;
-            game.play(seat, &action, &mut rng)
-                .map_err(|e| at(e.to_string()))?;
-            played += 1;
-        }
+        let (game, _, played) = replay_log::<G>(self.table, self.seed, &self.text)?;
         println!("{}", game.render());
         match game.outcome() {
             Some(o) => println!("{played} actions; over: {} {:?}", o.reason(), o.places()),
@@ -236,6 +307,148 @@ impl GameTask for &Replay<'_> {
                     .collect();
                 println!("{played} actions; to act: seat {}", seats.join(", "));
             }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a log file, or standard input for `-`.
+fn read_log(log: &str) -> Result<String, String> {
+    if log == "-" {
+        let mut text = String::new();
+        io::stdin().read_to_string(&mut text).map(|_| text)
+    } else {
+        fs::read_to_string(log)
+    }
+    .map_err(|e| format!("cannot read {log}: {e}"))
+}
+
+struct AskAi<'a> {
+    table: &'a Table,
+    seed: u64,
+    text: String,
+    ai: &'a AiArgs,
+    level: Level,
+    seat: Option<usize>,
+}
+
+impl GameTask for &AskAi<'_> {
+    type Output = Result<(), String>;
+
+    fn run<G: Hostable>(self) -> Result<(), String> {
+        let (game, _, _) = replay_log::<G>(self.table, self.seed, &self.text)?;
+        if game.is_over() {
+            return Err("the game is over".into());
+        }
+        let to_act = game.to_act();
+        let seat = match self.seat {
+            Some(n) => Seat::new(n)
+                .filter(|s| to_act.contains(*s))
+                .ok_or_else(|| format!("seat {n} is not to act"))?,
+            None => to_act.iter().next().ok_or("no seat is to act")?,
+        };
+        let mut rng = MatchRng::from_seed(self.ai.ai_seed);
+        let action = game
+            .choose(seat, self.level, &Budget::nodes(self.ai.nodes), &mut rng)
+            .ok_or_else(|| format!("seat {} has no action", seat.index()))?;
+        println!("{} {}", seat.index(), game.action_text(&action));
+        Ok(())
+    }
+}
+
+struct Selfplay<'a> {
+    table: &'a Table,
+    levels: &'a [Level],
+    seed: u64,
+    ai: &'a AiArgs,
+    count: u64,
+    max_actions: usize,
+}
+
+/// How one entry of `--levels` did over the games.
+#[derive(Default)]
+struct Tally {
+    wins: u64,
+    shared: u64,
+    losses: u64,
+}
+
+impl GameTask for &Selfplay<'_> {
+    type Output = Result<(), String>;
+
+    fn run<G: Hostable>(self) -> Result<(), String> {
+        let n = self.levels.len();
+        let table = Table {
+            game: self.table.game.clone(),
+            variant: self.table.variant.clone(),
+            seats: Some(self.table.seats.unwrap_or(n)),
+        };
+        let (variant, seats, config) = table.config::<G>()?;
+        if seats != n {
+            return Err(format!(
+                "{n} levels for {seats} seats: give one level per seat"
+            ));
+        }
+        let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::default()).collect();
+        let (mut actions, mut unfinished) = (0, 0);
+        let start = Instant::now();
+        for i in 0..self.count {
+            let seed = self.seed + i;
+            let mut rng = MatchRng::from_seed(seed);
+            // The AI's choices come from its own generator, never the match's.
+            let mut ai_rng = MatchRng::from_seed(self.ai.ai_seed ^ seed.rotate_left(32));
+            let mut game = G::new(&config, &mut rng).map_err(|e| e.to_string())?;
+            // Seat `s` is played by entry `(s + i) % n`.
+            let entry = |seat: usize| (seat + i as usize) % n;
+            let budget = Budget::nodes(self.ai.nodes);
+            let mut played = 0;
+            while !game.is_over() && played < self.max_actions {
+                for seat in game.to_act().iter() {
+                    let action = game
+                        .choose(seat, self.levels[entry(seat.index())], &budget, &mut ai_rng)
+                        .ok_or_else(|| format!("seat {} to act has no action", seat.index()))?;
+                    game.play(seat, &action, &mut rng)
+                        .map_err(|e| format!("the AI played an illegal action: {e}"))?;
+                    played += 1;
+                }
+            }
+            actions += played;
+            let Some(outcome) = game.outcome() else {
+                unfinished += 1;
+                continue;
+            };
+            let places = outcome.places();
+            for (seat, &place) in places.iter().enumerate() {
+                let best_other = (0..places.len())
+                    .filter(|&other| other != seat)
+                    .map(|other| places[other])
+                    .min()
+                    .unwrap_or(u8::MAX);
+                let tally = &mut tallies[entry(seat)];
+                match place.cmp(&best_other) {
+                    std::cmp::Ordering::Less => tally.wins += 1,
+                    std::cmp::Ordering::Equal => tally.shared += 1,
+                    std::cmp::Ordering::Greater => tally.losses += 1,
+                }
+            }
+        }
+        let levels: Vec<String> = self.levels.iter().map(|l| l.get().to_string()).collect();
+        println!(
+            "{} games of {} {variant} ({seats} seats), levels {}: {unfinished} unfinished, {:.1} actions/game, {:.2} s/game",
+            self.count,
+            G::ID,
+            levels.join(","),
+            actions as f64 / self.count.max(1) as f64,
+            start.elapsed().as_secs_f64() / self.count.max(1) as f64
+        );
+        for (level, tally) in self.levels.iter().zip(&tallies) {
+            println!(
+                "level {}: {} won, {} shared first place, {} lost",
+                level.get(),
+                tally.wins,
+                tally.shared,
+                tally.losses
+            );
         }
         Ok(())
     }
@@ -261,13 +474,7 @@ fn run(cli: Cli) -> Result<(), String> {
             run_game(&table.game, &task)
         }
         Command::Replay { table, seed, log } => {
-            let text = if log == "-" {
-                let mut text = String::new();
-                io::stdin().read_to_string(&mut text).map(|_| text)
-            } else {
-                fs::read_to_string(&log)
-            }
-            .map_err(|e| format!("cannot read {log}: {e}"))?;
+            let text = read_log(&log)?;
             run_game(
                 &table.game,
                 &Replay {
@@ -276,6 +483,42 @@ fn run(cli: Cli) -> Result<(), String> {
                     text,
                 },
             )
+        }
+        Command::Ai {
+            table,
+            seed,
+            ai,
+            level,
+            seat,
+            log,
+        } => {
+            let task = AskAi {
+                table: &table,
+                seed,
+                text: read_log(&log)?,
+                ai: &ai,
+                level,
+                seat,
+            };
+            run_game(&table.game, &task)
+        }
+        Command::Selfplay {
+            table,
+            levels,
+            seed,
+            ai,
+            count,
+            max_actions,
+        } => {
+            let task = Selfplay {
+                table: &table,
+                levels: &levels,
+                seed,
+                ai: &ai,
+                count,
+                max_actions,
+            };
+            run_game(&table.game, &task)
         }
     }
 }

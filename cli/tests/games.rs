@@ -160,3 +160,110 @@ fn unknown_games_variants_and_seat_counts_are_refused() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_ai_continues_a_log_in_every_game_with_lines_that_replay() {
+    for (game, seats) in [
+        ("tafl", "2"),
+        ("fox-geese", "2"),
+        ("hanoi", "3"),
+        ("tower-race", "2"),
+        ("tron", "3"),
+        ("driller", "2"),
+    ] {
+        let mut log = String::new();
+        for (ply, level) in ["2", "5", "3", "5", "1", "4"].iter().enumerate() {
+            let ai_seed = ply.to_string();
+            let args = [
+                "ai",
+                game,
+                "--seats",
+                seats,
+                "--seed",
+                "5",
+                "--level",
+                level,
+                "--nodes",
+                "300",
+                "--ai-seed",
+                &ai_seed,
+                "-",
+            ];
+            let out = games(&args, &log);
+            assert!(out.status.success(), "{game}: {}", stderr(&out));
+            let line = stdout(&out);
+            assert_eq!(line.lines().count(), 1, "{game}: {line}");
+            log.push_str(&line);
+        }
+        let replay = ["replay", game, "--seats", seats, "--seed", "5", "-"];
+        let replayed = games(&replay, &log);
+        assert!(replayed.status.success(), "{game}: {}", stderr(&replayed));
+        assert!(stdout(&replayed).contains("6 actions"), "{game}: {log}");
+    }
+}
+
+#[test]
+fn selfplay_reports_how_each_level_did() {
+    // Level 5 against level 1 (random moves), each side once; seeded, so always the same games.
+    let out = games(
+        &[
+            "selfplay",
+            "tafl",
+            "--variant",
+            "brandubh",
+            "--levels",
+            "1,5",
+            "--count",
+            "2",
+            "--nodes",
+            "20000",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("2 games of tafl brandubh (2 seats), levels 1,5: 0 unfinished"),
+        "{text}"
+    );
+    assert!(
+        text.contains("level 5: 2 won, 0 shared first place, 0 lost"),
+        "{text}"
+    );
+    assert!(
+        text.contains("level 1: 0 won, 0 shared first place, 2 lost"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_ai_requests_are_refused() {
+    let out = games(&["ai", "tafl", "--seed", "1", "--level", "6", "-"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not a level from 1 to 5"),
+        "{}",
+        stderr(&out)
+    );
+    let out = games(
+        &[
+            "ai",
+            "tafl",
+            "--variant",
+            "brandubh",
+            "--seed",
+            "1",
+            "--level",
+            "3",
+            "--seat",
+            "1",
+            "-",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).trim(), "games: seat 1 is not to act");
+    let out = games(&["selfplay", "tafl", "--levels", "1,2,3"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not 3"), "{}", stderr(&out));
+}
