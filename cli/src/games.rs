@@ -113,6 +113,29 @@ struct AiArgs {
     /// own limit.
     #[arg(long, default_value_t = u64::MAX)]
     nodes: u64,
+    /// Longest the AI thinks about one move, in milliseconds, as the server's `--ai-move-ms`
+    /// (level 5 of the games other than tafl has no node limit of its own).
+    #[arg(long, default_value_t = 1000)]
+    move_ms: u64,
+}
+
+impl AiArgs {
+    /// The AI's action for `seat`, within the node and time limits.
+    fn choose<G: Hostable>(
+        &self,
+        game: &G,
+        seat: Seat,
+        level: Level,
+        rng: &mut MatchRng,
+    ) -> Option<G::Action> {
+        let deadline = Instant::now() + std::time::Duration::from_millis(self.move_ms);
+        let stop = || Instant::now() >= deadline;
+        let budget = Budget {
+            max_nodes: self.nodes,
+            stop: &stop,
+        };
+        game.choose(seat, level, &budget, rng)
+    }
 }
 
 fn level(text: &str) -> Result<Level, String> {
@@ -348,8 +371,9 @@ impl GameTask for &AskAi<'_> {
             None => to_act.iter().next().ok_or("no seat is to act")?,
         };
         let mut rng = MatchRng::from_seed(self.ai.ai_seed);
-        let action = game
-            .choose(seat, self.level, &Budget::nodes(self.ai.nodes), &mut rng)
+        let action = self
+            .ai
+            .choose(&game, seat, self.level, &mut rng)
             .ok_or_else(|| format!("seat {} has no action", seat.index()))?;
         println!("{} {}", seat.index(), game.action_text(&action));
         Ok(())
@@ -400,12 +424,12 @@ impl GameTask for &Selfplay<'_> {
             let mut game = G::new(&config, &mut rng).map_err(|e| e.to_string())?;
             // Seat `s` is played by entry `(s + i) % n`.
             let entry = |seat: usize| (seat + i as usize) % n;
-            let budget = Budget::nodes(self.ai.nodes);
             let mut played = 0;
             while !game.is_over() && played < self.max_actions {
                 for seat in game.to_act().iter() {
-                    let action = game
-                        .choose(seat, self.levels[entry(seat.index())], &budget, &mut ai_rng)
+                    let action = self
+                        .ai
+                        .choose(&game, seat, self.levels[entry(seat.index())], &mut ai_rng)
                         .ok_or_else(|| format!("seat {} to act has no action", seat.index()))?;
                     game.play(seat, &action, &mut rng)
                         .map_err(|e| format!("the AI played an illegal action: {e}"))?;
