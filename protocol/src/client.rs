@@ -179,6 +179,7 @@ pub struct CreateMatch {
 
 /// A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the seat's actions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClockSpec {
     pub base_ms: u64,
@@ -196,6 +197,7 @@ pub enum Visibility {
 
 /// The time controls the matchmaking queue pairs for; each is one Fischer clock (or none).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TimeControl {
     /// 1 minute, no increment.

@@ -26,11 +26,13 @@ pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A match, as numbered by the server.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct MatchId(pub i64);
 
 /// A player account, as numbered by the server.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct PlayerId(pub i64);
 
@@ -41,10 +43,12 @@ pub struct CommandId(pub String);
 
 /// A tournament, as numbered by the server.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct TournamentId(pub i64);
 
 /// Position of an event in its match's stream: 1 for the first event, counting up without gaps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct Seq(pub u64);

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{ClockSpec, MatchId, MatchResult, PlayerRef, Seq, TimeControl, TournamentId};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
     pub username: String,
@@ -14,6 +15,7 @@ pub struct Credentials {
 
 /// A new session: the bearer token (also set as a cookie) and who it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Session {
     pub token: String,
     pub player: PlayerRef,
@@ -21,6 +23,7 @@ pub struct Session {
 
 /// One pool's rating of a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PoolRating {
     /// `game/variant`, e.g. `tafl/copenhagen`.
     pub pool: String,
@@ -29,6 +32,7 @@ pub struct PoolRating {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LeaderboardEntry {
     pub rank: u32,
     pub player: PlayerRef,
@@ -37,6 +41,7 @@ pub struct LeaderboardEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Leaderboard {
     pub pool: String,
     pub page: u32,
@@ -46,6 +51,7 @@ pub struct Leaderboard {
 
 /// A player's rating after one rated match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RatingPoint {
     pub pool: String,
     pub match_id: MatchId,
@@ -56,6 +62,7 @@ pub struct RatingPoint {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerProfile {
     pub player: PlayerRef,
     pub ratings: Vec<PoolRating>,
@@ -64,6 +71,7 @@ pub struct PlayerProfile {
 
 /// A match in a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchSummary {
     pub id: MatchId,
     pub game: String,
@@ -82,6 +90,7 @@ pub struct MatchSummary {
 
 /// One recorded action of a finished or public match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecordedAction {
     pub seq: Seq,
     pub seat: u8,
@@ -92,6 +101,7 @@ pub struct RecordedAction {
 
 /// A match with its full record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchRecord {
     pub summary: MatchSummary,
     /// The match's random seed, published once the match is over (before, it would let anyone
@@ -105,6 +115,7 @@ pub struct MatchRecord {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Health {
     pub status: String,
     pub database: String,
@@ -112,6 +123,7 @@ pub struct Health {
 
 /// One matchmaking pool and how many players wait in it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QueuePool {
     pub game: String,
     pub variant: String,
@@ -123,6 +135,7 @@ pub struct QueuePool {
 
 /// How a tournament pairs its entrants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TournamentFormat {
     /// Everyone plays everyone once (Berger tables; a bye a round for an odd field).
@@ -148,6 +161,7 @@ impl TournamentFormat {
 
 /// `POST /api/tournaments`: a new tournament, open for registration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CreateTournament {
     pub name: String,
@@ -174,6 +188,7 @@ pub struct CreateTournament {
 
 /// `POST /api/tournaments/{id}/entrants`: the creator enters an AI level.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct AddEntrant {
     pub ai_level: u8,
@@ -181,6 +196,7 @@ pub struct AddEntrant {
 
 /// A tournament in a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentSummary {
     pub id: TournamentId,
     pub name: String,
@@ -211,6 +227,7 @@ pub struct TournamentSummary {
 /// One entrant: their number in the tournament, who they are and the rating they were seeded
 /// by (known from the start).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentEntrant {
     pub entrant: u32,
     pub player: PlayerRef,
@@ -220,6 +237,7 @@ pub struct TournamentEntrant {
 
 /// How a tournament game ended, from seat 0's side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GameOutcome {
     Win,
@@ -229,6 +247,7 @@ pub enum GameOutcome {
 
 /// One game of a tournament round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentGame {
     /// 0 for the top board.
     pub board: u32,
@@ -249,6 +268,7 @@ pub struct TournamentGame {
 
 /// One round: its games in board order and the entrants with a bye.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentRound {
     pub round: u32,
     pub games: Vec<TournamentGame>,
@@ -258,6 +278,7 @@ pub struct TournamentRound {
 
 /// One row of a tournament's standings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Standing {
     /// 1-based; entrants level on points, Buchholz and Sonneborn-Berger share a rank.
     pub rank: u32,
@@ -275,6 +296,7 @@ pub struct Standing {
 
 /// `GET /api/tournaments/{id}`: a tournament with its entrants, rounds and standings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentDetails {
     pub summary: TournamentSummary,
     pub entrants: Vec<TournamentEntrant>,

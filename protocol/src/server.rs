@@ -84,6 +84,7 @@ pub struct Ack {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     pub code: ErrorCode,
     /// A sentence for people; clients act on `code`.
@@ -92,6 +93,7 @@ pub struct ErrorBody {
 
 /// Stable, machine-readable error codes, shared by the WebSocket protocol and the REST API.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// Not JSON, or not an object.
@@ -123,6 +125,7 @@ pub enum ErrorCode {
 
 /// A player as others see them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerRef {
     pub id: PlayerId,
     pub name: String,
@@ -181,6 +184,7 @@ pub enum MatchEvent {
 
 /// How a match ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchResult {
     /// Place of each seat, 0 best; equal places are ties.
     pub places: Vec<u8>,
@@ -193,6 +197,7 @@ pub struct MatchResult {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RatingChange {
     pub seat: u8,
     pub player: PlayerId,

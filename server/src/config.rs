@@ -25,6 +25,38 @@ pub struct Config {
     /// Largest REST request body accepted, in bytes.
     #[arg(long, env = "TAFL_MAX_BODY_BYTES", default_value_t = 16 * 1024)]
     pub max_body_bytes: usize,
+    /// Logins each client address may try per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_LOGINS_PER_MINUTE", default_value_t = 10)]
+    pub logins_per_minute: u32,
+    /// Logins a client address may try in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_LOGIN_BURST", default_value_t = 20)]
+    pub login_burst: u32,
+    /// Registrations each client address may try per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_REGISTRATIONS_PER_MINUTE", default_value_t = 2)]
+    pub registrations_per_minute: u32,
+    /// Registrations a client address may try in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_REGISTRATION_BURST", default_value_t = 10)]
+    pub registration_burst: u32,
+    /// Failed logins a username may have before each further failure locks it for a while.
+    #[arg(long, env = "TAFL_LOGIN_FREE_FAILURES", default_value_t = 5)]
+    pub login_free_failures: u32,
+    /// The first lock after too many failed logins, in seconds; it doubles with each further
+    /// failure...
+    #[arg(long, env = "TAFL_LOGIN_BACKOFF_SECS", default_value_t = 2)]
+    pub login_backoff_secs: u64,
+    /// ...up to this; a username left alone this long after its last failure or lock starts
+    /// afresh.
+    #[arg(long, env = "TAFL_LOGIN_BACKOFF_MAX_SECS", default_value_t = 300)]
+    pub login_backoff_max_secs: u64,
+    /// The header a reverse proxy puts the client's address in (`X-Forwarded-For`,
+    /// `X-Real-IP`), for the per-address limits; its last address is taken. Unset: the peer's
+    /// address (set it only behind a proxy that writes the header, or clients could forge it).
+    #[arg(long, env = "TAFL_CLIENT_IP_HEADER")]
+    pub client_ip_header: Option<axum::http::HeaderName>,
+    /// Other origins whose pages may call the API from a browser (CORS), comma-separated, as
+    /// `https://club.example`; `*` allows any. Unset: same-origin pages only.
+    #[arg(long, env = "TAFL_CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
+    pub cors_origins: Vec<String>,
     /// How long a disconnected player's opponents wait before they may claim the win.
     #[arg(long, env = "TAFL_DISCONNECT_GRACE_SECS", default_value_t = 60)]
     pub disconnect_grace_secs: u64,
@@ -77,6 +109,24 @@ impl Config {
             per_second: self.queue_window_growth,
             max: self.queue_window_max,
         }
+    }
+}
+
+/// An origin as browsers send it: `*`, or a scheme and a host with an optional port, and nothing
+/// after (a trailing slash or a path would never match a browser's `Origin` header).
+fn parse_origin(origin: &str) -> Result<String, String> {
+    let origin = origin.trim();
+    let host = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"));
+    match host {
+        _ if origin == "*" => Ok(origin.to_string()),
+        Some(host) if !host.is_empty() && !host.contains(['/', '?', '#', ' ']) => {
+            Ok(origin.to_string())
+        }
+        _ => Err(format!(
+            "'{origin}' is not an origin such as https://club.example or http://localhost:3000"
+        )),
     }
 }
 

@@ -1,8 +1,10 @@
 //! The server's one error type: a stable protocol error code and a sentence. It becomes an
 //! `error` message on a socket or a JSON body with the matching status over HTTP.
 
+use std::time::Duration;
+
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use protocol::{ErrorBody, ErrorCode};
 
@@ -12,6 +14,9 @@ use crate::store::StoreError;
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
+    /// For `rate_limited`: whole seconds until a retry may succeed, sent over HTTP as the
+    /// `Retry-After` header.
+    pub retry_after: Option<u64>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -21,6 +26,20 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// A `rate_limited` error: try again in `wait` (rounded up to a whole second, as
+    /// `Retry-After` counts).
+    pub fn rate_limited(message: impl Into<String>, wait: Duration) -> ApiError {
+        let seconds = wait.as_millis().div_ceil(1000).max(1) as u64;
+        ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::new(
+                ErrorCode::RateLimited,
+                format!("{}; try again in {seconds} s", message.into()),
+            )
         }
     }
 
@@ -78,6 +97,33 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
+        let mut response = (self.status(), Json(self.body())).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
+}
+
+/// A JSON `not_found` for a path under `/api/` that names no endpoint (axum's own answer is
+/// an empty body).
+pub async fn no_endpoint(uri: Uri) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotFound,
+        format!("there is no endpoint {}", uri.path()),
+    )
+}
+
+/// A JSON answer for a known path asked with a method it does not serve (axum still adds the
+/// `Allow` header).
+pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let error = ApiError::new(
+        ErrorCode::BadRequest,
+        format!("{} does not serve {method}", uri.path()),
+    );
+    let mut response = error.into_response();
+    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+    response
 }

@@ -1,6 +1,8 @@
 //! The REST API: accounts, leaderboards, profiles, match records, live matches, health. Every
 //! error is an `ErrorBody` JSON with the status its code maps to.
 
+use std::time::Instant;
+
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
@@ -9,9 +11,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::tafl::opentafl::export_record;
 use protocol::{
-    ClockSpec, Credentials, ErrorCode, Health, Leaderboard, LeaderboardEntry, MatchId, MatchRecord,
-    MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating, QueuePool, RatingPoint,
-    RecordedAction, Seq, Session,
+    ClockSpec, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, LeaderboardEntry, MatchId,
+    MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating, QueuePool,
+    RatingPoint, RecordedAction, Seq, Session,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -19,6 +21,7 @@ use serde::de::DeserializeOwned;
 use crate::auth::{self, check_password, check_username, hash_password, new_token};
 use crate::error::{ApiError, ApiResult};
 use crate::hosted;
+use crate::limits::ClientIp;
 use crate::state::AppState;
 use crate::store::{Status, StoredMatch};
 
@@ -114,10 +117,31 @@ async fn start_session(state: &AppState, player: crate::store::Player) -> ApiRes
     Ok(([(header::SET_COOKIE, cookie)], Json(body)).into_response())
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/register",
+    tag = "accounts",
+    summary = "Register with a username and a password",
+    description = "Usernames have 3 to 24 letters, digits, `_` or `-`, start with a letter and \
+        are unique in any case; passwords have 8 to 256 characters. Starts a session (the \
+        token is also set as the `session` cookie). Each client address may register only so \
+        often.",
+    request_body = Credentials,
+    responses(
+        (status = 200, description = "Registered and logged in", body = Session),
+        (status = 400, description = "`malformed` or `bad_request`: a bad body, username or password", body = ErrorBody),
+        (status = 409, description = "`conflict`: the username is taken", body = ErrorBody),
+        (status = 413, description = "`too_large`: the body is too large", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many registrations from this address", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    ),
+)]
 async fn register(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
+    state.limits().registration_attempt(ip)?;
     check_username(&c.username)?;
     check_password(&c.password)?;
     let hash = hash_password(c.password).await?;
@@ -128,21 +152,57 @@ async fn register(
     start_session(&state, player).await
 }
 
-async fn login(State(state): State<AppState>, Body(c): Body<Credentials>) -> ApiResult<Response> {
-    let wrong = || ApiError::new(ErrorCode::Unauthorized, "wrong username or password");
-    let player = state
-        .store()
-        .player_by_name(&c.username)
-        .await?
-        .ok_or_else(wrong)?;
-    let hash = player.password_hash.clone().ok_or_else(wrong)?;
-    if !auth::verify_password(hash, c.password).await {
-        return Err(wrong());
-    }
+#[utoipa::path(
+    post,
+    path = "/api/login",
+    tag = "accounts",
+    summary = "Log in with a username (any case) and a password",
+    description = "Starts a session (the token is also set as the `session` cookie). Each \
+        client address may try only so often, and after a few failed logins for a username \
+        each further failure locks it for a growing while.",
+    request_body = Credentials,
+    responses(
+        (status = 200, description = "Logged in", body = Session),
+        (status = 400, description = "`malformed` or `bad_request`: a bad body", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: wrong username or password", body = ErrorBody),
+        (status = 413, description = "`too_large`: the body is too large", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many logins from this address, or the username is locked after failed logins", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    ),
+)]
+async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Body(c): Body<Credentials>,
+) -> ApiResult<Response> {
+    state.limits().login_attempt(ip)?;
+    let backoff = state.limits().failed_logins();
+    backoff.check(&c.username, Instant::now())?;
+    let player = state.store().player_by_name(&c.username).await?;
+    let verified = match player.as_ref().and_then(|p| p.password_hash.clone()) {
+        Some(hash) => auth::verify_password(hash, c.password).await,
+        None => false,
+    };
+    let Some(player) = player.filter(|_| verified) else {
+        backoff.failed(&c.username, Instant::now());
+        return Err(ApiError::new(
+            ErrorCode::Unauthorized,
+            "wrong username or password",
+        ));
+    };
+    backoff.succeeded(&c.username);
     start_session(&state, player).await
 }
 
 /// A guest account: a fresh `guest-xxxxxxxx` name and a session, with nothing to fill in.
+#[utoipa::path(
+    post,
+    path = "/api/guest",
+    tag = "accounts",
+    summary = "Play as a guest",
+    description = "A new guest account named `guest-xxxxxxxx` and its session; no body.",
+    responses((status = 200, description = "A guest session", body = Session)),
+)]
 async fn guest(State(state): State<AppState>) -> ApiResult<Response> {
     let name = format!("guest-{}", hex::encode(rand::random::<[u8; 4]>()));
     let player = state
@@ -152,6 +212,18 @@ async fn guest(State(state): State<AppState>) -> ApiResult<Response> {
     start_session(&state, player).await
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/logout",
+    tag = "accounts",
+    summary = "Revoke the session",
+    description = "Revokes the session token the request carries; sockets opened with it close.",
+    security(("bearer" = []), ("cookie" = [])),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, description = "`unauthorized`: no session, or not a live one", body = ErrorBody),
+    ),
+)]
 async fn logout(
     State(state): State<AppState>,
     parts: axum::http::request::Parts,
@@ -163,12 +235,33 @@ async fn logout(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct Page {
+    /// 1-based; 1 when absent.
     page: Option<u32>,
+    /// Entries per page, 1 to 200; 50 when absent.
     per_page: Option<u32>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/leaderboard/{game}/{variant}",
+    tag = "players",
+    summary = "A pool's leaderboard",
+    description = "The players rated in one pool (a game and variant), best first, with their \
+        rated games played.",
+    params(
+        ("game" = String, Path, description = "A game, as `tafl`"),
+        ("variant" = String, Path, description = "One of its variants, as `copenhagen`"),
+        Page,
+    ),
+    responses(
+        (status = 200, description = "One page of the leaderboard", body = Leaderboard),
+        (status = 400, description = "`bad_request`: a page that is not a number", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such game or variant", body = ErrorBody),
+    ),
+)]
 async fn leaderboard(
     State(state): State<AppState>,
     Path((game, variant)): Path<(String, String)>,
@@ -201,6 +294,19 @@ async fn leaderboard(
     }))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/players/{id}",
+    tag = "players",
+    summary = "A player's profile",
+    description = "The player, their rating in every pool they played rated in, and their \
+        rating after each rated match.",
+    params(("id" = i64, Path, description = "The player's number")),
+    responses(
+        (status = 200, description = "The profile", body = PlayerProfile),
+        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
+    ),
+)]
 async fn profile(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<PlayerProfile>> {
     let id = PlayerId(id);
     let player = state.store().player(id).await?.ok_or_else(|| {
@@ -262,6 +368,18 @@ fn summary(m: &StoredMatch) -> MatchSummary {
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/players/{id}/matches",
+    tag = "players",
+    summary = "A player's matches",
+    description = "The player's latest 100 matches, newest first.",
+    params(("id" = i64, Path, description = "The player's number")),
+    responses(
+        (status = 200, description = "The matches", body = Vec<MatchSummary>),
+        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
+    ),
+)]
 async fn player_matches(
     State(state): State<AppState>,
     Id(id): Id,
@@ -276,6 +394,14 @@ async fn player_matches(
     Ok(Json(matches.iter().map(summary).collect()))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/matches/live",
+    tag = "matches",
+    summary = "Live matches to watch",
+    description = "Up to 100 open matches being played, to watch over the WebSocket.",
+    responses((status = 200, description = "The matches", body = Vec<MatchSummary>)),
+)]
 async fn live_matches(State(state): State<AppState>) -> ApiResult<Json<Vec<MatchSummary>>> {
     let matches = state.store().live_matches(100).await?;
     Ok(Json(matches.iter().map(summary).collect()))
@@ -283,6 +409,19 @@ async fn live_matches(State(state): State<AppState>) -> ApiResult<Json<Vec<Match
 
 /// A match with its record. The seed, which would let anyone predict the match's chance, is
 /// published only once the match is over; so are hidden actions.
+#[utoipa::path(
+    get,
+    path = "/api/matches/{id}",
+    tag = "matches",
+    summary = "A match with its full record",
+    description = "The match, its actions (hidden ones only once it is over), its seed once it \
+        is over, its result with the rating changes, and for tafl the OpenTafl record.",
+    params(("id" = i64, Path, description = "The match's number")),
+    responses(
+        (status = 200, description = "The match", body = MatchRecord),
+        (status = 404, description = "`not_found`: no such match", body = ErrorBody),
+    ),
+)]
 async fn match_record(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<MatchRecord>> {
     let m = state
         .store()
@@ -342,6 +481,16 @@ fn tafl_record(m: &StoredMatch) -> Option<String> {
 }
 
 /// Whether the server can serve matches: its database answers.
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "server",
+    summary = "Health check",
+    responses(
+        (status = 200, description = "Serving", body = Health),
+        (status = 503, description = "The database does not answer", body = Health),
+    ),
+)]
 async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
     let (status, text, database) = match state.store().ping().await {
         Ok(()) => (StatusCode::OK, "ok", "ok"),
@@ -359,6 +508,13 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
 }
 
 /// The matchmaking pools with players waiting.
+#[utoipa::path(
+    get,
+    path = "/api/queue",
+    tag = "matches",
+    summary = "Matchmaking pools with players waiting",
+    responses((status = 200, description = "The pools", body = Vec<QueuePool>)),
+)]
 async fn queue(State(state): State<AppState>) -> ApiResult<Json<Vec<QueuePool>>> {
     Ok(Json(state.queue().pools().await?))
 }

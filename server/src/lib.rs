@@ -7,6 +7,8 @@ pub mod config;
 pub mod error;
 pub mod hosted;
 pub mod http;
+pub mod limits;
+pub mod openapi;
 pub mod queue;
 pub mod ratings;
 pub mod room;
@@ -22,7 +24,7 @@ use std::net::SocketAddr;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::get;
+use axum::routing::{any, get};
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
@@ -39,13 +41,22 @@ pub fn clock_ms() -> i64 {
 
 pub fn app(state: AppState) -> Router {
     let body_limit = state.config().max_body_bytes;
-    Router::new()
+    let cors = limits::cors(state.config());
+    let router = Router::new()
         .route("/ws", get(ws::upgrade))
         .merge(http::routes())
         .merge(tournament::http::routes())
         .merge(web::routes())
+        .merge(openapi::routes())
+        // An unknown `/api/` path or a method a path does not serve gets a JSON error too.
+        .route("/api/{*path}", any(error::no_endpoint))
+        .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
-        .with_state(state)
+        .with_state(state);
+    match cors {
+        Some(cors) => router.layer(cors),
+        None => router,
+    }
 }
 
 /// A running server.
@@ -69,6 +80,13 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    let task = tokio::spawn(async move { axum::serve(listener, app(state)).await });
+    let task = tokio::spawn(async move {
+        axum::serve(
+            listener,
+            // The peer's address, for the per-address limits.
+            app(state).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+    });
     Ok(Running { addr, task })
 }

@@ -10,6 +10,7 @@ use tokio::sync::{Semaphore, broadcast};
 use crate::auth::token_hash;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
+use crate::limits::Limits;
 use crate::queue::Queue;
 use crate::room::RoomContext;
 use crate::rooms::Rooms;
@@ -25,6 +26,8 @@ pub struct AppState {
 pub struct Shared {
     pub config: Config,
     pub store: Store,
+    /// Login and registration limits per address, and the back-off of failed logins.
+    limits: Limits,
     pub rooms: Rooms,
     next_conn: AtomicU64,
     /// Hashes of session tokens just revoked, so that sockets opened with them close at once.
@@ -52,6 +55,7 @@ impl AppState {
         let (revocations, _) = broadcast::channel(64);
         AppState {
             inner: Arc::new(Shared {
+                limits: Limits::new(&config),
                 config,
                 store,
                 rooms,
@@ -96,6 +100,10 @@ impl AppState {
 
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
     }
 
     pub fn store(&self) -> &Store {

@@ -953,7 +953,13 @@ async fn sockets_of_a_revoked_session_are_told_and_closed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rest_refuses_bad_bodies_names_and_ids() {
     for backend in BACKENDS {
-        let addr = start(&fresh_database(backend).await, &[]).await;
+        // Dozens of registrations from one address: no limit on them here (tests/limits.rs
+        // tests it).
+        let addr = start(
+            &fresh_database(backend).await,
+            &["--registrations-per-minute", "0"],
+        )
+        .await;
         let alice = register(addr, "Alice").await;
         let register_url = format!("http://{addr}/api/register");
         let raw = |body: String| {

@@ -7,7 +7,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::ai::Level;
 use protocol::{
-    AddEntrant, ClockSpec, CreateTournament, ErrorCode, GameOutcome, TimeControl,
+    AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, TimeControl,
     TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame, TournamentId,
     TournamentRound, TournamentSummary,
 };
@@ -57,6 +57,22 @@ fn check_two_seats(game: &str, variant: &str) -> ApiResult<()> {
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    summary = "Create a tournament",
+    description = "A new tournament of a two-player game, open for registration; the creator \
+        enters AI levels and starts it, unless it has a start time.",
+    security(("bearer" = []), ("cookie" = [])),
+    request_body = CreateTournament,
+    responses(
+        (status = 200, description = "The new tournament", body = TournamentDetails),
+        (status = 400, description = "`malformed` or `bad_request`: a bad body, name, game or number of rounds", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such game or variant", body = ErrorBody),
+    ),
+)]
 async fn create(
     State(state): State<AppState>,
     Authed(creator): Authed,
@@ -85,6 +101,19 @@ async fn create(
         }
         (_, None) => 0,
     };
+    // A round ends when its last game does, so every game needs a clock: an untimed game whose
+    // player came but stopped moving would hold the whole tournament up for ever, while a clock
+    // flags them (server-side, and across restarts).
+    let clock = spec
+        .time_control
+        .unwrap_or(TimeControl::Rapid)
+        .clock()
+        .ok_or_else(|| {
+            bad_request(
+                "tournament games need a clock, so that every round ends: choose bullet, blitz, \
+                 rapid or classical",
+            )
+        })?;
     let new = NewTournament {
         name,
         creator: creator.id,
@@ -92,10 +121,7 @@ async fn create(
         variant,
         format: spec.format,
         rounds,
-        clock: spec
-            .time_control
-            .and_then(TimeControl::clock)
-            .map(|c| (c.base_ms, c.increment_ms)),
+        clock: Some((clock.base_ms, clock.increment_ms)),
         rated: spec.rated,
         starts_ms: spec.starts_ms,
         created_ms: crate::clock_ms(),
@@ -117,6 +143,21 @@ async fn tournament(state: &AppState, id: TournamentId) -> ApiResult<StoredTourn
 }
 
 /// The logged-in player enters the tournament.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/register",
+    tag = "tournaments",
+    summary = "Enter a tournament",
+    description = "The logged-in player enters the tournament while it is registering.",
+    security(("bearer" = []), ("cookie" = [])),
+    params(("id" = i64, Path, description = "The tournament's number")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentDetails),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such tournament", body = ErrorBody),
+        (status = 409, description = "`conflict`: already entered, or registration is closed", body = ErrorBody),
+    ),
+)]
 async fn register(
     State(state): State<AppState>,
     Authed(player): Authed,
@@ -132,6 +173,24 @@ async fn register(
 }
 
 /// The creator enters an AI level.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/entrants",
+    tag = "tournaments",
+    summary = "Enter an AI level",
+    description = "The tournament's creator enters the AI player of a level, 1 to 5.",
+    security(("bearer" = []), ("cookie" = [])),
+    params(("id" = i64, Path, description = "The tournament's number")),
+    request_body = AddEntrant,
+    responses(
+        (status = 200, description = "The tournament", body = TournamentDetails),
+        (status = 400, description = "`malformed` or `bad_request`: a bad body or level", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: not the tournament's creator", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such tournament", body = ErrorBody),
+        (status = 409, description = "`conflict`: already entered, or registration is closed", body = ErrorBody),
+    ),
+)]
 async fn add_entrant(
     State(state): State<AppState>,
     Authed(player): Authed,
@@ -156,6 +215,22 @@ async fn add_entrant(
 }
 
 /// The creator closes registration and starts the first round.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/start",
+    tag = "tournaments",
+    summary = "Start a tournament",
+    description = "The tournament's creator closes registration and starts the first round.",
+    security(("bearer" = []), ("cookie" = [])),
+    params(("id" = i64, Path, description = "The tournament's number")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentDetails),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: not the tournament's creator", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such tournament", body = ErrorBody),
+        (status = 409, description = "`conflict`: already started, or too few entrants", body = ErrorBody),
+    ),
+)]
 async fn start(
     State(state): State<AppState>,
     Authed(player): Authed,
@@ -173,11 +248,31 @@ async fn start(
     Ok(Json(details(&state, id).await?))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    summary = "The latest tournaments",
+    description = "Up to 100 tournaments, newest first.",
+    responses((status = 200, description = "The tournaments", body = Vec<TournamentSummary>)),
+)]
 async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<TournamentSummary>>> {
     let tournaments = state.store().tournaments(100).await?;
     Ok(Json(tournaments.iter().map(summary).collect()))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}",
+    tag = "tournaments",
+    summary = "A tournament",
+    description = "A tournament with its entrants, rounds, standings and, once finished, its winner.",
+    params(("id" = i64, Path, description = "The tournament's number")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentDetails),
+        (status = 404, description = "`not_found`: no such tournament", body = ErrorBody),
+    ),
+)]
 async fn show(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<TournamentDetails>> {
     Ok(Json(details(&state, TournamentId(id)).await?))
 }

@@ -1,0 +1,278 @@
+//! Limits on the REST API beyond the body size: how often one client address may try to log in
+//! and to register, a growing lock on a username after repeated failed logins, and which other
+//! origins' pages may call the API (CORS). A refusal is a `rate_limited` error with a
+//! `Retry-After` header.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, Method, header};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// Usernames with failed logins remembered before the stale ones are forgotten.
+const REMEMBERED_USERNAMES: usize = 10_000;
+
+/// Addresses a limiter remembers before it forgets those that are back to a full burst.
+const REMEMBERED_ADDRESSES: usize = 10_000;
+
+pub struct Limits {
+    logins: AddressLimit,
+    registrations: AddressLimit,
+    failed_logins: LoginBackoff,
+}
+
+impl Limits {
+    pub fn new(config: &Config) -> Limits {
+        Limits {
+            logins: AddressLimit::new(
+                "too many logins from your address",
+                config.logins_per_minute,
+                config.login_burst,
+            ),
+            registrations: AddressLimit::new(
+                "too many registrations from your address",
+                config.registrations_per_minute,
+                config.registration_burst,
+            ),
+            failed_logins: LoginBackoff {
+                free: config.login_free_failures,
+                first: Duration::from_secs(config.login_backoff_secs),
+                max: Duration::from_secs(config.login_backoff_max_secs),
+                usernames: Mutex::default(),
+            },
+        }
+    }
+
+    /// One more login attempt from `ip`.
+    pub fn login_attempt(&self, ip: IpAddr) -> ApiResult<()> {
+        self.logins.check(ip)
+    }
+
+    /// One more registration attempt from `ip`.
+    pub fn registration_attempt(&self, ip: IpAddr) -> ApiResult<()> {
+        self.registrations.check(ip)
+    }
+
+    pub fn failed_logins(&self) -> &LoginBackoff {
+        &self.failed_logins
+    }
+}
+
+/// A token bucket per client address; `None` when the limit is off.
+struct AddressLimit {
+    refusal: &'static str,
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+}
+
+impl AddressLimit {
+    fn new(refusal: &'static str, per_minute: u32, burst: u32) -> AddressLimit {
+        let limiter = NonZeroU32::new(per_minute).map(|rate| {
+            let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
+            RateLimiter::keyed(Quota::per_minute(rate).allow_burst(burst))
+        });
+        AddressLimit { refusal, limiter }
+    }
+
+    fn check(&self, ip: IpAddr) -> ApiResult<()> {
+        let Some(limiter) = &self.limiter else {
+            return Ok(());
+        };
+        if limiter.len() > REMEMBERED_ADDRESSES {
+            limiter.retain_recent();
+        }
+        limiter.check_key(&ip).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::rate_limited(self.refusal, wait)
+        })
+    }
+}
+
+/// Failed logins per username (case-insensitively, as usernames are unique): the first `free`
+/// cost nothing, then each locks the username for `first`, doubling with every further
+/// failure up to `max`; a username left alone for `max` after its last failure or lock starts
+/// afresh. The lock holds whatever the password, so that guessing cannot go on
+/// from many addresses at once; a successful login clears the count.
+pub struct LoginBackoff {
+    free: u32,
+    first: Duration,
+    max: Duration,
+    usernames: Mutex<HashMap<String, Failures>>,
+}
+
+struct Failures {
+    count: u32,
+    /// The end of the lock; the last failure's time while failures are free.
+    locked_until: Instant,
+}
+
+impl LoginBackoff {
+    /// Refuses a login for a username that is locked at `now`.
+    pub fn check(&self, username: &str, now: Instant) -> ApiResult<()> {
+        let usernames = self
+            .usernames
+            .lock()
+            .expect("the back-off lock is never poisoned");
+        match usernames.get(&username.to_lowercase()) {
+            Some(f) if f.locked_until > now => Err(ApiError::rate_limited(
+                "too many failed logins for this username",
+                f.locked_until - now,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn failed(&self, username: &str, now: Instant) {
+        let mut usernames = self
+            .usernames
+            .lock()
+            .expect("the back-off lock is never poisoned");
+        if usernames.len() >= REMEMBERED_USERNAMES {
+            usernames.retain(|_, f| now < f.locked_until + self.max);
+        }
+        let f = usernames
+            .entry(username.to_lowercase())
+            .or_insert(Failures {
+                count: 0,
+                locked_until: now,
+            });
+        if now >= f.locked_until + self.max {
+            f.count = 0;
+        }
+        f.count += 1;
+        f.locked_until = match f.count.checked_sub(self.free + 1) {
+            Some(over) => now + self.first.saturating_mul(1 << over.min(20)).min(self.max),
+            None => now,
+        };
+    }
+
+    pub fn succeeded(&self, username: &str) {
+        self.usernames
+            .lock()
+            .expect("the back-off lock is never poisoned")
+            .remove(&username.to_lowercase());
+    }
+}
+
+/// The address a request comes from: the configured proxy header's last address, else the
+/// peer's.
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<ClientIp, Self::Rejection> {
+        let forwarded = state.config().client_ip_header.as_ref().and_then(|name| {
+            let value = parts.headers.get_all(name).iter().next_back()?;
+            value.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
+        });
+        let peer = || {
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(addr)| addr.ip())
+        };
+        // Served without connection info (only in-process uses of `app`), every request
+        // shares one address.
+        Ok(ClientIp(
+            forwarded
+                .or_else(peer)
+                .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+        ))
+    }
+}
+
+/// The CORS layer for the configured origins; none when there are none, so that browsers
+/// keep every other origin's pages away from the API.
+pub fn cors(config: &Config) -> Option<CorsLayer> {
+    if config.cors_origins.is_empty() {
+        return None;
+    }
+    let origins = if config.cors_origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            config
+                .cors_origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o).ok()),
+        )
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(origins)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+            .expose_headers([header::RETRY_AFTER])
+            .max_age(Duration::from_secs(3600)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn backoff() -> LoginBackoff {
+        LoginBackoff {
+            free: 2,
+            first: Duration::from_secs(1),
+            max: Duration::from_secs(5),
+            usernames: Mutex::default(),
+        }
+    }
+
+    fn retry_after(b: &LoginBackoff, name: &str, now: Instant) -> Option<u64> {
+        b.check(name, now).err().map(|e| e.retry_after.unwrap())
+    }
+
+    #[test]
+    fn locks_grow_after_the_free_failures_up_to_the_max() {
+        let b = backoff();
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        b.failed("Alice", at(0));
+        b.failed("alice", at(0));
+        assert_eq!(
+            retry_after(&b, "ALICE", at(0)),
+            None,
+            "two failures are free"
+        );
+        // Each further failure, once the lock is over, doubles it: 1, 2, 4, then 5 (the max).
+        let mut now = 0;
+        for lock in [1, 2, 4, 5, 5] {
+            b.failed("alice", at(now));
+            assert_eq!(retry_after(&b, "Alice", at(now)), Some(lock));
+            assert_eq!(
+                retry_after(&b, "bob", at(now)),
+                None,
+                "other names are free"
+            );
+            now += lock;
+            assert_eq!(retry_after(&b, "alice", at(now)), None, "the lock ends");
+        }
+        // A success clears the count: two free failures again.
+        b.succeeded("ALICE");
+        b.failed("alice", at(now));
+        b.failed("alice", at(now));
+        assert_eq!(retry_after(&b, "alice", at(now)), None);
+        b.failed("alice", at(now));
+        assert_eq!(retry_after(&b, "alice", at(now)), Some(1));
+        // So does a quiet spell as long as the longest lock, after the last lock.
+        now += 1 + 5;
+        b.failed("alice", at(now));
+        assert_eq!(retry_after(&b, "alice", at(now)), None);
+    }
+}

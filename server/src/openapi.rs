@@ -1,0 +1,98 @@
+//! The REST API's OpenAPI description, made from the handlers' `#[utoipa::path]` attributes
+//! and the protocol crate's schemas, served at `/api/openapi.json`; and Swagger UI to read and
+//! try it at `/api/docs`, its files vendored into the binary at build time (no CDN).
+
+use axum::routing::get;
+use axum::{Json, Router};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_swagger_ui::{Config, SwaggerUi};
+
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tafl match server",
+        description = "The REST API of the match server: accounts, leaderboards, players, \
+            matches, tournaments. Matches are played over the WebSocket at `/ws` (see \
+            `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`."
+    ),
+    paths(
+        crate::http::register,
+        crate::http::login,
+        crate::http::guest,
+        crate::http::logout,
+        crate::http::leaderboard,
+        crate::http::profile,
+        crate::http::player_matches,
+        crate::http::live_matches,
+        crate::http::match_record,
+        crate::http::queue,
+        crate::http::health,
+        crate::tournament::http::list,
+        crate::tournament::http::create,
+        crate::tournament::http::show,
+        crate::tournament::http::register,
+        crate::tournament::http::add_entrant,
+        crate::tournament::http::start,
+        document,
+    ),
+    modifiers(&SessionAuth),
+    tags(
+        (name = "accounts", description = "Registering, logging in, guests, sessions"),
+        (name = "players", description = "Leaderboards and player profiles"),
+        (name = "matches", description = "Match records, live matches, the matchmaking queue"),
+        (name = "tournaments", description = "Creating, entering, starting and following tournaments"),
+        (name = "server", description = "The server itself"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The session token, as the server takes it: a bearer token or the `session` cookie set at
+/// login.
+struct SessionAuth;
+
+impl Modify for SessionAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        let bearer = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "The session token of `/api/register`, `/api/login` or `/api/guest`",
+            ))
+            .build();
+        components.add_security_scheme("bearer", SecurityScheme::Http(bearer));
+        components.add_security_scheme(
+            "cookie",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                "session",
+                "The session cookie set with the token",
+            ))),
+        );
+    }
+}
+
+pub fn routes() -> Router<AppState> {
+    let ui = SwaggerUi::new("/api/docs").config(
+        Config::new(["/api/openapi.json"])
+            // Swagger UI would otherwise send the document to an online validator.
+            .validator_url("none")
+            .persist_authorization(true),
+    );
+    Router::new()
+        .route("/api/openapi.json", get(document))
+        .merge(ui)
+}
+
+/// The document itself.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "server",
+    summary = "This OpenAPI description",
+    responses((status = 200, description = "The OpenAPI document", content_type = "application/json")),
+)]
+async fn document() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
