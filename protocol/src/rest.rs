@@ -175,7 +175,8 @@ pub struct CreateTournament {
     /// field needs).
     #[serde(default)]
     pub rounds: Option<u32>,
-    /// The clock of every game; untimed when absent.
+    /// The clock of every game: `rapid` when absent; `correspondence` (untimed) is refused,
+    /// since a game without a clock could hold its round up for ever.
     #[serde(default)]
     pub time_control: Option<TimeControl>,
     #[serde(default)]

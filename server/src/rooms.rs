@@ -133,6 +133,13 @@ impl Rooms {
             spec.seed,
         )?;
         let id = self.ctx.store.create_match(&spec).await?;
+        self.open_stored(id, seating).await
+    }
+
+    /// Seats the players of a match just stored and starts its room: for a caller that stores
+    /// the match together with something else (the tournament director links it to its game in
+    /// the same transaction).
+    pub async fn open_stored(&self, id: MatchId, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
         let stored = self
             .ctx
             .store

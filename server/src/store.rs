@@ -382,26 +382,8 @@ impl Store {
     // --- Matches --------------------------------------------------------------------------
 
     pub async fn create_match(&self, spec: &NewMatch) -> StoreResult<MatchId> {
-        let row = sqlx::query(
-            "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
-                                  private, invite, hotseat, seed, status, last_seq, created_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11) RETURNING id",
-        )
-        .bind(&spec.game)
-        .bind(&spec.variant)
-        .bind(i32::from(spec.seats))
-        .bind(flag(spec.rated))
-        .bind(spec.clock.map(|(base, _)| base as i64))
-        .bind(spec.clock.map(|(_, inc)| inc as i64))
-        .bind(flag(spec.private))
-        .bind(spec.invite.as_deref())
-        .bind(flag(spec.hotseat))
-        // Seeds are any u64; the column is signed, so the bits are stored as they are.
-        .bind(spec.seed as i64)
-        .bind(spec.created_ms)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(MatchId(row.try_get("id")?))
+        let mut conn = self.pool.acquire().await?;
+        insert_match(&mut conn, spec).await
     }
 
     /// Records who sits in a seat, and the match's event count so far.
@@ -947,6 +929,35 @@ async fn write_appends(
             drop(permit);
         });
     }
+}
+
+/// Inserts a new match, waiting for players; on a connection rather than the pool so that a
+/// caller can make it part of a transaction (the tournament director links the match to its
+/// game in the same one).
+pub(crate) async fn insert_match(
+    conn: &mut sqlx::AnyConnection,
+    spec: &NewMatch,
+) -> StoreResult<MatchId> {
+    let row = sqlx::query(
+        "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
+                              private, invite, hotseat, seed, status, last_seq, created_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11) RETURNING id",
+    )
+    .bind(&spec.game)
+    .bind(&spec.variant)
+    .bind(i32::from(spec.seats))
+    .bind(flag(spec.rated))
+    .bind(spec.clock.map(|(base, _)| base as i64))
+    .bind(spec.clock.map(|(_, inc)| inc as i64))
+    .bind(flag(spec.private))
+    .bind(spec.invite.as_deref())
+    .bind(flag(spec.hotseat))
+    // Seeds are any u64; the column is signed, so the bits are stored as they are.
+    .bind(spec.seed as i64)
+    .bind(spec.created_ms)
+    .fetch_one(conn)
+    .await?;
+    Ok(MatchId(row.try_get("id")?))
 }
 
 /// Writes actions (at most one per match: a room waits for each) and each match's new event

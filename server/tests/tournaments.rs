@@ -298,6 +298,11 @@ impl Bot {
                         if snapshot.result.is_some() {
                             continue;
                         }
+                        // A match whose seats are still being taken (after a restart that
+                        // came in the middle of opening it) is mirrored once it starts.
+                        if snapshot.seats.iter().any(|s| s.player.is_none()) {
+                            continue;
+                        }
                         let mirror = Mirror {
                             game,
                             rng,
@@ -333,6 +338,16 @@ impl Bot {
                         }
                         MatchEvent::Finished { .. } => {
                             games.remove(&match_id);
+                        }
+                        // A match watched while its seats were being taken: look again.
+                        MatchEvent::Started { .. } if !games.contains_key(&match_id) => {
+                            let id = conn.id();
+                            conn.send(ClientMessage::Watch {
+                                id,
+                                match_id,
+                                since: None,
+                            })
+                            .await;
                         }
                         _ => {}
                     },
@@ -972,6 +987,79 @@ async fn a_restart_in_the_middle_of_a_round_resumes_the_tournament() {
     }
 }
 
+/// A crash after a game's match was stored but before its players were seated: the match was
+/// linked to its game in the same transaction, so after the restart the director seats the
+/// players in that match instead of opening a second one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_stored_but_not_seated_before_a_crash_is_seated_after_it() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        // Nobody forfeits for not coming while this test looks.
+        let mut flags = FLAGS.to_vec();
+        flags[5] = "600";
+        let mut first = Server::start(&url, &flags).await;
+        let alice = guest(first.addr).await;
+        let bob = guest(first.addr).await;
+        let spec = json!({"name": "Crash", "game": "tafl", "variant": VARIANT,
+                          "format": "round_robin"});
+        let created = post_ok(first.addr, &alice.token, "/api/tournaments", spec).await;
+        let id = created.summary.id;
+        let register = format!("/api/tournaments/{}/register", id.0);
+        post_ok(first.addr, &alice.token, &register, json!({})).await;
+        post_ok(first.addr, &bob.token, &register, json!({})).await;
+        let start = format!("/api/tournaments/{}/start", id.0);
+        let started = post_ok(first.addr, &alice.token, &start, json!({})).await;
+        let match_id = started.rounds[0].games[0]
+            .match_id
+            .expect("the first round's match opens with the start");
+        first.kill();
+
+        // What the crash left: the match stored and linked, no seat taken.
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+        sqlx::query("DELETE FROM match_seats WHERE match_id = $1")
+            .bind(match_id.0)
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE matches SET status = 'waiting' WHERE id = $1")
+            .bind(match_id.0)
+            .execute(&pool)
+            .await
+            .unwrap();
+
+        let second = Server::start(&url, &flags).await;
+        let path = format!("/api/matches/{}", match_id.0);
+        let mut record = common::get(second.addr, &path).await;
+        for _ in 0..200 {
+            if record["summary"]["status"] == "live" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            record = common::get(second.addr, &path).await;
+        }
+        assert_eq!(record["summary"]["status"], "live", "{backend:?}: {record}");
+        let mut seated: Vec<i64> = record["summary"]["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_i64().unwrap())
+            .collect();
+        seated.sort();
+        let mut players = vec![alice.player.id.0, bob.player.id.0];
+        players.sort();
+        assert_eq!(seated, players, "{backend:?}: {record}");
+        let after = details(second.addr, id).await;
+        assert_eq!(after.rounds[0].games[0].match_id, Some(match_id));
+        let matches: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM matches")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(matches, 1, "{backend:?}: a second match was opened");
+        pool.close().await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tournaments_are_checked_and_kept_to_their_rules() {
     for backend in BACKENDS {
@@ -1005,6 +1093,29 @@ async fn tournaments_are_checked_and_kept_to_their_rules() {
                 .await
                 .status(),
             400
+        );
+        // Every game has a clock (rapid unless chosen): untimed games could hold a round up for
+        // ever.
+        let message = post_refused(
+            addr,
+            &alice.token,
+            "/api/tournaments",
+            json!({"name": "Slow cup", "game": "tafl", "format": "knockout",
+                   "time_control": "correspondence"}),
+            400,
+        )
+        .await;
+        assert!(message.contains("need a clock"), "{message}");
+        let rapid = post_ok(
+            addr,
+            &alice.token,
+            "/api/tournaments",
+            json!({"name": "Rapid cup", "game": "tafl", "format": "knockout"}),
+        )
+        .await;
+        assert_eq!(
+            rapid.summary.clock.map(|c| (c.base_ms, c.increment_ms)),
+            Some((900_000, 10_000))
         );
         // Logged in only.
         let anonymous = common::post(
@@ -1079,7 +1190,7 @@ async fn tournaments_are_checked_and_kept_to_their_rules() {
             .iter()
             .map(|t| t["id"].as_i64().unwrap())
             .collect();
-        assert_eq!(ids, vec![lonely.summary.id.0, id]);
+        assert_eq!(ids, vec![lonely.summary.id.0, id, rapid.summary.id.0]);
         let missing = common::http()
             .get(format!("http://{addr}/api/tournaments/9999"))
             .send()

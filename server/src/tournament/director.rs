@@ -33,7 +33,7 @@ use super::{Entrant, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::room::{Command, ConnId, Frame, Outbox};
 use crate::state::AppState;
-use crate::store::{NewMatch, ai_level};
+use crate::store::{NewMatch, Player, ai_level};
 
 enum Request {
     /// The creator starts the tournament now.
@@ -337,10 +337,14 @@ impl Director {
         // A match for every game without one: the new games, or those a crash interrupted.
         for g in games.iter_mut().filter(|g| g.seat1.is_some()) {
             if g.match_id.is_none() {
-                let match_id = self.open_game(&t, &entrants, g).await?;
+                let Some(match_id) = self.open_game(&t, &entrants, g).await? else {
+                    continue;
+                };
                 g.match_id = Some(match_id);
                 g.match_status = Some("live".into());
                 g.match_created_ms = Some(crate::clock_ms());
+            } else if g.result.is_none() && g.match_status.as_deref() == Some("waiting") {
+                self.seat_again(&t, &entrants, g).await?;
             }
         }
 
@@ -359,13 +363,8 @@ impl Director {
         Ok(())
     }
 
-    /// Opens the match of a stored game with both players seated, records it and tells them.
-    async fn open_game(
-        &self,
-        t: &StoredTournament,
-        entrants: &[StoredEntrant],
-        g: &StoredGame,
-    ) -> ApiResult<MatchId> {
+    /// The two players of a game.
+    fn players(entrants: &[StoredEntrant], g: &StoredGame) -> ApiResult<[Player; 2]> {
         let player_of = |entrant: u32| {
             entrants
                 .iter()
@@ -374,7 +373,20 @@ impl Director {
                 .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("no entrant {entrant}")))
         };
         let seat1 = g.seat1.expect("only games get matches");
-        let players = [player_of(g.seat0)?, player_of(seat1)?];
+        Ok([player_of(g.seat0)?, player_of(seat1)?])
+    }
+
+    /// Opens the match of a stored game with both players seated and tells them. The match is
+    /// stored and linked to the game in one transaction: a crash before the link would leave a
+    /// match nobody plays, and a second one opened after the restart. `None` if the game
+    /// already had a match.
+    async fn open_game(
+        &self,
+        t: &StoredTournament,
+        entrants: &[StoredEntrant],
+        g: &StoredGame,
+    ) -> ApiResult<Option<MatchId>> {
+        let players = Self::players(entrants, g)?;
         let spec = NewMatch {
             game: t.game.clone(),
             variant: t.variant.clone(),
@@ -387,12 +399,61 @@ impl Director {
             seed: rand::random(),
             created_ms: crate::clock_ms(),
         };
-        let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
-        let match_id = self.state.rooms().open(spec, seating).await?;
-        self.state
+        let Some(match_id) = self
+            .state
             .store()
-            .set_tournament_match(t.id, g.round, g.board, match_id)
-            .await?;
+            .create_tournament_match(t.id, g.round, g.board, &spec)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
+        self.state.rooms().open_stored(match_id, seating).await?;
+        self.announce(t, g, match_id, &players);
+        Ok(Some(match_id))
+    }
+
+    /// Seats the players of a game whose match was stored but not (fully) seated when the
+    /// server stopped, and tells them again. A seat already held is left as it is.
+    async fn seat_again(
+        &self,
+        t: &StoredTournament,
+        entrants: &[StoredEntrant],
+        g: &StoredGame,
+    ) -> ApiResult<()> {
+        let match_id = g.match_id.expect("a game with a match");
+        let players = Self::players(entrants, g)?;
+        for (seat, player) in players.iter().enumerate() {
+            let joined = self
+                .state
+                .rooms()
+                .ask(match_id, |reply| Command::Join {
+                    player: player.clone(),
+                    seat: Some(seat as u8),
+                    // Tournament games are public; this is only in case that ever changes.
+                    invited: true,
+                    reply,
+                })
+                .await;
+            match joined {
+                Ok(_) => tracing::info!(match_id = match_id.0, seat, "tournament seat taken again"),
+                // Already in their seat (or the match under way after all).
+                Err(e) if e.code == ErrorCode::Conflict => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.announce(t, g, match_id, &players);
+        Ok(())
+    }
+
+    /// Tells both players of a game where to play it.
+    fn announce(
+        &self,
+        t: &StoredTournament,
+        g: &StoredGame,
+        match_id: MatchId,
+        players: &[Player; 2],
+    ) {
         for (seat, player) in players.iter().enumerate() {
             let message = ServerMessage::TournamentRound {
                 tournament_id: t.id,
@@ -404,7 +465,6 @@ impl Director {
                 .sockets()
                 .send_to_player(player.id, &frame(&message));
         }
-        Ok(match_id)
     }
 
     /// Forfeits the human players who have not come to their game within the grace period

@@ -10,7 +10,7 @@ use sqlx::any::AnyRow;
 use super::plan::{self, NewSlot, Slot};
 use super::{Entrant, EntrantId, Outcome};
 use crate::ratings;
-use crate::store::{Player, Store, StoreError, StoreResult};
+use crate::store::{NewMatch, Player, Store, StoreError, StoreResult, insert_match};
 
 /// The most entrants a tournament takes.
 pub const MAX_ENTRANTS: u32 = 128;
@@ -565,15 +565,19 @@ impl Store {
         Ok(true)
     }
 
-    /// Links a game to the match opened for it.
-    pub async fn set_tournament_match(
+    /// Stores the match of a game and links the game to it, in one transaction, so that a crash
+    /// can never leave a match that its game does not know of (the director would open a second
+    /// one). `None` when the game already has a match: nothing is stored then.
+    pub async fn create_tournament_match(
         &self,
         id: TournamentId,
         round: u32,
         board: u32,
-        match_id: MatchId,
-    ) -> StoreResult<()> {
-        sqlx::query(
+        spec: &NewMatch,
+    ) -> StoreResult<Option<MatchId>> {
+        let mut tx = self.pool.begin().await?;
+        let match_id = insert_match(&mut tx, spec).await?;
+        let linked = sqlx::query(
             "UPDATE tournament_games SET match_id = $1
              WHERE tournament_id = $2 AND round = $3 AND board = $4 AND match_id IS NULL",
         )
@@ -581,9 +585,15 @@ impl Store {
         .bind(id.0)
         .bind(round as i32)
         .bind(board as i32)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if linked != 1 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(match_id))
     }
 
     /// Records a game's result, once: false if it already had one.
