@@ -1,0 +1,218 @@
+//! Every game's board in a real headless Chromium against a server started here: a hot-seat
+//! match of each game is played a few actions deep by clicking what the board offers (each action
+//! is then accepted by the server); the 3D tafl board moves a piece by clicking into its canvas;
+//! and the replay page steps through a finished match, which the player page links to.
+//! Screenshots of each board go to `target/screenshots/`.
+
+#[path = "common/browser.rs"]
+mod browser;
+mod common;
+
+use std::net::SocketAddr;
+
+use browser::{Browser, Driver, by_testid};
+use common::{Backend, fresh_database, start};
+use serde_json::json;
+
+async fn server() -> SocketAddr {
+    start(&fresh_database(Backend::Sqlite).await, &[]).await
+}
+
+/// What the board offers to click next, most specific first: a stop button ending a jump
+/// chain, one of the paths to a square several reach, a lit destination, a movable piece, a
+/// playable card, an action button.
+const NEXT_CLICK: &str = "const q = (c) => document.querySelector('[data-testid=board] ' + c);
+    for (const c of ['[data-testid=stop] button', '[data-testid=paths] button', '.target',
+                     '.movable', 'button.card.playable',
+                     '.board-actions button']) if (q(c)) return c;
+    return null;";
+
+/// Plays one action by clicking: as many clicks as the board asks for (a piece, then where it
+/// goes), until the move list has grown. Boards offer nothing between sending an action and
+/// the next position, so a click never lands on a stale choice.
+async fn play_one(b: &Browser) {
+    let before = b.moves().await;
+    for _ in 0..6 {
+        let next = b
+            .until(
+                "something to click or the action listed",
+                &format!(
+                    "if (document.querySelectorAll('[data-testid=move-list] [data-testid^=move-]').length > {before}) return 'done';
+                     {NEXT_CLICK}"
+                ),
+            )
+            .await;
+        if next == json!("done") {
+            return;
+        }
+        b.click_css(&format!("[data-testid=board] {}", next.as_str().unwrap()))
+            .await;
+    }
+    b.until_moves(before + 1).await;
+}
+
+/// A hot-seat match of every game but tafl, eight actions deep, each picked by clicking the
+/// board; the server refuses nothing (no error is shown).
+#[tokio::test]
+async fn every_board_plays_by_clicking() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(1000, 1000).await;
+    b.guest(addr).await;
+    for (game, variant) in [
+        ("fox-geese", "hala-tafl"),
+        ("hanoi", "standard"),
+        ("tower-race", "basic"),
+        ("tron", "standard"),
+        ("driller", "standard"),
+    ] {
+        b.open(addr, "#/").await;
+        b.hotseat(game, variant).await;
+        b.find("[data-testid=board] svg").await;
+        b.screenshot(&format!("board-{game}-start")).await;
+        for _ in 0..8 {
+            play_one(&b).await;
+        }
+        let error = b.text("match-error").await;
+        assert_eq!(error, "", "{game}: the server refused an action");
+        b.screenshot(&format!("board-{game}")).await;
+    }
+    b.client.close().await.unwrap();
+}
+
+/// The boards fit a phone's screen: no board is wider than the window.
+#[tokio::test]
+async fn boards_fit_a_phone_screen() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(360, 740).await;
+    b.guest(addr).await;
+    for (game, variant) in [
+        ("hanoi", "standard"),
+        ("tron", "standard"),
+        ("driller", "standard"),
+    ] {
+        b.open(addr, "#/").await;
+        b.hotseat(game, variant).await;
+        b.find("[data-testid=board] svg").await;
+        let overflow = b
+            .run("const r = document.querySelector('[data-testid=board] svg').getBoundingClientRect();
+                  return r.right <= document.documentElement.clientWidth + 1 && r.width > 200;")
+            .await;
+        assert_eq!(
+            overflow,
+            json!(true),
+            "{game}: the board fits the phone's width"
+        );
+        play_one(&b).await;
+        b.screenshot(&format!("board-{game}-phone")).await;
+    }
+    b.client.close().await.unwrap();
+}
+
+/// The 3D view of a Brandubh match: a click on a movable piece (found through the board's
+/// projection of squares into the canvas) lights its destinations, a click on one plays the
+/// move, and the 2D board shows the same position afterwards.
+#[tokio::test]
+async fn tafl_3d_board_moves_by_clicking() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(1000, 900).await;
+    b.guest(addr).await;
+    b.hotseat("tafl", "brandubh").await;
+    b.click("toggle-3d").await;
+    b.find(&by_testid("board3d")).await;
+    let holder = "document.querySelector('[data-testid=board3d]').parentElement";
+    let from = b
+        .until(
+            "movable pieces",
+            &format!("const m = {holder}.dataset.movable; return m && m.split(' ').sort()[0];"),
+        )
+        .await;
+    let point = |square: &serde_json::Value| format!("return {holder}.project({square});");
+    let at = b.run(&point(&from)).await;
+    b.click_at(at["x"].as_f64().unwrap(), at["y"].as_f64().unwrap())
+        .await;
+    let to = b
+        .until(
+            "destinations lit",
+            &format!("const t = {holder}.dataset.targets; return t && t.split(' ')[0];"),
+        )
+        .await;
+    b.screenshot("board-tafl3d-selected").await;
+    let at = b.run(&point(&to)).await;
+    b.click_at(at["x"].as_f64().unwrap(), at["y"].as_f64().unwrap())
+        .await;
+    b.until_moves(1).await;
+    let played = format!("{}-{}", from.as_str().unwrap(), to.as_str().unwrap());
+    b.until_text("move-list", &played).await;
+    b.screenshot("board-tafl3d").await;
+
+    b.click("toggle-3d").await;
+    let moved = b
+        .until(
+            "the 2D board",
+            &format!(
+                "const s = document.querySelector('[data-testid=sq-{}]'); return s && s.dataset.piece;",
+                to.as_str().unwrap()
+            ),
+        )
+        .await;
+    assert_eq!(moved, json!("t"), "the attacker moved to {to}");
+    b.client.close().await.unwrap();
+}
+
+/// A Fox and Geese match played four moves and resigned; the player page lists it with a link to
+/// its replay, which steps through it with the first, previous, next and last buttons and the
+/// move list, showing the board of each position and the result.
+#[tokio::test]
+async fn replay_steps_through_a_finished_match() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(1000, 900).await;
+    b.guest(addr).await;
+    let id = b.hotseat("fox-geese", "hala-tafl").await;
+    for _ in 0..4 {
+        play_one(&b).await;
+    }
+    let fox_after_two = b
+        .run("return document.querySelectorAll('[data-testid=move-list] [data-testid^=move-]')[1].textContent;")
+        .await;
+    b.click("resign").await;
+    b.click("resign-confirm").await;
+    b.find("[data-testid=result]:not([hidden])").await;
+
+    b.click("me").await;
+    b.find(&by_testid(&format!("replay-link-{id}"))).await;
+    b.screenshot("player").await;
+    b.click(&format!("replay-link-{id}")).await;
+
+    b.until_text("replay-position", "0 / 4").await;
+    let fox = "return document.querySelector('[data-testid=board] circle[fill=\"#d2691e\"]').parentElement.dataset.testid;";
+    assert_eq!(b.run(fox).await, json!("sq-d5"), "the fox starts on d5");
+    b.click("replay-next").await;
+    b.until_text("replay-position", "1 / 4").await;
+    b.click("replay-move-2").await;
+    b.until_text("replay-position", "2 / 4").await;
+    // After the fox's first move the board shows it where the move list says it went.
+    let to = fox_after_two
+        .as_str()
+        .unwrap()
+        .rsplit('-')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(b.run(fox).await, json!(format!("sq-{to}")));
+    b.click("replay-last").await;
+    b.until_text("replay-position", "4 / 4").await;
+    b.until_text("replay-result", "won").await;
+    b.screenshot("replay").await;
+    b.click("replay-first").await;
+    b.until_text("replay-position", "0 / 4").await;
+    assert_eq!(b.run(fox).await, json!("sq-d5"));
+
+    b.open(addr, "#/leaderboard/tafl/copenhagen").await;
+    b.until_text("lb-page", "Page 1").await;
+    b.screenshot("leaderboard").await;
+    b.client.close().await.unwrap();
+}
