@@ -41,6 +41,12 @@ pub enum ClientMessage {
         id: CommandId,
         match_id: MatchId,
     },
+    /// Ask for the actions one of your seats may play now; the ack carries them in `actions`.
+    Legal {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+    },
     /// Play an action, in the game's own notation (`d1-d3` for tafl), for one of your seats.
     Act {
         id: CommandId,
@@ -135,6 +141,7 @@ impl ClientMessage {
             | ClientMessage::JoinMatch { id, .. }
             | ClientMessage::Watch { id, .. }
             | ClientMessage::Unwatch { id, .. }
+            | ClientMessage::Legal { id, .. }
             | ClientMessage::Act { id, .. }
             | ClientMessage::Resign { id, .. }
             | ClientMessage::OfferDraw { id, .. }

@@ -114,6 +114,30 @@ pub struct MatchRecord {
     pub opentafl: Option<String>,
 }
 
+/// A match step by step, for replays: the public view after every action, so that a client
+/// can show any position without knowing the rules.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MatchReplay {
+    pub match_id: MatchId,
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    /// The actions in order; `action` is absent while a game that hides actions is live.
+    pub actions: Vec<ReplayAction>,
+    /// `views[i]` is the spectators' view after `i` actions: one more than `actions`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
+    pub views: Vec<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReplayAction {
+    pub seat: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Health {

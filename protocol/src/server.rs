@@ -65,6 +65,13 @@ pub enum ServerMessage {
         finished: bool,
         standings: Vec<Standing>,
     },
+    /// The server is stopping (a restart or an upgrade): it closes this socket next, with close
+    /// code 1012 "service restart". Every acknowledged command is stored, and every live match
+    /// goes on when a server is back: reconnect after about `reconnect_after_ms` (retrying with
+    /// back-off while it is not), say `hello` and `watch` the matches again with `since`.
+    Shutdown {
+        reconnect_after_ms: u64,
+    },
 }
 
 /// What a carried-out command produced; fields that do not apply are absent.
@@ -81,6 +88,9 @@ pub struct Ack {
     /// The sequence number of the event the command caused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<Seq>,
+    /// The legal actions asked for with `legal`, in the game's notation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

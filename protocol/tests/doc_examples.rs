@@ -27,6 +27,7 @@ const CLIENT_TYPES: &[&str] = &[
     "join_match",
     "watch",
     "unwatch",
+    "legal",
     "act",
     "resign",
     "offer_draw",
@@ -51,6 +52,7 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "shutdown",
 ];
 
 /// Every `kind` of a match event, as [`event_kind`] names them.
@@ -95,6 +97,7 @@ fn client_type(message: &ClientMessage) -> &'static str {
         ClientMessage::JoinMatch { .. } => "join_match",
         ClientMessage::Watch { .. } => "watch",
         ClientMessage::Unwatch { .. } => "unwatch",
+        ClientMessage::Legal { .. } => "legal",
         ClientMessage::Act { .. } => "act",
         ClientMessage::Resign { .. } => "resign",
         ClientMessage::OfferDraw { .. } => "offer_draw",
@@ -120,6 +123,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
 

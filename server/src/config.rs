@@ -99,6 +99,10 @@ pub struct Config {
     /// WebSocket messages a socket may send in one burst before `rate_limited`.
     #[arg(long, env = "TAFL_WS_MESSAGE_BURST", default_value_t = 60)]
     pub ws_message_burst: u32,
+    /// On SIGTERM or Ctrl-C, the longest the server takes to say goodbye to every socket, let
+    /// every match finish what it is doing and close the database, in seconds.
+    #[arg(long, env = "TAFL_SHUTDOWN_SECS", default_value_t = 10)]
+    pub shutdown_secs: u64,
 }
 
 impl Config {

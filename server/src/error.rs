@@ -97,6 +97,7 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        crate::metrics::error_sent(self.code, crate::metrics::Via::Http);
         let mut response = (self.status(), Json(self.body())).into_response();
         if let Some(seconds) = self.retry_after {
             response

@@ -21,6 +21,8 @@ pub trait Hosted: Send {
     fn outcome(&self) -> Option<(Vec<u8>, String)>;
     /// The state as one seat (or, for `None`, a spectator) may see it.
     fn view(&self, viewer: Option<u8>) -> Value;
+    /// The actions `seat` may play now, as the game writes them; empty when it need not act.
+    fn legal(&self, seat: u8) -> Vec<String>;
     /// Whether actions are secret from other seats (simultaneous hidden choices).
     fn hides_actions(&self) -> bool;
     /// The public state as text.
@@ -81,6 +83,15 @@ impl<G: Hostable> Hosted for Live<G> {
             None => Viewer::Spectator,
         };
         serde_json::to_value(self.game.view(viewer)).unwrap_or(Value::Null)
+    }
+
+    fn legal(&self, seat: u8) -> Vec<String> {
+        let Some(seat) = Seat::new(usize::from(seat)) else {
+            return Vec::new();
+        };
+        (self.game.legal_actions(seat).iter())
+            .map(|a| self.game.action_text(a))
+            .collect()
     }
 
     fn hides_actions(&self) -> bool {

@@ -8,11 +8,15 @@ pub mod error;
 pub mod hosted;
 pub mod http;
 pub mod limits;
+pub mod metrics;
 pub mod openapi;
 pub mod queue;
 pub mod ratings;
+pub mod replay;
+pub mod request_id;
 pub mod room;
 pub mod rooms;
+pub mod shutdown;
 pub mod sockets;
 pub mod state;
 pub mod store;
@@ -20,6 +24,7 @@ pub mod tournament;
 pub mod web;
 pub mod ws;
 
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 
 use axum::Router;
@@ -44,7 +49,9 @@ pub fn app(state: AppState) -> Router {
     let cors = limits::cors(state.config());
     let router = Router::new()
         .route("/ws", get(ws::upgrade))
+        .route("/metrics", get(metrics::serve))
         .merge(http::routes())
+        .merge(replay::routes())
         .merge(tournament::http::routes())
         .merge(web::routes())
         .merge(openapi::routes())
@@ -52,6 +59,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/{*path}", any(error::no_endpoint))
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(request_id::span))
         .with_state(state);
     match cors {
         Some(cors) => router.layer(cors),
@@ -63,6 +71,8 @@ pub fn app(state: AppState) -> Router {
 pub struct Running {
     pub addr: SocketAddr,
     pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// Triggers the graceful shutdown; `task` ends once it is done.
+    pub shutdown: shutdown::Shutdown,
 }
 
 /// Connects the store, restores every unfinished match, binds and serves in a background task.
@@ -80,13 +90,49 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
+    let shutdown = state.shutdown().clone();
+    let stop_after = std::time::Duration::from_secs(state.config().shutdown_secs);
     let task = tokio::spawn(async move {
-        axum::serve(
+        // The HTTP server stops once every socket has said goodbye: it would cut an upgraded
+        // connection it still holds without a close frame.
+        let goodbyes = {
+            let state = state.clone();
+            async move {
+                state.shutdown().stopped().await;
+                let deadline = tokio::time::Instant::now() + stop_after;
+                state.shutdown().sessions.idle(deadline).await;
+            }
+        };
+        let serving = axum::serve(
             listener,
             // The peer's address, for the per-address limits.
-            app(state).into_make_service_with_connect_info::<SocketAddr>(),
+            app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .await
+        .with_graceful_shutdown(goodbyes)
+        .into_future();
+        tokio::pin!(serving);
+        tokio::select! {
+            // Once stopping, serving may end before this task looks again: the stop must win,
+            // so that the rooms and the store are drained.
+            biased;
+            () = state.shutdown().stopped() => {
+                // The sockets say goodbye, requests in progress finish (in time), then the
+                // rooms and the store close.
+                let deadline = tokio::time::Instant::now() + stop_after;
+                let served = tokio::time::timeout_at(deadline, serving).await;
+                shutdown::drain(&state, deadline).await;
+                match served {
+                    Ok(served) => served?,
+                    Err(_) => tracing::warn!("HTTP requests still in progress at the shutdown deadline"),
+                }
+            }
+            served = &mut serving => served?,
+        }
+        Ok(())
     });
-    Ok(Running { addr, task })
+    Ok(Running {
+        addr,
+        task,
+        shutdown,
+    })
 }

@@ -1,5 +1,6 @@
 //! `server`: run the match server. With no arguments it serves on 127.0.0.1:8080 with an SQLite
-//! database file `tafl.db` in the working directory; see `--help` for every setting.
+//! database file `tafl.db` in the working directory; see `--help` for every setting. SIGTERM or
+//! Ctrl-C stops it gracefully (`shutdown.rs`).
 
 use clap::Parser;
 use server::config::{Config, LogFormat};
@@ -23,6 +24,12 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    let shutdown = running.shutdown.clone();
+    tokio::spawn(async move {
+        server::shutdown::signal().await;
+        tracing::info!("shutdown requested");
+        shutdown.trigger();
+    });
     match running.task.await {
         Ok(Ok(())) => std::process::ExitCode::SUCCESS,
         Ok(Err(e)) => {

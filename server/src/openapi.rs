@@ -28,6 +28,7 @@ use crate::state::AppState;
         crate::http::player_matches,
         crate::http::live_matches,
         crate::http::match_record,
+        crate::replay::replay,
         crate::http::queue,
         crate::http::health,
         crate::tournament::http::list,

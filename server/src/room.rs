@@ -20,6 +20,7 @@ use tokio::time::Instant;
 
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::{Hosted, host};
+use crate::metrics::LiveMatch;
 use crate::store::{NewMatch, Player, Status, Store, StoredAction, StoredMatch, ai_level};
 use engine::ai::Level;
 
@@ -64,6 +65,12 @@ pub enum Command {
         player: PlayerId,
         seat: u8,
         action: String,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    /// The legal actions of a seat the player holds.
+    Legal {
+        player: PlayerId,
+        seat: u8,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
     Resign {
@@ -199,6 +206,8 @@ pub struct Room {
     showed: Vec<bool>,
     /// Seats whose AI is searching for a move right now.
     thinking: Vec<bool>,
+    /// Counts the match among the live ones while it is being played here.
+    live: Option<LiveMatch>,
 }
 
 fn now_ms() -> i64 {
@@ -255,6 +264,8 @@ impl Room {
         if let (Some(c), Phase::Live) = (clocks.as_mut(), phase) {
             c.follow(&game.to_act(), now);
         }
+        // A match restored live counts as live again (the server that counted it is gone).
+        let live = (phase == Phase::Live).then(|| LiveMatch::new(&spec.game));
         Ok(Room {
             id: stored.id,
             spec,
@@ -283,6 +294,7 @@ impl Room {
             acted,
             showed: vec![false; n],
             thinking: vec![false; n],
+            live,
         })
     }
 
@@ -359,6 +371,13 @@ impl Room {
                 reply,
             } => {
                 let _ = reply.send(self.act(player, seat, &action).await);
+            }
+            Command::Legal {
+                player,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.legal(player, seat));
             }
             Command::Resign {
                 player,
@@ -446,6 +465,16 @@ impl Room {
         }
     }
 
+    /// Only for a seat the player holds: in a hidden-information game the legal actions can tell
+    /// what the seat's private view holds.
+    fn legal(&self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        Ok(Ack {
+            actions: Some(self.game.legal(seat)),
+            ..self.ack_seq()
+        })
+    }
+
     fn ack_seq(&self) -> Ack {
         Ack {
             match_id: Some(self.id),
@@ -517,7 +546,7 @@ impl Room {
         });
         if self.seats.iter().all(Option::is_some) {
             self.ctx.store.set_live(self.id, self.seq + 1).await?;
-            self.phase = Phase::Live;
+            self.set_phase(Phase::Live);
             let to_act = self.game.to_act();
             if let Some(c) = self.clocks.as_mut() {
                 c.follow(&to_act, Instant::now());
@@ -659,6 +688,7 @@ impl Room {
             self.rebuild_game();
             return Err(e.into());
         }
+        crate::metrics::action_accepted();
         self.log.push((seat, text.clone()));
         self.acted[usize::from(seat)] = true;
         let to_act = self.game.to_act();
@@ -691,6 +721,15 @@ impl Room {
             self.finish(places, &reason).await;
         }
         Ok(ack)
+    }
+
+    /// Moves the match to a phase, keeping the live-match metric in step.
+    fn set_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.live = (phase == Phase::Live).then(|| LiveMatch::new(&self.spec.game));
+        if phase == Phase::Live {
+            tracing::info!(game = %self.spec.game, variant = %self.spec.variant, "match live");
+        }
     }
 
     /// The AI level playing a seat, if an AI account holds it.
@@ -728,8 +767,13 @@ impl Room {
                     return;
                 };
                 let deadline = std::time::Instant::now() + think;
-                let search =
-                    move || game.ai_action(seat, level, &|| std::time::Instant::now() >= deadline);
+                let search = move || {
+                    let started = std::time::Instant::now();
+                    let action =
+                        game.ai_action(seat, level, &|| std::time::Instant::now() >= deadline);
+                    crate::metrics::ai_searched(started.elapsed());
+                    action
+                };
                 let action = tokio::task::spawn_blocking(search).await.ok().flatten();
                 if let Some(room) = me.upgrade() {
                     let _ = room.send(Command::AiMove { seat, ply, action }).await;
@@ -856,7 +900,7 @@ impl Room {
             .abort_match(self.id, &places, self.seq + 2, now_ms())
             .await?
         {
-            self.phase = Phase::Over;
+            self.set_phase(Phase::Over);
             let result = MatchResult {
                 places,
                 reason: "aborted".into(),
@@ -938,7 +982,7 @@ impl Room {
                 return;
             }
         };
-        self.phase = Phase::Over;
+        self.set_phase(Phase::Over);
         if let Some(c) = self.clocks.as_mut() {
             c.follow(&[], Instant::now());
         }
@@ -955,6 +999,7 @@ impl Room {
                 })
                 .collect(),
         };
+        tracing::info!(reason, places = ?result.places, "match finished");
         self.result = Some(result.clone());
         self.emit(|_| MatchEvent::Finished {
             result: result.clone(),

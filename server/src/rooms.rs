@@ -3,13 +3,17 @@
 //! new matches.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use protocol::{Ack, ErrorCode, MatchId};
 use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::time::Instant;
+use tracing::Instrument;
 
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::host;
 use crate::room::{Command, Room, RoomContext};
+use crate::shutdown::Tracker;
 use crate::store::{NewMatch, Player, Status};
 
 /// Commands a room may have waiting before senders wait for it.
@@ -18,6 +22,10 @@ const ROOM_QUEUE: usize = 64;
 pub struct Rooms {
     ctx: RoomContext,
     running: Mutex<HashMap<MatchId, mpsc::Sender<Command>>>,
+    /// Every room task, so that a shutdown waits for each to finish its command.
+    tasks: Tracker,
+    /// Set by [`Rooms::stop`], under the `running` lock: no room starts after it.
+    stopped: AtomicBool,
 }
 
 impl Rooms {
@@ -25,15 +33,50 @@ impl Rooms {
         Rooms {
             ctx,
             running: Mutex::new(HashMap::new()),
+            tasks: Tracker::default(),
+            stopped: AtomicBool::new(false),
         }
     }
 
-    fn spawn(&self, room: Room) -> mpsc::Sender<Command> {
+    fn spawn(&self, id: MatchId, room: Room) -> mpsc::Sender<Command> {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         // The room holds only a weak sender to itself (for its AI's moves), so it still ends
         // when the registry lets it go.
-        tokio::spawn(room.run(rx, tx.downgrade()));
+        let weak = tx.downgrade();
+        let entered = self.tasks.enter();
+        // Its own span (not the one of the socket that started it): every line it logs names
+        // the match.
+        let span = tracing::info_span!(parent: None, "match", match_id = id.0);
+        tokio::spawn(
+            async move {
+                room.run(rx, weak).await;
+                drop(entered);
+            }
+            .instrument(span),
+        );
         tx
+    }
+
+    fn refuse_if_stopped(&self) -> ApiResult<()> {
+        if self.stopped.load(Ordering::Relaxed) {
+            return Err(ApiError::new(
+                ErrorCode::Internal,
+                "the server is restarting: reconnect and try again",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Stops every room: each finishes the commands already sent to it and ends, and no room
+    /// starts from now on. False if some were still running at `deadline`.
+    pub async fn stop(&self, deadline: Instant) -> bool {
+        {
+            let mut running = self.running.lock().await;
+            self.stopped.store(true, Ordering::Relaxed);
+            // A room ends once every sender is gone and its queue is empty.
+            running.clear();
+        }
+        self.tasks.idle(deadline).await
     }
 
     /// Starts a room for every match that is not over, so that clocks run and players can come
@@ -46,7 +89,7 @@ impl Rooms {
             let id = m.id;
             match Room::restore(m, self.ctx.clone()) {
                 Ok(room) => {
-                    running.insert(id, self.spawn(room));
+                    running.insert(id, self.spawn(id, room));
                     n += 1;
                 }
                 Err(e) => tracing::error!(match_id = id.0, error = %e, "could not restore a match"),
@@ -58,13 +101,14 @@ impl Rooms {
     /// The command channel of a match's room, starting the room if needed.
     pub async fn room(&self, id: MatchId) -> ApiResult<mpsc::Sender<Command>> {
         let mut running = self.running.lock().await;
+        self.refuse_if_stopped()?;
         if let Some(tx) = running.get(&id).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());
         }
         let stored = self.ctx.store.load_match(id).await?.ok_or_else(|| {
             ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
         })?;
-        let tx = self.spawn(Room::restore(stored, self.ctx.clone())?);
+        let tx = self.spawn(id, Room::restore(stored, self.ctx.clone())?);
         running.insert(id, tx.clone());
         Ok(tx)
     }
@@ -118,13 +162,14 @@ impl Rooms {
             match_id: Some(id),
             seats,
             invite,
-            seq: None,
+            ..Ack::default()
         })
     }
 
     /// Creates a match with these players already in their seats and starts its room: what
     /// creating, matchmaking and tournaments all come down to.
     pub async fn open(&self, spec: NewMatch, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
+        self.refuse_if_stopped()?;
         // Checks the game, variant and seat count before anything is stored.
         host(
             &spec.game,
@@ -140,6 +185,7 @@ impl Rooms {
     /// the match together with something else (the tournament director links it to its game in
     /// the same transaction).
     pub async fn open_stored(&self, id: MatchId, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
+        self.refuse_if_stopped()?;
         let stored = self
             .ctx
             .store
@@ -151,8 +197,9 @@ impl Rooms {
         for (seat, player) in seating {
             room.take_seat(seat, player).await?;
         }
-        let tx = self.spawn(room);
-        self.running.lock().await.insert(id, tx);
+        let mut running = self.running.lock().await;
+        self.refuse_if_stopped()?;
+        running.insert(id, self.spawn(id, room));
         Ok(id)
     }
 }

@@ -14,6 +14,7 @@ use crate::limits::Limits;
 use crate::queue::Queue;
 use crate::room::RoomContext;
 use crate::rooms::Rooms;
+use crate::shutdown::Shutdown;
 use crate::sockets::Sockets;
 use crate::store::{Player, Store};
 use crate::tournament::director::Tournaments;
@@ -41,6 +42,7 @@ pub struct Shared {
     sockets: Sockets,
     /// The tournament director, started with the queue.
     tournaments: OnceLock<Tournaments>,
+    shutdown: Shutdown,
 }
 
 impl AppState {
@@ -65,6 +67,7 @@ impl AppState {
                 queue: OnceLock::new(),
                 sockets: Sockets::default(),
                 tournaments: OnceLock::new(),
+                shutdown: Shutdown::default(),
             }),
         }
     }
@@ -92,6 +95,10 @@ impl AppState {
             .tournaments
             .get()
             .expect("the tournament director starts with the server")
+    }
+
+    pub fn shutdown(&self) -> &Shutdown {
+        &self.inner.shutdown
     }
 
     pub fn sockets(&self) -> &Sockets {

@@ -249,6 +249,15 @@ impl Store {
         self.backend
     }
 
+    /// Closes the pool, waiting for every connection in use to come back. The server calls it
+    /// once every match room has stopped: a room waits for each of its actions to be durable
+    /// before it goes on, so by then the group-commit writer has nothing in flight, and a batch
+    /// still committing holds a connection this waits for. Later writes fail (`PoolClosed`)
+    /// rather than vanish.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
     /// Cheap check that the database answers.
     pub async fn ping(&self) -> StoreResult<()> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
@@ -439,13 +448,27 @@ impl Store {
         };
         let gone = || StoreError::Database(sqlx::Error::PoolClosed);
         self.appends.send(append).map_err(|_| gone())?;
-        written.await.map_err(|_| gone())?
+        crate::metrics::db("append_action", written)
+            .await
+            .map_err(|_| gone())?
     }
 
     /// Records the result of a live or waiting match and, for a rated one, every seat's rating
     /// change, in one transaction. Returns the rating changes, or `None` if the match was
     /// already over: a result is written exactly once.
     pub async fn finish_match(
+        &self,
+        id: MatchId,
+        places: &[u8],
+        reason: &str,
+        seq: u64,
+        now_ms: i64,
+    ) -> StoreResult<Option<Vec<RatingChange>>> {
+        let recorded = self.record_result(id, places, reason, seq, now_ms);
+        crate::metrics::db("finish_match", recorded).await
+    }
+
+    async fn record_result(
         &self,
         id: MatchId,
         places: &[u8],

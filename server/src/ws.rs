@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use engine::ai::Level;
@@ -18,12 +18,15 @@ use protocol::{
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tracing::Instrument;
 
 use crate::auth::{request_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::defaults;
+use crate::metrics::{OpenSocket, Via};
 use crate::queue::Pool;
 use crate::room::{Command, ConnId, Frame, OUTBOX_FRAMES};
+use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::state::AppState;
 use crate::store::{NewMatch, Player};
 
@@ -48,13 +51,24 @@ pub async fn upgrade(
         Err(e) => return e.into_response(),
     };
     let limit = state.config().max_frame_bytes;
+    // The socket's lines carry the request id of its upgrade, its connection and its player.
+    let request = tracing::Span::current();
     // Small buffers keep an idle socket cheap; the hard limit is above our own size check so
     // that an oversized message gets a polite error instead of a dropped connection.
     ws.read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
         .max_message_size(limit * 4)
         .max_frame_size(limit * 4)
-        .on_upgrade(move |socket| Session::new(state, player, token_hash(&token)).run(socket))
+        .on_upgrade(move |socket| {
+            let session = Session::new(state, player, token_hash(&token));
+            let span = tracing::info_span!(
+                parent: &request,
+                "socket",
+                conn = session.conn,
+                player = session.player.id.0
+            );
+            session.run(socket).instrument(span)
+        })
 }
 
 struct Session {
@@ -67,6 +81,10 @@ struct Session {
     outbox: mpsc::Sender<Frame>,
     inbox: Option<mpsc::Receiver<Frame>>,
     limiter: DefaultDirectRateLimiter,
+    /// Set when the reply about to be sent is an `act`'s ack, so that its latency is measured.
+    acked_act: bool,
+    /// Counted among the open sockets, and among the sessions a shutdown waits for.
+    _open: (OpenSocket, Entered),
 }
 
 fn frame(message: &ServerMessage) -> Frame {
@@ -74,6 +92,7 @@ fn frame(message: &ServerMessage) -> Frame {
 }
 
 fn error_frame(id: Option<CommandId>, error: &ApiError) -> Frame {
+    crate::metrics::error_sent(error.code, Via::Socket);
     frame(&ServerMessage::Error {
         id,
         error: error.body(),
@@ -136,6 +155,7 @@ impl Session {
         let per_second =
             NonZeroU32::new(state.config().ws_messages_per_sec).unwrap_or(NonZeroU32::MIN);
         let burst = NonZeroU32::new(state.config().ws_message_burst).unwrap_or(NonZeroU32::MIN);
+        let open = (OpenSocket::opened(), state.shutdown().sessions.enter());
         Session {
             conn: state.next_conn(),
             state,
@@ -146,6 +166,8 @@ impl Session {
             outbox,
             inbox: Some(inbox),
             limiter: RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
+            acked_act: false,
+            _open: open,
         }
     }
 
@@ -155,8 +177,15 @@ impl Session {
         let mut ping = tokio::time::interval(ping_every);
         let mut last_heard = Instant::now();
         let mut revocations = self.state.revocations();
+        let stopping = self.state.shutdown().stopped();
+        tokio::pin!(stopping);
+        tracing::debug!("socket open");
         loop {
             tokio::select! {
+                () = &mut stopping => {
+                    say_goodbye(&mut socket, &mut inbox).await;
+                    break;
+                }
                 revoked = revocations.recv() => {
                     if revoked.is_ok_and(|hash| hash == self.token_hash) {
                         let error = ApiError::new(ErrorCode::Unauthorized, "the session was revoked");
@@ -167,6 +196,7 @@ impl Session {
                 received = socket.recv() => {
                     let Some(Ok(message)) = received else { break };
                     last_heard = Instant::now();
+                    let received_at = std::time::Instant::now();
                     let reply = match message {
                         Message::Text(text) => self.on_text(text.as_str()).await,
                         Message::Binary(_) => Some(error_frame(None, &ApiError::new(ErrorCode::Malformed, "messages are JSON text frames"))),
@@ -174,6 +204,11 @@ impl Session {
                         // Pings are answered by the library; pongs only prove the peer is alive.
                         Message::Ping(_) | Message::Pong(_) => None,
                     };
+                    // Measured just before the send, so that a client that reads its ack sees it
+                    // counted.
+                    if std::mem::take(&mut self.acked_act) {
+                        crate::metrics::ack_sent(received_at.elapsed());
+                    }
                     if let Some(reply) = reply
                         && socket.send(Message::Text(reply.as_ref().into())).await.is_err()
                     {
@@ -195,6 +230,7 @@ impl Session {
                 }
             }
         }
+        tracing::debug!("socket closed");
         // Leaving the socket leaves the queue.
         let _ = self.state.queue().leave(self.conn).await;
         self.state.sockets().unregister(self.conn);
@@ -374,8 +410,19 @@ impl Session {
                         reply,
                     })
                     .await?;
+                self.acked_act = true;
                 ack(id, done)
             }
+            ClientMessage::Legal { id, match_id, seat } => ack(
+                id,
+                rooms
+                    .ask(match_id, |reply| Command::Legal {
+                        player: me,
+                        seat,
+                        reply,
+                    })
+                    .await?,
+            ),
             ClientMessage::Resign { id, match_id, seat } => ack(
                 id,
                 rooms
@@ -607,6 +654,44 @@ impl Session {
         };
         Ok((spec_out, spec.seat.unwrap_or(0)))
     }
+}
+
+/// Tells a socket the server is stopping: the frames already queued for it, `shutdown`, and a
+/// close frame with code 1012 "service restart"; then waits a moment for the client's close.
+async fn say_goodbye(socket: &mut WebSocket, inbox: &mut mpsc::Receiver<Frame>) {
+    while let Ok(out) = inbox.try_recv() {
+        if socket
+            .send(Message::Text(out.as_ref().into()))
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+    let bye = frame(&ServerMessage::Shutdown {
+        reconnect_after_ms: RECONNECT_AFTER_MS,
+    });
+    let close = Message::Close(Some(CloseFrame {
+        code: SERVICE_RESTART,
+        reason: "service restart".into(),
+    }));
+    if socket
+        .send(Message::Text(bye.as_ref().into()))
+        .await
+        .is_err()
+        || socket.send(close).await.is_err()
+    {
+        return;
+    }
+    // The close handshake: the client answers with its own close frame.
+    let answered = async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                return;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), answered).await;
 }
 
 /// A code to join a private match: 12 characters from an alphabet without look-alikes.

@@ -5,7 +5,7 @@ mod common;
 use common::{
     BACKENDS, Client, act, create, fresh_database, get, register, short_copenhagen_game, start,
 };
-use protocol::{ClientMessage, MatchEvent, MatchId};
+use protocol::{ClientMessage, MatchEvent, MatchId, ServerMessage};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -37,10 +37,29 @@ async fn a_copenhagen_match_is_played_to_its_result_and_rated() {
 
         let (moves, winner) = short_copenhagen_game();
         for (i, mv) in moves.iter().enumerate() {
-            let (mover, seat) = if i % 2 == 0 { (&mut a, 0) } else { (&mut b, 1) };
-            let ack = mover
-                .ok(|id| act(id, match_id, seat, mv.split('x').next().unwrap()))
+            let (mover, waiter, seat) = if i % 2 == 0 {
+                (&mut a, &mut b, 0)
+            } else {
+                (&mut b, &mut a, 1)
+            };
+            let mv = mv.split('x').next().unwrap();
+            // Every recorded move is among the mover's legal actions; the waiting seat has
+            // none, and nobody may ask about a seat they do not hold.
+            let legal = |id, seat| ClientMessage::Legal { id, match_id, seat };
+            let offered = mover.ok(|id| legal(id, seat)).await;
+            let actions = offered.actions.expect("legal actions");
+            assert!(actions.iter().any(|a| a == mv), "{backend:?} {mv}");
+            let idle = waiter.ok(|id| legal(id, 1 - seat)).await;
+            assert_eq!(idle.actions, Some(Vec::new()));
+            waiter
+                .refused(protocol::ErrorCode::Forbidden, |id| legal(id, seat))
                 .await;
+            let ack = mover.ok(|id| act(id, match_id, seat, mv)).await;
+            assert_eq!(
+                ack.seq.map(|s| s.0),
+                offered.seq.map(|s| s.0 + 1),
+                "the actions were for the position the move was played in"
+            );
             assert!(ack.seq.is_some(), "{backend:?} move {i} {mv}");
         }
         for client in [&mut a, &mut b] {
@@ -67,6 +86,33 @@ async fn a_copenhagen_match_is_played_to_its_result_and_rated() {
         assert!(
             record["opentafl"].as_str().unwrap().contains("[result:"),
             "{record}"
+        );
+
+        let replay = get(addr, &format!("/api/matches/{}/replay", match_id.0)).await;
+        let views = replay["views"].as_array().unwrap();
+        assert_eq!(views.len(), moves.len() + 1, "{backend:?}");
+        assert_eq!(replay["actions"].as_array().unwrap().len(), moves.len());
+        assert_ne!(views[0], views[1], "a move changes the view");
+        let mut spectator = Client::connect(addr, &alice.token).await;
+        spectator
+            .ok(|id| ClientMessage::Watch {
+                id,
+                match_id,
+                since: None,
+            })
+            .await;
+        // The snapshot and the ack travel separately: either may come first.
+        let message = match spectator.pending.pop() {
+            Some(kept) => kept,
+            None => spectator.next().await,
+        };
+        let ServerMessage::Snapshot { snapshot, .. } = message else {
+            panic!("a snapshot answers the watch, got {message:?}")
+        };
+        assert_eq!(
+            views.last(),
+            Some(&snapshot.view),
+            "the last view is the final position"
         );
 
         let board = get(addr, "/api/leaderboard/tafl/copenhagen").await;

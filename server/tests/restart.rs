@@ -5,12 +5,13 @@
 
 mod common;
 
-use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{BACKENDS, Backend, Client, PATIENCE, act, create, fresh_database, get, guest};
+use common::process::ServerProcess;
+use common::{
+    BACKENDS, Backend, Client, PATIENCE, act, corpus_game, create, fresh_database, get, guest,
+};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{
     ClientMessage, CommandId, MatchEvent, MatchId, MatchSnapshot, PlayerId, ServerMessage, Session,
@@ -18,125 +19,6 @@ use protocol::{
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-/// A server running as a child process. Dropping it kills the process, so that no server outlives
-/// a failed test.
-struct ServerProcess {
-    child: Child,
-    addr: SocketAddr,
-    log: PathBuf,
-}
-
-/// A port nobody listens on right now.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
-
-impl ServerProcess {
-    /// Starts `server` on a free loopback port and waits until `/api/health` answers `ok`.
-    async fn start(database_url: &str) -> ServerProcess {
-        let log = std::env::temp_dir()
-            .join("tafl-server-tests")
-            .join(format!("server-{:016x}.log", rand::random::<u64>()));
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
-        // Another process may take the port between our probe and the server's bind: try again.
-        for _ in 0..5 {
-            let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-            let out = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&log)
-                .unwrap();
-            let child = Command::new(env!("CARGO_BIN_EXE_server"))
-                .args(["--bind", &addr.to_string(), "--database-url", database_url])
-                .args(["--log", "warn"])
-                .stdin(Stdio::null())
-                .stdout(out.try_clone().unwrap())
-                .stderr(out)
-                .spawn()
-                .unwrap();
-            let mut server = ServerProcess {
-                child,
-                addr,
-                log: log.clone(),
-            };
-            if server.wait_healthy().await {
-                return server;
-            }
-        }
-        panic!(
-            "the server did not start; its log is {}",
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-    }
-
-    /// Polls `/api/health` until it answers `ok` (true) or the process exits (false).
-    async fn wait_healthy(&mut self) -> bool {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(2))
-            .build()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            if self.child.try_wait().unwrap().is_some() {
-                return false;
-            }
-            let url = format!("http://{}/api/health", self.addr);
-            if let Ok(response) = http.get(url).send().await
-                && response.status() == 200
-                && response
-                    .json::<Value>()
-                    .await
-                    .ok()
-                    .is_some_and(|h| h["status"] == "ok")
-            {
-                return true;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        panic!(
-            "the server was not healthy within 30 s; log: {}",
-            self.log.display()
-        );
-    }
-
-    /// SIGKILL, and reap the process.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A recorded Copenhagen game of at least `min_moves` moves that the rules end on the board: its
-/// moves (plain `from-to`) and the winning seat.
-fn corpus_game(min_moves: usize) -> (Vec<String>, u8) {
-    use engine::tafl::corpus::{Agreement, replay_line};
-    let data = include_str!("../../engine/tests/data/copenhagen.csv");
-    let rules = engine::tafl::variants::preset("copenhagen").unwrap();
-    let line = data
-        .lines()
-        .filter(|line| line.split(',').next().unwrap().split_whitespace().count() >= min_moves)
-        .filter(|line| replay_line(&rules, line).agreement == Agreement::Agrees)
-        .min_by_key(|line| line.split(' ').count())
-        .unwrap();
-    let moves = line
-        .split(',')
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .map(|m| m.split('x').next().unwrap().to_string())
-        .collect();
-    let winner = if line.ends_with("Black") { 0 } else { 1 };
-    (moves, winner)
-}
 
 /// The next event or snapshot of a match on this socket (kept messages first).
 async fn next_of(client: &mut Client, match_id: MatchId) -> ServerMessage {

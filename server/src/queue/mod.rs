@@ -16,6 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::error::{ApiError, ApiResult};
+use crate::metrics::QueueSizes;
 use crate::room::{ConnId, Frame, Outbox};
 use crate::state::AppState;
 use crate::store::{NewMatch, Player};
@@ -84,6 +85,7 @@ impl Queue {
                 state,
                 pools: BTreeMap::new(),
                 last_opponent: HashMap::new(),
+                sizes: QueueSizes::default(),
             }
             .run(rx),
         );
@@ -133,6 +135,7 @@ struct Matchmaker {
     state: AppState,
     pools: BTreeMap<Pool, Vec<Entry>>,
     last_opponent: HashMap<PlayerId, PlayerId>,
+    sizes: QueueSizes,
 }
 
 impl Matchmaker {
@@ -146,6 +149,11 @@ impl Matchmaker {
                 },
                 _ = waves.tick() => self.wave().await,
             }
+            let sizes = self
+                .pools
+                .iter()
+                .map(|(pool, entries)| (pool, entries.len()));
+            self.sizes.report(sizes);
         }
     }
 

@@ -3,6 +3,8 @@
 //! WebSocket and REST clients that speak the protocol.
 #![allow(dead_code)] // Each test binary uses its own part of this module.
 
+pub mod process;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -268,6 +270,38 @@ impl Client {
         }
     }
 
+    /// Reads until the server closes the socket: the messages before (kept ones first), and
+    /// its close frame (`None` if the connection just ended).
+    pub async fn until_closed(
+        &mut self,
+    ) -> (
+        Vec<ServerMessage>,
+        Option<tokio_tungstenite::tungstenite::protocol::CloseFrame>,
+    ) {
+        let mut messages = std::mem::take(&mut self.pending);
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.ws.next())
+                .await
+                .expect("the server closed the socket in time");
+            match frame {
+                Some(Ok(Message::Text(text))) => messages.push(
+                    serde_json::from_str(&text)
+                        .unwrap_or_else(|e| panic!("unparsable server message {text}: {e}")),
+                ),
+                Some(Ok(Message::Close(close))) => {
+                    // Reading on sends our half of the closing handshake, as a client does.
+                    while let Ok(Some(Ok(_))) = tokio::time::timeout(PATIENCE, self.ws.next()).await
+                    {
+                    }
+                    return (messages, close);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => panic!("the socket failed before a close frame: {e}"),
+                None => return (messages, None),
+            }
+        }
+    }
+
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
@@ -308,6 +342,29 @@ pub fn short_copenhagen_game() -> (Vec<String>, u8) {
         .unwrap()
         .split_whitespace()
         .map(str::to_string)
+        .collect();
+    let winner = if line.ends_with("Black") { 0 } else { 1 };
+    (moves, winner)
+}
+
+/// A recorded Copenhagen game of at least `min_moves` moves that the rules end on the board: its
+/// moves (plain `from-to`) and the winning seat.
+pub fn corpus_game(min_moves: usize) -> (Vec<String>, u8) {
+    use engine::tafl::corpus::{Agreement, replay_line};
+    let data = include_str!("../../../engine/tests/data/copenhagen.csv");
+    let rules = engine::tafl::variants::preset("copenhagen").unwrap();
+    let line = data
+        .lines()
+        .filter(|line| line.split(',').next().unwrap().split_whitespace().count() >= min_moves)
+        .filter(|line| replay_line(&rules, line).agreement == Agreement::Agrees)
+        .min_by_key(|line| line.split(' ').count())
+        .unwrap();
+    let moves = line
+        .split(',')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|m| m.split('x').next().unwrap().to_string())
         .collect();
     let winner = if line.ends_with("Black") { 0 } else { 1 };
     (moves, winner)

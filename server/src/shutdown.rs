@@ -1,0 +1,146 @@
+//! Graceful shutdown. On SIGTERM or Ctrl-C the server tells every socket to reconnect
+//! (`shutdown`, then close code 1012 "service restart"; a socket opened meanwhile gets the same at
+//! once), stops accepting connections, lets every match room finish the command it is on, closes
+//! the database pool and exits, all within a bounded time.
+//!
+//! Nothing acknowledged is lost: an action is stored before it is acknowledged, and a room stops
+//! only between commands, once no socket can send it more. A new instance rebuilds every live
+//! match from the store (`Rooms::restore_all`).
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use crate::state::AppState;
+
+/// What `shutdown` tells clients to wait before reconnecting: about what a restart takes.
+pub const RECONNECT_AFTER_MS: u64 = 1000;
+
+/// The WebSocket close code for "service restart" (RFC 6455, IANA registry).
+pub const SERVICE_RESTART: u16 = 1012;
+
+/// The server-wide stop signal, and the sockets still open.
+#[derive(Clone)]
+pub struct Shutdown {
+    stopping: Arc<watch::Sender<bool>>,
+    /// Every WebSocket session, so that stopping waits until each has said goodbye (upgraded
+    /// connections are no longer the HTTP server's to wait for).
+    pub sessions: Tracker,
+}
+
+impl Default for Shutdown {
+    fn default() -> Shutdown {
+        Shutdown {
+            stopping: Arc::new(watch::Sender::new(false)),
+            sessions: Tracker::default(),
+        }
+    }
+}
+
+impl Shutdown {
+    /// Starts stopping the server; calling it again does nothing more.
+    pub fn trigger(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Resolves once the server is stopping (at once if it already is).
+    pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut stopping = self.stopping.subscribe();
+        async move {
+            // The sender lives as long as `self`'s clones; if they are all gone, so is the server.
+            let _ = stopping.wait_for(|s| *s).await;
+        }
+    }
+}
+
+/// Counts running tasks of one kind (sessions, match rooms) and waits until none is left.
+#[derive(Clone)]
+pub struct Tracker {
+    running: Arc<watch::Sender<usize>>,
+}
+
+impl Default for Tracker {
+    fn default() -> Tracker {
+        Tracker {
+            running: Arc::new(watch::Sender::new(0)),
+        }
+    }
+}
+
+/// Held by a running task; dropping it (however the task ends) counts the task out.
+pub struct Entered {
+    tracker: Tracker,
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        self.tracker.running.send_modify(|n| *n -= 1);
+    }
+}
+
+impl Tracker {
+    pub fn enter(&self) -> Entered {
+        self.running.send_modify(|n| *n += 1);
+        Entered {
+            tracker: self.clone(),
+        }
+    }
+
+    pub fn running(&self) -> usize {
+        *self.running.borrow()
+    }
+
+    /// Waits until no task is running; false if some still were at `deadline`.
+    pub async fn idle(&self, deadline: Instant) -> bool {
+        let mut running = self.running.subscribe();
+        tokio::time::timeout_at(deadline, running.wait_for(|n| *n == 0))
+            .await
+            .is_ok()
+    }
+}
+
+/// Resolves on SIGTERM (what container runtimes and service managers send) or Ctrl-C.
+pub async fn signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGTERM; only Ctrl-C stops gracefully");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Once the HTTP server has stopped accepting: waits for every socket to say goodbye, stops
+/// every match room between two commands, then closes the database pool. Whatever is still
+/// running at `deadline` is left behind (and logged); acknowledged actions are stored anyway.
+pub async fn drain(state: &AppState, deadline: Instant) {
+    let sockets = state.shutdown().sessions.running();
+    tracing::info!(sockets, "stopping: telling every socket to reconnect");
+    if !state.shutdown().sessions.idle(deadline).await {
+        let left = state.shutdown().sessions.running();
+        tracing::warn!(left, "sockets still open at the shutdown deadline");
+    }
+    if !state.rooms().stop(deadline).await {
+        tracing::warn!("match rooms still busy at the shutdown deadline");
+    }
+    if tokio::time::timeout_at(deadline, state.store().close())
+        .await
+        .is_err()
+    {
+        tracing::warn!("database connections still in use at the shutdown deadline");
+    }
+    tracing::info!("stopped");
+}
