@@ -84,6 +84,10 @@ export class Socket {
       this.emit("open", msg);
       return;
     }
+    if (msg.type === "shutdown") {
+      // The server is restarting and says when to come back; the close follows.
+      this.comeBackAfter = msg.reconnect_after_ms;
+    }
     if ((msg.type === "ack" || msg.type === "error") && msg.id && this.pending.has(msg.id)) {
       const { resolve, reject } = this.pending.get(msg.id);
       this.pending.delete(msg.id);
@@ -105,7 +109,8 @@ export class Socket {
     this.pending.clear();
     if (this.closed) return;
     if (wasReady) this.emit("down", {});
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = this.comeBackAfter ?? BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.comeBackAfter = undefined;
     this.attempt += 1;
     this.emit("retry", { attempt: this.attempt, delay, everWelcomed: this.player !== undefined });
     this.retryTimer = setTimeout(() => this.connect(), delay);

@@ -99,6 +99,7 @@ async function startSession() {
   const socket = new Socket(localStorage.getItem(TOKEN_KEY));
   app.socket = socket;
   socket.on("down", () => showStatus("Connection lost: reconnecting…"));
+  socket.on("shutdown", () => showStatus("The server is restarting: reconnecting soon…"));
   socket.on("open", () => showStatus(null));
   // A match made by the queue, or a tournament game starting, is where the player goes next.
   socket.on("matched", (msg) => app.navigate(`#/match/${msg.match_id}`));

@@ -535,3 +535,46 @@ async fn a_dropped_connection_catches_up() {
     alice.until_text("result-text", "You lose").await;
     alice.client.close().await.unwrap();
 }
+
+/// A tournament run from the pages: created, entered by its creator and the level-1 AI,
+/// started; the creator is taken to the first game by the round's push, resigns it, and back on
+/// the tournament page the standings put the AI first and the tournament is finished.
+#[tokio::test]
+async fn a_tournament_from_creation_to_standings() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(Screen::Desktop).await;
+    b.register(addr, "alice").await;
+    b.click("tournaments-link").await;
+    b.fill("tournament-name", "Friday cup").await;
+    b.select("tournament-game", "tafl").await;
+    b.select("tournament-variant", "brandubh").await;
+    b.select("tournament-format", "round_robin").await;
+    b.click("tournament-create").await;
+    b.click("tournament-register").await;
+    b.until_text("tournament-entrants", "alice").await;
+    b.select("tournament-ai-level", "1").await;
+    b.click("tournament-add-ai").await;
+    b.until_text("tournament-entrants", "ai-level-1").await;
+    b.screenshot("tournament").await;
+    b.click("tournament-start").await;
+
+    b.click("resign").await;
+    b.click("resign-confirm").await;
+    b.until_text("result-text", "You lose").await;
+    b.client.back().await.unwrap();
+    b.until_text("tournament-status", "finished").await;
+    let first = b
+        .until(
+            "the standings",
+            "const row = document.querySelector('[data-testid=tournament-standings] tr');
+             return row && row.textContent;",
+        )
+        .await;
+    assert!(
+        first.as_str().unwrap().starts_with("1ai-level-11"),
+        "the AI leads with a point: {first}"
+    );
+    b.screenshot("tournament-finished").await;
+    b.client.close().await.unwrap();
+}
