@@ -4,232 +4,18 @@
 //! legal moves, and a reload in the middle of a game restores it. Screenshots of the main
 //! screens go to `target/screenshots/`.
 
+#[path = "common/browser.rs"]
+mod browser;
 mod common;
 
-use std::net::{SocketAddr, TcpListener};
-use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
+use browser::{Browser, DESKTOP, Driver, Screen, by_testid};
 use common::{Backend, Client, act, fresh_database, start};
-use fantoccini::{ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
 use protocol::{ClientMessage, MatchEvent};
 use serde_json::{Value, json};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// How long a test waits for the page to show something before it fails.
-const PATIENCE: Duration = Duration::from_secs(15);
-
-/// A chromedriver of our own on a free loopback port, in its own process group so that it and
-/// every browser it started are killed when the test ends, even when it fails.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Driver {
-    async fn start() -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot run {CHROMEDRIVER} ({e}): install chromium and chromium-driver")
-            });
-        let driver = Driver { child, port };
-        let deadline = Instant::now() + PATIENCE;
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        driver
-    }
-
-    /// A new browser with a profile of its own (its own localStorage): a desktop window, or a
-    /// phone's 360 x 740 screen (emulated, as a window cannot be that narrow).
-    async fn browser(&self, screen: Screen) -> Browser {
-        let mut options = json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--window-size=1100,900",
-            ],
-        });
-        if screen == Screen::Phone {
-            options["mobileEmulation"] =
-                json!({"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2}});
-        }
-        let mut caps = serde_json::Map::new();
-        caps.insert("goog:chromeOptions".into(), options);
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", self.port))
-            .await
-            .expect("chromedriver starts a headless Chromium");
-        Browser { client }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        // The driver leads its process group, the browsers included.
-        unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
-        }
-        let _ = self.child.wait();
-    }
-}
-
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Screen {
-    Desktop,
-    Phone,
-}
-
-struct Browser {
-    client: fantoccini::Client,
-}
-
-fn by_testid(id: &str) -> String {
-    format!("[data-testid=\"{id}\"]")
-}
-
-impl Browser {
-    async fn open(&self, addr: SocketAddr, hash: &str) {
-        self.client
-            .goto(&format!("http://{addr}/{hash}"))
-            .await
-            .unwrap();
-    }
-
-    /// Waits for an element to be in the page.
-    async fn find(&self, css: &str) -> fantoccini::elements::Element {
-        self.client
-            .wait()
-            .at_most(PATIENCE)
-            .for_element(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no element '{css}' in time: {e}"))
-    }
-
-    async fn click(&self, testid: &str) {
-        self.find(&by_testid(testid)).await.click().await.unwrap();
-    }
-
-    async fn fill(&self, testid: &str, text: &str) {
-        let input = self.find(&by_testid(testid)).await;
-        input.clear().await.unwrap();
-        input.send_keys(text).await.unwrap();
-    }
-
-    async fn select(&self, testid: &str, value: &str) {
-        self.find(&by_testid(testid))
-            .await
-            .select_by_value(value)
-            .await
-            .unwrap();
-    }
-
-    async fn text(&self, testid: &str) -> String {
-        self.find(&by_testid(testid)).await.text().await.unwrap()
-    }
-
-    /// Waits until a script returns a truthy value, and returns that value.
-    async fn until(&self, what: &str, script: &str) -> Value {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let value = self.client.execute(script, vec![]).await.unwrap();
-            if !(value.is_null() || value == json!(false) || value == json!("")) {
-                return value;
-            }
-            assert!(Instant::now() < deadline, "waited too long for {what}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
-    async fn until_text(&self, testid: &str, wanted: &str) {
-        let script = format!(
-            "const e = document.querySelector('{}'); return e && e.getClientRects().length > 0 && e.textContent.includes({});",
-            by_testid(testid),
-            json!(wanted)
-        );
-        self.until(&format!("'{wanted}' in {testid}"), &script)
-            .await;
-    }
-
-    async fn screenshot(&self, name: &str) {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
-        std::fs::create_dir_all(&dir).unwrap();
-        let png = self.client.screenshot().await.unwrap();
-        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
-    }
-
-    /// Registers through the login screen and waits for the lobby.
-    async fn register(&self, addr: SocketAddr, name: &str) {
-        self.open(addr, "").await;
-        self.fill("login-username", name).await;
-        self.fill("login-password", "correct horse battery").await;
-        self.click("register-submit").await;
-        self.until_text("me", name).await;
-        self.find(&by_testid("private-create")).await;
-    }
-
-    /// Plays one move on the tafl board by clicking, once the piece on `from` may move: the
-    /// piece, then its destination `to`, once that is highlighted.
-    async fn play_tafl(&self, from: &str, to: &str) {
-        self.until(
-            &format!("{from} to be movable"),
-            &format!("return !!document.querySelector('[data-testid=\"sq-{from}\"].movable');"),
-        )
-        .await;
-        self.click(&format!("sq-{from}")).await;
-        self.until(
-            &format!("{to} to light up"),
-            &format!("return !!document.querySelector('[data-testid=\"sq-{to}\"].target');"),
-        )
-        .await;
-        self.click(&format!("sq-{to}")).await;
-    }
-
-    /// The number of moves in the move list.
-    async fn moves(&self) -> usize {
-        let n = self
-            .client
-            .execute(
-                "return document.querySelectorAll('[data-testid=move-list] [data-testid^=move-]').length;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        n.as_u64().unwrap() as usize
-    }
-
-    async fn until_moves(&self, n: usize) {
-        self.until(
-            &format!("{n} moves in the list"),
-            &format!(
-                "return document.querySelectorAll('[data-testid=move-list] [data-testid^=move-]').length >= {n};"
-            ),
-        )
-        .await;
-    }
-}
 
 async fn server() -> SocketAddr {
     start(&fresh_database(Backend::Sqlite).await, &[]).await
@@ -242,7 +28,7 @@ async fn server() -> SocketAddr {
 async fn private_copenhagen_match_played_to_a_result() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let alice = driver.browser(Screen::Desktop).await;
+    let alice = driver.browser(DESKTOP).await;
     let bjorn = driver.browser(Screen::Phone).await;
 
     alice.open(addr, "").await;
@@ -313,7 +99,7 @@ async fn private_copenhagen_match_played_to_a_result() {
 async fn a_game_against_the_ai_is_played_to_the_end() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(Screen::Desktop).await;
+    let b = driver.browser(DESKTOP).await;
     b.open(addr, "").await;
     b.click("guest-submit").await;
     b.find(&by_testid("ai-play")).await;
@@ -397,7 +183,7 @@ async fn board_and_moves(b: &Browser) -> (Value, String) {
 async fn a_reload_restores_the_game() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(Screen::Desktop).await;
+    let b = driver.browser(DESKTOP).await;
     b.open(addr, "").await;
     b.click("guest-submit").await;
     b.find(&by_testid("hotseat-create")).await;
@@ -480,7 +266,7 @@ async fn a_dropped_connection_catches_up() {
     let addr = server().await;
     let relay = Relay::start(addr).await;
     let driver = Driver::start().await;
-    let alice = driver.browser(Screen::Desktop).await;
+    let alice = driver.browser(DESKTOP).await;
     alice.register(relay.addr, "alice").await;
     alice.select("private-variant", "copenhagen").await;
     alice.click("private-create").await;
@@ -543,7 +329,7 @@ async fn a_dropped_connection_catches_up() {
 async fn a_tournament_from_creation_to_standings() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(Screen::Desktop).await;
+    let b = driver.browser(DESKTOP).await;
     b.register(addr, "alice").await;
     b.click("tournaments-link").await;
     b.fill("tournament-name", "Friday cup").await;

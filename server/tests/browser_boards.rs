@@ -10,7 +10,7 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, by_testid};
+use browser::{Browser, DESKTOP, Driver, Screen, by_testid};
 use common::{Backend, fresh_database, start};
 use serde_json::json;
 
@@ -57,7 +57,12 @@ async fn play_one(b: &Browser) {
 async fn every_board_plays_by_clicking() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(1000, 1000).await;
+    let b = driver
+        .browser(Screen::Window {
+            width: 1000,
+            height: 1000,
+        })
+        .await;
     b.guest(addr).await;
     for (game, variant) in [
         ("fox-geese", "hala-tafl"),
@@ -85,7 +90,7 @@ async fn every_board_plays_by_clicking() {
 async fn boards_fit_a_phone_screen() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(360, 740).await;
+    let b = driver.browser(Screen::Phone).await;
     b.guest(addr).await;
     for (game, variant) in [
         ("hanoi", "standard"),
@@ -117,7 +122,7 @@ async fn boards_fit_a_phone_screen() {
 async fn tafl_3d_board_moves_by_clicking() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(1000, 900).await;
+    let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
     b.hotseat("tafl", "brandubh").await;
     b.click("toggle-3d").await;
@@ -169,7 +174,7 @@ async fn tafl_3d_board_moves_by_clicking() {
 async fn replay_steps_through_a_finished_match() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(1000, 900).await;
+    let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
     let id = b.hotseat("fox-geese", "hala-tafl").await;
     for _ in 0..4 {

@@ -4,6 +4,7 @@
 //! `target/screenshots/`.
 //!
 //! Include it with `#[path = "common/browser.rs"] mod browser;` (it does not need `common`).
+#![allow(dead_code)] // Each test binary uses its own part of this module.
 
 use std::net::{SocketAddr, TcpListener};
 use std::os::unix::process::CommandExt;
@@ -56,23 +57,28 @@ impl Driver {
         driver
     }
 
-    /// A new browser window with a profile of its own (its own localStorage), `width` x
-    /// `height`. WebGL runs on SwiftShader, the software renderer, since there is no GPU.
-    pub async fn browser(&self, width: u32, height: u32) -> Browser {
+    /// A new browser with a profile of its own (its own localStorage) and a screen. WebGL runs
+    /// on SwiftShader, the software renderer, since there is no GPU.
+    pub async fn browser(&self, screen: Screen) -> Browser {
+        let size = match screen {
+            Screen::Window { width, height } => format!("--window-size={width},{height}"),
+            Screen::Phone => "--window-size=500,900".to_string(),
+        };
+        let mut options = json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu",
+                "--enable-unsafe-swiftshader",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", size,
+            ],
+        });
+        if screen == Screen::Phone {
+            options["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2}});
+        }
         let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu",
-                    "--enable-unsafe-swiftshader",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run",
-                    format!("--window-size={width},{height}"),
-                ],
-            }),
-        );
+        caps.insert("goog:chromeOptions".into(), options);
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{}", self.port))
@@ -81,6 +87,21 @@ impl Driver {
         Browser { client }
     }
 }
+
+/// The screen a browser shows pages on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// A desktop window of this size.
+    Window { width: u32, height: u32 },
+    /// A phone's 360 x 740 screen, emulated: a window cannot be that narrow.
+    Phone,
+}
+
+/// The desktop window most tests use.
+pub const DESKTOP: Screen = Screen::Window {
+    width: 1100,
+    height: 900,
+};
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -152,6 +173,12 @@ impl Browser {
             .unwrap();
     }
 
+    pub async fn fill(&self, testid: &str, text: &str) {
+        let input = self.find(&by_testid(testid)).await;
+        input.clear().await.unwrap();
+        input.send_keys(text).await.unwrap();
+    }
+
     pub async fn text(&self, testid: &str) -> String {
         self.find(&by_testid(testid)).await.text().await.unwrap()
     }
@@ -176,7 +203,7 @@ impl Browser {
 
     pub async fn until_text(&self, testid: &str, wanted: &str) {
         let script = format!(
-            "const e = document.querySelector('{}'); return e && e.offsetParent !== null && e.textContent.includes({});",
+            "const e = document.querySelector('{}'); return e && e.getClientRects().length > 0 && e.textContent.includes({});",
             by_testid(testid),
             json!(wanted)
         );
@@ -189,6 +216,33 @@ impl Browser {
         std::fs::create_dir_all(&dir).unwrap();
         let png = self.client.screenshot().await.unwrap();
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
+
+    /// Registers through the login screen and waits for the lobby.
+    pub async fn register(&self, addr: SocketAddr, name: &str) {
+        self.open(addr, "").await;
+        self.fill("login-username", name).await;
+        self.fill("login-password", "correct horse battery").await;
+        self.click("register-submit").await;
+        self.until_text("me", name).await;
+        self.find(&by_testid("private-create")).await;
+    }
+
+    /// Plays one move on the 2D tafl board by clicking, once the piece on `from` may move: the
+    /// piece, then its destination `to`, once that is highlighted.
+    pub async fn play_tafl(&self, from: &str, to: &str) {
+        self.until(
+            &format!("{from} to be movable"),
+            &format!("return !!document.querySelector('[data-testid=\"sq-{from}\"].movable');"),
+        )
+        .await;
+        self.click(&format!("sq-{from}")).await;
+        self.until(
+            &format!("{to} to light up"),
+            &format!("return !!document.querySelector('[data-testid=\"sq-{to}\"].target');"),
+        )
+        .await;
+        self.click(&format!("sq-{to}")).await;
     }
 
     /// Enters as a guest through the login screen and waits for the lobby.
@@ -215,14 +269,14 @@ impl Browser {
     }
 
     /// The number of actions in the match page's move list.
-    pub async fn moves(&self) -> u64 {
+    pub async fn moves(&self) -> usize {
         self.run("return document.querySelectorAll('[data-testid=move-list] [data-testid^=move-]').length;")
             .await
             .as_u64()
-            .unwrap()
+            .unwrap() as usize
     }
 
-    pub async fn until_moves(&self, n: u64) {
+    pub async fn until_moves(&self, n: usize) {
         self.until(
             &format!("{n} moves in the list"),
             &format!(
