@@ -27,14 +27,18 @@ async function list(root, app) {
   format.onchange = () => {
     roundsLabel.hidden = format.value !== "swiss";
   };
-  const time = el("select", { "data-testid": "tournament-time" }, [["", "no clock"], ...timeControls.map((t) => [t, t])].map(([v, t]) => el("option", { value: v }, t)));
+  // Tournament games always have a clock (an idle player would otherwise hold a round up for
+  // ever): the server refuses correspondence and plays rapid when none is given.
+  const clocked = timeControls.filter((t) => t !== "correspondence");
+  const time = el("select", { "data-testid": "tournament-time" }, clocked.map((t) => el("option", { value: t }, t)));
+  time.value = "rapid";
   const rated = el("input", { type: "checkbox", "data-testid": "tournament-rated" });
   const create = el("button", { "data-testid": "tournament-create" }, "Create");
   create.onclick = async () => {
     message.textContent = "";
     const body = { name: name.value.trim(), game: game.value, variant: variant.value, format: format.value, rated: rated.checked };
     if (format.value === "swiss") body.rounds = Number(rounds.value);
-    if (time.value) body.time_control = time.value;
+    body.time_control = time.value;
     try {
       const t = await app.api.post("/api/tournaments", body);
       app.navigate(`#/tournament/${t.summary.id}`);
