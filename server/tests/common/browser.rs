@@ -144,7 +144,31 @@ impl Browser {
     }
 
     pub async fn click_css(&self, css: &str) {
-        self.find(css).await.click().await.unwrap();
+        self.act_on(css, |element| async move { element.click().await })
+            .await;
+    }
+
+    /// Does something to an element. Pages re-render when the server pushes something, so an
+    /// element found a moment ago may be gone by the time it is used; then it is found anew and
+    /// the action tried again.
+    async fn act_on<F, Fut, T>(&self, css: &str, mut act: F) -> T
+    where
+        F: FnMut(fantoccini::elements::Element) -> Fut,
+        Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+    {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            match act(self.find(css).await).await {
+                Ok(value) => return value,
+                Err(fantoccini::error::CmdError::Standard(e))
+                    if e.error == fantoccini::error::ErrorStatus::StaleElementReference
+                        && Instant::now() < deadline =>
+                {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => panic!("cannot act on '{css}': {e}"),
+            }
+        }
     }
 
     /// A left click at a point of the viewport, in CSS pixels: for a canvas, which has no
@@ -166,21 +190,26 @@ impl Browser {
     }
 
     pub async fn select(&self, testid: &str, value: &str) {
-        self.find(&by_testid(testid))
-            .await
-            .select_by_value(value)
-            .await
-            .unwrap();
+        self.act_on(&by_testid(testid), |element| async move {
+            element.select_by_value(value).await
+        })
+        .await;
     }
 
     pub async fn fill(&self, testid: &str, text: &str) {
-        let input = self.find(&by_testid(testid)).await;
-        input.clear().await.unwrap();
-        input.send_keys(text).await.unwrap();
+        self.act_on(&by_testid(testid), |input| async move {
+            input.clear().await?;
+            input.send_keys(text).await
+        })
+        .await;
     }
 
     pub async fn text(&self, testid: &str) -> String {
-        self.find(&by_testid(testid)).await.text().await.unwrap()
+        self.act_on(
+            &by_testid(testid),
+            |element| async move { element.text().await },
+        )
+        .await
     }
 
     /// Runs a script and returns its value.
