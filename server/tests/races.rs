@@ -8,7 +8,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{
-    BACKENDS, Client, act, create, fresh_database, get, guest, short_copenhagen_game, start,
+    BACKENDS, Client, act, copenhagen_match, corpus_game, create, fresh_database, get, guest, join,
+    short_copenhagen_game, start, two_guests, watch,
 };
 use protocol::{
     Ack, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot,
@@ -16,71 +17,15 @@ use protocol::{
 };
 use serde_json::{Value, json};
 
-/// The next event or snapshot of a match on this socket (kept messages first).
-async fn next_of(client: &mut Client, match_id: MatchId) -> ServerMessage {
-    loop {
-        let message = if client.pending.is_empty() {
-            client.next().await
-        } else {
-            client.pending.remove(0)
-        };
-        match &message {
-            ServerMessage::Event { match_id: m, .. }
-            | ServerMessage::Snapshot { match_id: m, .. }
-                if *m == match_id =>
-            {
-                return message;
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The next message of a match, which must be the event numbered `seq`.
-async fn expect_event(client: &mut Client, match_id: MatchId, seq: u64) -> MatchEvent {
-    match next_of(client, match_id).await {
-        ServerMessage::Event { seq: s, event, .. } if s.0 == seq => event,
-        other => panic!("expected event {seq}, got {other:?}"),
-    }
-}
-
 /// A fresh `watch` on this socket: the snapshot and its seq (events still on their way before
 /// it are skipped).
 async fn snapshot(client: &mut Client, match_id: MatchId) -> (u64, MatchSnapshot) {
-    client
-        .ok(|id| ClientMessage::Watch {
-            id,
-            match_id,
-            since: None,
-        })
-        .await;
+    client.ok(|id| watch(id, match_id, None)).await;
     loop {
-        if let ServerMessage::Snapshot { seq, snapshot, .. } = next_of(client, match_id).await {
+        if let ServerMessage::Snapshot { seq, snapshot, .. } = client.next_of(match_id).await {
             return (seq.0, snapshot);
         }
     }
-}
-
-/// A recorded Copenhagen game that the rules end, with at least `min_moves` moves: its moves
-/// as plain `from-to` and the winning seat.
-fn corpus_game(min_moves: usize) -> (Vec<String>, u8) {
-    use engine::tafl::corpus::{Agreement, replay_line};
-    let data = include_str!("../../engine/tests/data/copenhagen.csv");
-    let rules = engine::tafl::variants::preset("copenhagen").unwrap();
-    let line = data
-        .lines()
-        .filter(|line| line.split(',').next().unwrap().split_whitespace().count() >= min_moves)
-        .filter(|line| replay_line(&rules, line).agreement == Agreement::Agrees)
-        .min_by_key(|line| line.split(' ').count())
-        .unwrap();
-    let moves = line
-        .split(',')
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .map(|m| m.split('x').next().unwrap().to_string())
-        .collect();
-    (moves, if line.ends_with("Black") { 0 } else { 1 })
 }
 
 fn seq_of(ack: &Ack) -> u64 {
@@ -90,29 +35,13 @@ fn seq_of(ack: &Ack) -> u64 {
 /// A Copenhagen match created by `a` (seat 0) with these options and joined by `b` (seat 1);
 /// both have read up to the start.
 async fn new_match(a: &mut Client, b: &mut Client, options: Value) -> MatchId {
-    let match_id = a
-        .ok(|id| create(id, "tafl", "copenhagen", options))
-        .await
-        .match_id
-        .unwrap();
-    b.ok(|id| join(id, match_id)).await;
-    a.event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
-        .await;
+    let match_id = copenhagen_match(a, b, options).await;
     // The joiner follows the match from a snapshot taken after the start.
     assert!(matches!(
-        next_of(b, match_id).await,
+        b.next_of(match_id).await,
         ServerMessage::Snapshot { snapshot, .. } if !snapshot.to_act.is_empty()
     ));
     match_id
-}
-
-fn join(id: CommandId, match_id: MatchId) -> ClientMessage {
-    ClientMessage::JoinMatch {
-        id,
-        match_id: Some(match_id),
-        invite: None,
-        seat: None,
-    }
 }
 
 fn resign(match_id: MatchId, seat: u8) -> impl FnOnce(CommandId) -> ClientMessage {
@@ -176,9 +105,7 @@ async fn simultaneous_moves_are_taken_one_at_a_time() {
     let (moves, _) = corpus_game(30);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
         let match_id = new_match(&mut a, &mut b, json!({})).await;
         let mut spectator = Client::connect(addr, &guest(addr).await.token).await;
         let (mut seen, _) = snapshot(&mut spectator, match_id).await;
@@ -257,7 +184,7 @@ async fn simultaneous_moves_are_taken_one_at_a_time() {
         // A spectator saw exactly the accepted moves, one event each, numbered without gaps.
         for (seat, mv) in &accepted {
             seen += 1;
-            match expect_event(&mut spectator, match_id, seen).await {
+            match spectator.expect_event(match_id, seen).await {
                 MatchEvent::Acted {
                     seat: s, action, ..
                 } => assert_eq!((s, action.as_ref()), (*seat, Some(mv)), "{backend:?}"),
@@ -386,9 +313,7 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
     let (moves, _) = corpus_game(4);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
 
         // Nobody moves: seat 0, the first to act, runs out of time.
         let clock = json!({"rated": true, "clock": {"base_ms": 300, "increment_ms": 0}});
@@ -426,7 +351,7 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
         let clock = json!({"rated": true, "clock": {"base_ms": 2000, "increment_ms": 0}});
         let match_id = new_match(&mut a, &mut b, clock).await;
         let ack = a.ok(|id| act(id, match_id, 0, &moves[0])).await;
-        match expect_event_after(&mut a, match_id, seq_of(&ack)).await {
+        match a.event_at(match_id, seq_of(&ack)).await {
             MatchEvent::Acted { clocks_ms, .. } => {
                 let clocks = clocks_ms.unwrap();
                 assert!(clocks[0] <= 2000 && clocks[1] == 2000, "{clocks:?}");
@@ -448,17 +373,6 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
     }
 }
 
-/// Skips events until the one numbered `seq`.
-async fn expect_event_after(client: &mut Client, match_id: MatchId, seq: u64) -> MatchEvent {
-    loop {
-        let (s, event) = client.event(match_id).await;
-        assert!(s <= seq, "event {seq} was skipped");
-        if s == seq {
-            return event;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
     let (moves, _) = corpus_game(6);
@@ -467,9 +381,7 @@ async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
     const THINK: Duration = Duration::from_millis(150);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (_, _, mut a, mut b) = two_guests(addr).await;
         let clock = json!({"clock": {"base_ms": BASE, "increment_ms": INCREMENT}});
         let match_id = a
             .ok(|id| create(id, "tafl", "copenhagen", clock))
@@ -501,8 +413,7 @@ async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
             let ack = mover.ok(|id| act(id, match_id, seat as u8, mv)).await;
             let used_at_most = since_prev.elapsed().as_millis() as u64;
             since_prev = sent;
-            let MatchEvent::Acted { clocks_ms, .. } =
-                expect_event_after(mover, match_id, seq_of(&ack)).await
+            let MatchEvent::Acted { clocks_ms, .. } = mover.event_at(match_id, seq_of(&ack)).await
             else {
                 panic!("expected acted")
             };
@@ -534,9 +445,7 @@ async fn draws_are_offered_declined_lapsed_and_agreed() {
     let (moves, _) = corpus_game(6);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
 
         // Alice wins a first match, so the ratings differ: 1520 against 1480.
         let first = new_match(&mut a, &mut b, json!({"rated": true})).await;
@@ -555,7 +464,7 @@ async fn draws_are_offered_declined_lapsed_and_agreed() {
         // An offer, a second one refused, the offerer cannot answer its own, a decline.
         let offered = seq_of(&b.ok(offer(match_id, 1)).await);
         assert_eq!(
-            expect_event_after(&mut a, match_id, offered).await,
+            a.event_at(match_id, offered).await,
             MatchEvent::DrawOffered { seat: 1 }
         );
         assert_eq!(
@@ -568,7 +477,7 @@ async fn draws_are_offered_declined_lapsed_and_agreed() {
         let declined = seq_of(&a.ok(answer(match_id, 0, false)).await);
         assert_eq!(declined, offered + 1, "{backend:?}");
         assert_eq!(
-            expect_event_after(&mut b, match_id, declined).await,
+            b.event_at(match_id, declined).await,
             MatchEvent::DrawDeclined { seat: 0 }
         );
         assert_eq!(snapshot(&mut spectator, match_id).await.1.draw_offer, None);
@@ -620,9 +529,7 @@ async fn a_match_can_be_aborted_until_every_seat_has_moved() {
     let (moves, _) = corpus_game(6);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
 
         // Alice has moved, Bjorn not yet: he may call the rated match off.
         let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
@@ -630,11 +537,11 @@ async fn a_match_can_be_aborted_until_every_seat_has_moved() {
         let ack = b.ok(abort(match_id, 1)).await;
         let ended = seq_of(&ack);
         assert_eq!(
-            expect_event_after(&mut a, match_id, ended - 1).await,
+            a.event_at(match_id, ended - 1).await,
             MatchEvent::Aborted { seat: 1 },
             "{backend:?}"
         );
-        match expect_event_after(&mut a, match_id, ended).await {
+        match a.event_at(match_id, ended).await {
             MatchEvent::Finished { result } => {
                 assert_eq!(result.reason, "aborted", "{backend:?}");
                 assert_eq!(result.places, vec![0, 0]);
@@ -669,7 +576,7 @@ async fn a_match_can_be_aborted_until_every_seat_has_moved() {
             .unwrap();
         let ended = seq_of(&a.ok(abort(waiting, 0)).await);
         assert!(matches!(
-            expect_event_after(&mut a, waiting, ended).await,
+            a.event_at(waiting, ended).await,
             MatchEvent::Finished { result } if result.reason == "aborted"
         ));
         b.refused(ErrorCode::Conflict, |id| join(id, waiting)).await;

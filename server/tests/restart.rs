@@ -10,57 +10,20 @@ use std::time::{Duration, Instant};
 
 use common::process::ServerProcess;
 use common::{
-    BACKENDS, Backend, Client, PATIENCE, act, corpus_game, create, fresh_database, get, guest,
+    BACKENDS, Backend, Client, PATIENCE, act, corpus_game, fresh_database, get, rated_match, watch,
 };
 use futures_util::{SinkExt, StreamExt};
 use protocol::{
-    ClientMessage, CommandId, MatchEvent, MatchId, MatchSnapshot, PlayerId, ServerMessage, Session,
+    ClientMessage, CommandId, MatchEvent, MatchId, MatchSnapshot, PlayerId, ServerMessage,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-/// The next event or snapshot of a match on this socket (kept messages first).
-async fn next_of(client: &mut Client, match_id: MatchId) -> ServerMessage {
-    loop {
-        let message = if client.pending.is_empty() {
-            client.next().await
-        } else {
-            client.pending.remove(0)
-        };
-        match &message {
-            ServerMessage::Event { match_id: m, .. }
-            | ServerMessage::Snapshot { match_id: m, .. }
-                if *m == match_id =>
-            {
-                return message;
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Waits for the event with this sequence number, skipping earlier ones.
-async fn event_at(client: &mut Client, match_id: MatchId, seq: u64) -> MatchEvent {
-    loop {
-        let (s, event) = client.event(match_id).await;
-        assert!(s <= seq, "event {seq} was skipped: got {s} {event:?}");
-        if s == seq {
-            return event;
-        }
-    }
-}
-
 async fn snapshot(client: &mut Client, match_id: MatchId) -> (u64, MatchSnapshot) {
-    let ack = client
-        .ok(|id| ClientMessage::Watch {
-            id,
-            match_id,
-            since: None,
-        })
-        .await;
+    let ack = client.ok(|id| watch(id, match_id, None)).await;
     assert_eq!(ack.match_id, Some(match_id));
-    match next_of(client, match_id).await {
+    match client.next_of(match_id).await {
         ServerMessage::Snapshot { seq, snapshot, .. } => (seq.0, snapshot),
         other => panic!("expected a snapshot, got {other:?}"),
     }
@@ -79,7 +42,7 @@ struct Played {
 async fn play(mover: &mut Client, match_id: MatchId, seat: u8, mv: &str) -> Played {
     let ack = mover.ok(|id| act(id, match_id, seat, mv)).await;
     let seq = ack.seq.expect("an act is acked with its seq").0;
-    match event_at(mover, match_id, seq).await {
+    match mover.event_at(match_id, seq).await {
         MatchEvent::Acted {
             seat: s,
             action,
@@ -97,30 +60,6 @@ async fn play(mover: &mut Client, match_id: MatchId, seat: u8, mv: &str) -> Play
         }
         other => panic!("expected acted at {seq}, got {other:?}"),
     }
-}
-
-/// Two registered players, connected, in a new rated Copenhagen match at 60 s + 1 s.
-async fn rated_match(addr: SocketAddr) -> (Session, Session, Client, Client, MatchId) {
-    let alice = guest(addr).await;
-    let bjorn = guest(addr).await;
-    let mut a = Client::connect(addr, &alice.token).await;
-    let mut b = Client::connect(addr, &bjorn.token).await;
-    let clock = json!({"rated": true, "clock": {"base_ms": 60_000, "increment_ms": 1_000}});
-    let match_id = a
-        .ok(|id| create(id, "tafl", "copenhagen", clock))
-        .await
-        .match_id
-        .unwrap();
-    b.ok(|id| ClientMessage::JoinMatch {
-        id,
-        match_id: Some(match_id),
-        invite: None,
-        seat: None,
-    })
-    .await;
-    a.event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
-        .await;
-    (alice, bjorn, a, b, match_id)
 }
 
 /// Plays `moves` from move number `from` to the end and checks the one result and the one rating
@@ -205,7 +144,7 @@ async fn a_match_survives_a_kill_with_its_moves_position_and_clocks() {
         let url = fresh_database(backend).await;
         let server = ServerProcess::start(&url).await;
         let addr = server.addr;
-        let (alice, bjorn, mut a, mut b, match_id) = rated_match(addr).await;
+        let (alice, bjorn, mut a, mut b, match_id) = rated_match(addr, 60_000, 1_000).await;
 
         let mut last = None;
         for (i, mv) in moves.iter().enumerate().take(before_kill) {
@@ -266,15 +205,9 @@ async fn a_match_survives_a_kill_with_its_moves_position_and_clocks() {
 
         // Bjorn resumes from the last event he saw: nothing was lost, so he gets only what
         // happened since the restart (his own return, announced to Alice), and no snapshot.
-        let ack = b
-            .ok(|id| ClientMessage::Watch {
-                id,
-                match_id,
-                since: Some(protocol::Seq(last.seq)),
-            })
-            .await;
+        let ack = b.ok(|id| watch(id, match_id, Some(last.seq))).await;
         assert_eq!(ack.seq, Some(protocol::Seq(last.seq + 1)), "{backend:?}");
-        match next_of(&mut b, match_id).await {
+        match b.next_of(match_id).await {
             ServerMessage::Event { seq, event, .. } => {
                 assert_eq!(seq.0, last.seq + 1, "{backend:?}");
                 assert_eq!(event, MatchEvent::Reconnected { seat: 1 });
@@ -382,7 +315,7 @@ async fn a_move_in_flight_when_the_server_dies_is_kept_when_it_was_acknowledged(
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let mut server = ServerProcess::start(&url).await;
-        let (alice, bjorn, a, b, match_id) = rated_match(server.addr).await;
+        let (alice, bjorn, a, b, match_id) = rated_match(server.addr, 60_000, 1_000).await;
         drop((a, b));
         let tokens = [alice.token.clone(), bjorn.token.clone()];
         let mut acked_moves: Vec<String> = Vec::new();
@@ -461,7 +394,7 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let server = ServerProcess::start(&url).await;
-        let (alice, bjorn, mut a, mut b, match_id) = rated_match(server.addr).await;
+        let (alice, bjorn, mut a, mut b, match_id) = rated_match(server.addr, 60_000, 1_000).await;
         let mut played = None;
         for (i, mv) in moves[..last].iter().enumerate() {
             let mover = if i % 2 == 0 { &mut a } else { &mut b };

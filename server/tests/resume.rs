@@ -9,39 +9,11 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::{
-    BACKENDS, Backend, Client, act, create, fresh_database, get, guest, short_copenhagen_game,
-    start,
+    BACKENDS, Backend, Client, act, create, fresh_database, get, guest, join,
+    short_copenhagen_game, start, two_guests, watch,
 };
-use protocol::{ClientMessage, ErrorCode, MatchEvent, MatchId, Seq, ServerMessage, Session};
+use protocol::{ClientMessage, ErrorCode, MatchEvent, MatchId, Seq, ServerMessage};
 use serde_json::json;
-
-/// The next event or snapshot of a match on this socket (kept messages first).
-async fn next_of(client: &mut Client, match_id: MatchId) -> ServerMessage {
-    loop {
-        let message = if client.pending.is_empty() {
-            client.next().await
-        } else {
-            client.pending.remove(0)
-        };
-        match &message {
-            ServerMessage::Event { match_id: m, .. }
-            | ServerMessage::Snapshot { match_id: m, .. }
-                if *m == match_id =>
-            {
-                return message;
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The next message of a match, which must be the event numbered `seq`.
-async fn expect_event(client: &mut Client, match_id: MatchId, seq: u64) -> MatchEvent {
-    match next_of(client, match_id).await {
-        ServerMessage::Event { seq: s, event, .. } if s.0 == seq => event,
-        other => panic!("expected event {seq}, got {other:?}"),
-    }
-}
 
 /// Reads events up to and including `seq`; they must be numbered one by one from `from`.
 async fn events_through(
@@ -52,24 +24,13 @@ async fn events_through(
 ) -> Vec<(u64, MatchEvent)> {
     let mut out = Vec::new();
     for s in from..=seq {
-        out.push((s, expect_event(client, match_id, s).await));
+        out.push((s, client.expect_event(match_id, s).await));
     }
     out
 }
 
 fn seq_of(ack: &protocol::Ack) -> u64 {
     ack.seq.expect("the command caused an event").0
-}
-
-fn watch(
-    match_id: MatchId,
-    since: Option<u64>,
-) -> impl FnOnce(protocol::CommandId) -> ClientMessage {
-    move |id| ClientMessage::Watch {
-        id,
-        match_id,
-        since: since.map(Seq),
-    }
 }
 
 fn offer(match_id: MatchId, seat: u8) -> impl FnOnce(protocol::CommandId) -> ClientMessage {
@@ -96,15 +57,9 @@ async fn new_match(a: &mut Client, b: &mut Client, rated: bool) -> MatchId {
         .ok(|id| create(id, "tafl", "copenhagen", json!({"rated": rated})))
         .await;
     let match_id = created.match_id.unwrap();
-    b.ok(|id| ClientMessage::JoinMatch {
-        id,
-        match_id: Some(match_id),
-        invite: None,
-        seat: None,
-    })
-    .await;
+    b.ok(|id| join(id, match_id)).await;
     // As the protocol document numbers them: the creator's seat, the joiner's seat, the start.
-    match next_of(a, match_id).await {
+    match a.next_of(match_id).await {
         ServerMessage::Snapshot { seq, snapshot, .. } => {
             assert_eq!(seq.0, 1);
             // The creator's own seat is shown connected: its socket is the one reading this.
@@ -113,11 +68,11 @@ async fn new_match(a: &mut Client, b: &mut Client, rated: bool) -> MatchId {
         other => panic!("expected the creator's snapshot, got {other:?}"),
     }
     assert!(matches!(
-        expect_event(a, match_id, 2).await,
+        a.expect_event(match_id, 2).await,
         MatchEvent::SeatTaken { seat: 1, .. }
     ));
     assert!(matches!(
-        expect_event(a, match_id, 3).await,
+        a.expect_event(match_id, 3).await,
         MatchEvent::Started { .. }
     ));
     match_id
@@ -133,26 +88,20 @@ fn game() -> (Vec<String>, u8) {
     (plain, winner)
 }
 
-async fn players(addr: SocketAddr) -> (Session, Session) {
-    (guest(addr).await, guest(addr).await)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resume_gets_exactly_the_missed_events_then_live_ones() {
     let (moves, winner) = game();
     assert!(moves.len() >= 6);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = players(addr).await;
         // Alice plays on one socket and follows the match on another (a second tab).
-        let mut play = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (alice, bjorn, mut play, mut b) = two_guests(addr).await;
         let match_id = new_match(&mut play, &mut b, false).await;
         let mut tab = Client::connect(addr, &alice.token).await;
-        let ack = tab.ok(watch(match_id, None)).await;
+        let ack = tab.ok(|id| watch(id, match_id, None)).await;
         assert_eq!(ack.seats, vec![0]);
         assert!(
-            matches!(next_of(&mut tab, match_id).await, ServerMessage::Snapshot { seq, .. } if seq.0 == 3)
+            matches!(tab.next_of(match_id).await, ServerMessage::Snapshot { seq, .. } if seq.0 == 3)
         );
 
         let first = seq_of(&play.ok(|id| act(id, match_id, 0, &moves[0])).await);
@@ -195,7 +144,7 @@ async fn a_resume_gets_exactly_the_missed_events_then_live_ones() {
         );
 
         let mut tab = Client::connect(addr, &alice.token).await;
-        let ack = tab.ok(watch(match_id, Some(last_seen))).await;
+        let ack = tab.ok(|id| watch(id, match_id, Some(last_seen))).await;
         assert_eq!((ack.seats, ack.seq), (vec![0], Some(Seq(now))));
         // Exactly the missed events, numbered one by one, as the socket that stayed saw them.
         let replayed = events_through(&mut tab, match_id, last_seen + 1, now).await;
@@ -229,11 +178,11 @@ async fn a_resume_gets_exactly_the_missed_events_then_live_ones() {
         }
         // A resume from the very last event is a resume with nothing to send.
         let mut late = Client::connect(addr, &bjorn.token).await;
-        let ack = late.ok(watch(match_id, Some(ended + 1))).await;
+        let ack = late.ok(|id| watch(id, match_id, Some(ended + 1))).await;
         assert_eq!(ack.seq, Some(Seq(ended + 1)));
         // Anything the resume sent would reach the socket before the snapshot of a second watch.
-        late.ok(watch(match_id, None)).await;
-        match next_of(&mut late, match_id).await {
+        late.ok(|id| watch(id, match_id, None)).await;
+        match late.next_of(match_id).await {
             ServerMessage::Snapshot { seq, snapshot, .. } => {
                 assert_eq!(seq.0, ended + 1, "{backend:?}");
                 assert_eq!(snapshot.actions.len(), moves.len());
@@ -249,15 +198,13 @@ async fn a_gap_older_than_the_resume_buffer_gets_a_snapshot() {
     let (moves, _) = game();
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &["--resume-events", "4"]).await;
-        let (alice, bjorn) = players(addr).await;
-        let mut play = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (alice, _, mut play, mut b) = two_guests(addr).await;
         let match_id = new_match(&mut play, &mut b, false).await;
 
         // Four missed events: the buffer still holds them all.
         let mut tab = Client::connect(addr, &alice.token).await;
-        tab.ok(watch(match_id, None)).await;
-        let ServerMessage::Snapshot { seq, .. } = next_of(&mut tab, match_id).await else {
+        tab.ok(|id| watch(id, match_id, None)).await;
+        let ServerMessage::Snapshot { seq, .. } = tab.next_of(match_id).await else {
             panic!("a fresh watch starts with a snapshot")
         };
         let seen = seq.0;
@@ -268,7 +215,7 @@ async fn a_gap_older_than_the_resume_buffer_gets_a_snapshot() {
         let now = seq_of(&play.ok(answer(match_id, 0, false)).await);
         assert_eq!(now, seen + 4);
         let mut tab = Client::connect(addr, &alice.token).await;
-        tab.ok(watch(match_id, Some(seen))).await;
+        tab.ok(|id| watch(id, match_id, Some(seen))).await;
         let replayed = events_through(&mut tab, match_id, seen + 1, now).await;
         assert!(matches!(
             replayed[3].1,
@@ -285,9 +232,9 @@ async fn a_gap_older_than_the_resume_buffer_gets_a_snapshot() {
         let now = seq_of(&play.ok(answer(match_id, 0, false)).await);
         assert_eq!(now, seen + 5);
         let mut tab = Client::connect(addr, &alice.token).await;
-        let ack = tab.ok(watch(match_id, Some(seen))).await;
+        let ack = tab.ok(|id| watch(id, match_id, Some(seen))).await;
         assert_eq!(ack.seq, Some(Seq(now)));
-        match next_of(&mut tab, match_id).await {
+        match tab.next_of(match_id).await {
             ServerMessage::Snapshot { seq, snapshot, .. } => {
                 assert_eq!(seq.0, now, "{backend:?}");
                 let expected: Vec<Option<String>> = moves[..3].iter().cloned().map(Some).collect();
@@ -300,20 +247,20 @@ async fn a_gap_older_than_the_resume_buffer_gets_a_snapshot() {
         }
         // A since from before the match's first event is just as old.
         let mut spectator = Client::connect(addr, &guest(addr).await.token).await;
-        spectator.ok(watch(match_id, Some(0))).await;
+        spectator.ok(|id| watch(id, match_id, Some(0))).await;
         assert!(matches!(
-            next_of(&mut spectator, match_id).await,
+            spectator.next_of(match_id).await,
             ServerMessage::Snapshot { seq, .. } if seq.0 == now
         ));
         // Live events go on from the snapshot.
         let next = seq_of(&b.ok(|id| act(id, match_id, 1, &moves[3])).await);
         assert_eq!(next, now + 1);
         assert!(matches!(
-            expect_event(&mut tab, match_id, now + 1).await,
+            tab.expect_event(match_id, now + 1).await,
             MatchEvent::Acted { seat: 1, .. }
         ));
         assert!(matches!(
-            expect_event(&mut spectator, match_id, now + 1).await,
+            spectator.expect_event(match_id, now + 1).await,
             MatchEvent::Acted { seat: 1, .. }
         ));
     }
@@ -332,9 +279,7 @@ async fn a_player_who_stays_away_past_the_grace_period_loses_by_abandonment() {
             &["--disconnect-grace-secs", "1"],
         )
         .await;
-        let (alice, bjorn) = players(addr).await;
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
+        let (_, bjorn, mut a, mut b) = two_guests(addr).await;
         let match_id = new_match(&mut a, &mut b, true).await;
         a.ok(|id| act(id, match_id, 0, &moves[0])).await;
         b.ok(|id| act(id, match_id, 1, &moves[1])).await;
@@ -357,7 +302,7 @@ async fn a_player_who_stays_away_past_the_grace_period_loses_by_abandonment() {
 
         // He comes back in time: announced, and the claim is refused while he is here.
         let mut b = Client::connect(addr, &bjorn.token).await;
-        let ack = b.ok(watch(match_id, Some(gone))).await;
+        let ack = b.ok(|id| watch(id, match_id, Some(gone))).await;
         assert_eq!(ack.seats, vec![1]);
         let (back, event) = a.event(match_id).await;
         assert_eq!(
@@ -365,7 +310,7 @@ async fn a_player_who_stays_away_past_the_grace_period_loses_by_abandonment() {
             (gone + 1, MatchEvent::Reconnected { seat: 1 })
         );
         assert_eq!(
-            expect_event(&mut b, match_id, gone + 1).await,
+            b.expect_event(match_id, gone + 1).await,
             MatchEvent::Reconnected { seat: 1 }
         );
         a.refused(ErrorCode::Conflict, claim(match_id, 0)).await;

@@ -9,22 +9,15 @@ mod common;
 use std::time::Instant;
 
 use common::process::ServerProcess;
-use common::{BACKENDS, Client, PATIENCE, act, corpus_game, create, fresh_database, guest};
-use protocol::{ClientMessage, CommandId, MatchId, MatchSnapshot, ServerMessage};
-use serde_json::json;
+use common::{BACKENDS, Client, PATIENCE, act, corpus_game, fresh_database, rated_match, watch};
+use protocol::{CommandId, MatchId, MatchSnapshot, ServerMessage};
 
 /// The close code for "service restart".
 const SERVICE_RESTART: u16 = 1012;
 
 /// Follows the match again and returns the snapshot it answers with.
 async fn snapshot(client: &mut Client, match_id: MatchId) -> (u64, MatchSnapshot) {
-    client
-        .ok(|id| ClientMessage::Watch {
-            id,
-            match_id,
-            since: None,
-        })
-        .await;
+    client.ok(|id| watch(id, match_id, None)).await;
     loop {
         match client.next().await {
             ServerMessage::Snapshot {
@@ -69,24 +62,7 @@ async fn sigterm_tells_clients_to_reconnect_exits_0_and_the_match_resumes() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let mut server = ServerProcess::start(&url).await;
-        let addr = server.addr;
-        let alice = guest(addr).await;
-        let bjorn = guest(addr).await;
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
-        let clock = json!({"rated": true, "clock": {"base_ms": 600_000, "increment_ms": 0}});
-        let match_id = a
-            .ok(|id| create(id, "tafl", "copenhagen", clock))
-            .await
-            .match_id
-            .unwrap();
-        b.ok(|id| ClientMessage::JoinMatch {
-            id,
-            match_id: Some(match_id),
-            invite: None,
-            seat: None,
-        })
-        .await;
+        let (alice, bjorn, mut a, mut b, match_id) = rated_match(server.addr, 600_000, 0).await;
         for (i, mv) in moves.iter().enumerate().take(before_stop) {
             let mover = if i % 2 == 0 { &mut a } else { &mut b };
             mover.ok(|id| act(id, match_id, (i % 2) as u8, mv)).await;

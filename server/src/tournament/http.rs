@@ -7,9 +7,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::ai::Level;
 use protocol::{
-    AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, TimeControl,
-    TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame, TournamentId,
-    TournamentRound, TournamentSummary,
+    AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, PlayerId,
+    TimeControl, TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame,
+    TournamentId, TournamentRound, TournamentSummary,
 };
 
 use super::director::{seeds, slots, standings};
@@ -142,6 +142,23 @@ async fn tournament(state: &AppState, id: TournamentId) -> ApiResult<StoredTourn
     })
 }
 
+/// Refuses to anyone but the tournament's creator what only the creator does (`does`, as
+/// "starts it").
+async fn creator_only(
+    state: &AppState,
+    id: TournamentId,
+    player: PlayerId,
+    does: &str,
+) -> ApiResult<()> {
+    if tournament(state, id).await?.creator.id != player {
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!("only the tournament's creator {does}"),
+        ));
+    }
+    Ok(())
+}
+
 /// The logged-in player enters the tournament.
 #[utoipa::path(
     post,
@@ -198,13 +215,7 @@ async fn add_entrant(
     Body(body): Body<AddEntrant>,
 ) -> ApiResult<Json<TournamentDetails>> {
     let id = TournamentId(id);
-    let t = tournament(&state, id).await?;
-    if t.creator.id != player.id {
-        return Err(ApiError::new(
-            ErrorCode::Forbidden,
-            "only the tournament's creator enters AI players",
-        ));
-    }
+    creator_only(&state, id, player.id, "enters AI players").await?;
     let level = Level::new(body.ai_level).ok_or_else(|| bad_request("AI levels go from 1 to 5"))?;
     let ai = state.ai_players()[usize::from(level.get() - 1)].clone();
     state
@@ -237,13 +248,7 @@ async fn start(
     Id(id): Id,
 ) -> ApiResult<Json<TournamentDetails>> {
     let id = TournamentId(id);
-    let t = tournament(&state, id).await?;
-    if t.creator.id != player.id {
-        return Err(ApiError::new(
-            ErrorCode::Forbidden,
-            "only the tournament's creator starts it",
-        ));
-    }
+    creator_only(&state, id, player.id, "starts it").await?;
     state.tournaments().begin(id).await?;
     Ok(Json(details(&state, id).await?))
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
-use protocol::{ClientMessage, CommandId, MatchEvent, MatchId, ServerMessage, Session};
+use protocol::{ClientMessage, CommandId, MatchEvent, MatchId, Seq, ServerMessage, Session};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -236,14 +236,19 @@ impl Client {
         }
     }
 
+    /// The next message, a kept one first.
+    async fn kept_or_next(&mut self) -> ServerMessage {
+        if self.pending.is_empty() {
+            self.next().await
+        } else {
+            self.pending.remove(0)
+        }
+    }
+
     /// The next event of a match (kept ones first), with its sequence number.
     pub async fn event(&mut self, match_id: MatchId) -> (u64, MatchEvent) {
         loop {
-            let message = if self.pending.is_empty() {
-                self.next().await
-            } else {
-                self.pending.remove(0)
-            };
+            let message = self.kept_or_next().await;
             if let ServerMessage::Event {
                 match_id: m,
                 seq,
@@ -267,6 +272,42 @@ impl Client {
             if want(&event) {
                 return (seq, event);
             }
+        }
+    }
+
+    /// Skips events until the one numbered `seq`, which must not be skipped.
+    pub async fn event_at(&mut self, match_id: MatchId, seq: u64) -> MatchEvent {
+        loop {
+            let (s, event) = self.event(match_id).await;
+            assert!(s <= seq, "event {seq} was skipped: got {s} {event:?}");
+            if s == seq {
+                return event;
+            }
+        }
+    }
+
+    /// The next event or snapshot of a match (kept messages first); messages about anything
+    /// else are dropped.
+    pub async fn next_of(&mut self, match_id: MatchId) -> ServerMessage {
+        loop {
+            let message = self.kept_or_next().await;
+            match &message {
+                ServerMessage::Event { match_id: m, .. }
+                | ServerMessage::Snapshot { match_id: m, .. }
+                    if *m == match_id =>
+                {
+                    return message;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next message of a match, which must be the event numbered `seq`.
+    pub async fn expect_event(&mut self, match_id: MatchId, seq: u64) -> MatchEvent {
+        match self.next_of(match_id).await {
+            ServerMessage::Event { seq: s, event, .. } if s.0 == seq => event,
+            other => panic!("expected event {seq}, got {other:?}"),
         }
     }
 
@@ -323,6 +364,60 @@ pub fn act(id: CommandId, match_id: MatchId, seat: u8, action: &str) -> ClientMe
         seat,
         action: action.to_string(),
     }
+}
+
+/// Joins a match in any free seat.
+pub fn join(id: CommandId, match_id: MatchId) -> ClientMessage {
+    ClientMessage::JoinMatch {
+        id,
+        match_id: Some(match_id),
+        invite: None,
+        seat: None,
+    }
+}
+
+/// Follows a match: from a fresh snapshot (`since` none), or with the events after `since`.
+pub fn watch(id: CommandId, match_id: MatchId, since: Option<u64>) -> ClientMessage {
+    ClientMessage::Watch {
+        id,
+        match_id,
+        since: since.map(Seq),
+    }
+}
+
+/// Two new guests, each connected on a socket of its own: the sessions, then the sockets.
+pub async fn two_guests(addr: SocketAddr) -> (Session, Session, Client, Client) {
+    let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+    let a = Client::connect(addr, &alice.token).await;
+    let b = Client::connect(addr, &bjorn.token).await;
+    (alice, bjorn, a, b)
+}
+
+/// `a` creates a Copenhagen match with these options (seat 0) and `b` joins it (seat 1); `a` has
+/// read up to the `started` event.
+pub async fn copenhagen_match(a: &mut Client, b: &mut Client, options: Value) -> MatchId {
+    let match_id = a
+        .ok(|id| create(id, "tafl", "copenhagen", options))
+        .await
+        .match_id
+        .unwrap();
+    b.ok(|id| join(id, match_id)).await;
+    a.event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
+        .await;
+    match_id
+}
+
+/// Two new guests in a new rated Copenhagen match with this clock, started: their sessions, their
+/// sockets (seat 0's first) and the match.
+pub async fn rated_match(
+    addr: SocketAddr,
+    base_ms: u64,
+    increment_ms: u64,
+) -> (Session, Session, Client, Client, MatchId) {
+    let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
+    let clock = json!({"base_ms": base_ms, "increment_ms": increment_ms});
+    let match_id = copenhagen_match(&mut a, &mut b, json!({"rated": true, "clock": clock})).await;
+    (alice, bjorn, a, b, match_id)
 }
 
 /// The shortest recorded Copenhagen game that the rules end (by capture, escape, fort...): its
