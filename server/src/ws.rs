@@ -1,6 +1,8 @@
 //! WebSocket sessions: one task per socket. It authenticates the upgrade, enforces `hello`
 //! first, frame size and a rate limit, turns each command into a request to a match room, and
-//! forwards the room's events. Every refused message gets an `error`; the socket stays open.
+//! forwards the room's events. Every refused message gets an `error`; the socket stays open,
+//! except after a message past the hard cap (four times the frame limit), which closes it with
+//! 1009.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -33,6 +35,13 @@ use crate::store::{NewMatch, Player};
 /// The longest command id a client may choose, in characters.
 const MAX_COMMAND_ID: usize = 64;
 
+/// The WebSocket close code for "message too big" (RFC 6455, section 7.4.1).
+const MESSAGE_TOO_BIG: u16 = 1009;
+
+/// How long a socket closed for a message past the hard cap is kept after its close frame is
+/// written, and the longest that writing may take.
+const CLOSE_LINGER: Duration = Duration::from_secs(1);
+
 /// Upgrades an authenticated request to a WebSocket session.
 pub async fn upgrade(
     State(state): State<AppState>,
@@ -54,7 +63,9 @@ pub async fn upgrade(
     // The socket's lines carry the request id of its upgrade, its connection and its player.
     let request = tracing::Span::current();
     // Small buffers keep an idle socket cheap; the hard limit is above our own size check so
-    // that an oversized message gets a polite error instead of a dropped connection.
+    // that an oversized message gets a polite error and the socket stays open. Past the hard
+    // limit the library refuses a frame by its header, before buffering it (or a fragmented
+    // message at the fragment that crosses it), and the socket is closed with 1009.
     ws.read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
         .max_message_size(limit * 4)
@@ -194,7 +205,19 @@ impl Session {
                     }
                 }
                 received = socket.recv() => {
-                    let Some(Ok(message)) = received else { break };
+                    let message = match received {
+                        Some(Ok(message)) => message,
+                        Some(Err(e)) if is_capacity_error(&e) => {
+                            tracing::info!(error = %e, "message past the hard cap; closing with 1009");
+                            close_too_big(&mut socket, self.state.config().max_frame_bytes).await;
+                            break;
+                        }
+                        Some(Err(e)) => {
+                            tracing::debug!(error = %e, "socket read failed");
+                            break;
+                        }
+                        None => break,
+                    };
                     last_heard = Instant::now();
                     let received_at = std::time::Instant::now();
                     let reply = match message {
@@ -692,6 +715,34 @@ async fn say_goodbye(socket: &mut WebSocket, inbox: &mut mpsc::Receiver<Frame>) 
         }
     };
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), answered).await;
+}
+
+/// Whether a read failed because a frame or message was past the library's size limits
+/// (tungstenite's `Error::Capacity`). axum boxes the library's error and does not re-export its
+/// type, so it is recognised by its text ("Space limit exceeded: Message too long: ..."); the
+/// bad_input test of the hard cap notices if a new version words it differently.
+fn is_capacity_error(e: &axum::Error) -> bool {
+    e.to_string().starts_with("Space limit exceeded")
+}
+
+/// Closes a socket whose peer sent a message past the hard cap, with 1009 and the limit.
+///
+/// The library refused the frame at its header: its reader is done (the stream ends; the
+/// payload is still on the wire, unread), but its writer is not, so the close frame can still go
+/// out. The closing handshake cannot be finished (the peer's close would come after the unread
+/// payload), so the connection is kept a moment instead: closing a socket with unread data
+/// resets it, and the close frame should reach the peer first. Nothing is read meanwhile; what
+/// the peer still sends waits in the kernel's receive buffer, which is bounded.
+async fn close_too_big(socket: &mut WebSocket, limit: usize) {
+    let close = Message::Close(Some(CloseFrame {
+        code: MESSAGE_TOO_BIG,
+        reason: format!("messages are at most {limit} bytes").into(),
+    }));
+    match tokio::time::timeout(CLOSE_LINGER, socket.send(close)).await {
+        Ok(Ok(())) => tokio::time::sleep(CLOSE_LINGER).await,
+        Ok(Err(e)) => tracing::debug!(error = %e, "the close frame could not be sent"),
+        Err(_) => tracing::debug!("the close frame could not be sent in time"),
+    }
 }
 
 /// A code to join a private match: 12 characters from an alphabet without look-alikes.

@@ -21,6 +21,9 @@ use protocol::{
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data as OpData, OpCode};
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -484,7 +487,8 @@ async fn malformed_frames_are_refused_and_the_socket_stays_open() {
         assert!(just_fits.len() <= 64 * 1024);
         refused_raw(&mut c, &just_fits, ErrorCode::BadRequest, None).await;
 
-        // A frame far past any limit may cost the sender its socket, but nobody else anything.
+        // A frame far past any limit costs the sender its socket (closed with 1009, tested
+        // below), but nobody else anything.
         let mut reckless = connect_socket(addr, &alice.token).await;
         let _ = reckless
             .send(Message::Text("z".repeat(4 << 20).into()))
@@ -505,6 +509,123 @@ async fn malformed_frames_are_refused_and_the_socket_stays_open() {
         let (_, now) = snapshot(&mut t.observer, t.match_id).await;
         assert_eq!(now.actions, vec![Some("d1-d3".to_string())]);
         assert_eq!(now.to_act, vec![1]);
+    }
+}
+
+/// Reads a socket until the server ends it: its close frame, or what came instead (`Err`).
+async fn server_close(
+    ws: &mut (impl futures_util::Stream<Item = Result<Message, tungstenite::Error>> + Unpin),
+) -> Result<CloseFrame, String> {
+    loop {
+        match tokio::time::timeout(PATIENCE, ws.next()).await {
+            Err(_) => return Err("the socket was not closed in time".into()),
+            Ok(Some(Ok(Message::Close(Some(close))))) => return Ok(close),
+            Ok(Some(Ok(Message::Close(None)))) => return Err("a close frame without a code".into()),
+            Ok(Some(Ok(Message::Text(text)))) => {
+                return Err(format!("a text frame before the close: {text:.200}"));
+            }
+            Ok(Some(Ok(_))) => {}
+            Ok(Some(Err(e))) => return Err(format!("the connection failed without a close: {e}")),
+            Ok(None) => return Err("the connection ended without a close frame".into()),
+        }
+    }
+}
+
+/// Sends one message past the hard cap on a fresh socket (as one frame, or in fragments none
+/// of which is past it) and expects the server to close that socket with 1009.
+///
+/// The client reads while it sends, as a browser does: the server stops reading at the frame
+/// that crosses the cap, so a large send only ends when the connection is reset, a moment after
+/// the close frame. (A client that only reads once its send failed may still find the close
+/// frame, but tungstenite's does not: it answers the server's keep-alive ping first, on the
+/// reset connection, and fails there.)
+async fn sent_past_the_cap(addr: SocketAddr, token: &str, frames: Vec<Frame>, limit: usize) {
+    let what = format!(
+        "{} frame(s) of {} bytes in all",
+        frames.len(),
+        frames.iter().map(|f| f.payload().len()).sum::<usize>()
+    );
+    let (mut sink, mut stream) = connect_socket(addr, token).await.split();
+    let sending = tokio::spawn(async move {
+        for frame in frames {
+            if sink.send(Message::Frame(frame)).await.is_err() {
+                break;
+            }
+        }
+    });
+    let close = server_close(&mut stream)
+        .await
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(close.code, CloseCode::Size, "{what}: {close:?}");
+    assert_eq!(u16::from(close.code), 1009);
+    assert!(
+        close.reason.contains(&limit.to_string()),
+        "{what}: the reason says the limit: {close:?}"
+    );
+    tokio::time::timeout(PATIENCE, sending)
+        .await
+        .expect("the sending ended with the connection")
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_past_the_hard_cap_closes_its_socket_with_1009() {
+    let text = |bytes: usize| Frame::message("z".repeat(bytes), OpCode::Data(OpData::Text), true);
+    let fragment = |first: bool, bytes: usize, last: bool| {
+        let opcode = if first {
+            OpData::Text
+        } else {
+            OpData::Continue
+        };
+        Frame::message("f".repeat(bytes), OpCode::Data(opcode), last)
+    };
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &UNLIMITED).await;
+        let alice = guest(addr).await;
+        let mut bystander = Client::connect(addr, &alice.token).await;
+        // The default limit is 64 KiB, and the hard cap four times that: one byte past it, far
+        // past it, and a message whose fragments are each under the cap but not all together.
+        let (limit, cap) = (64 * 1024, 4 * 64 * 1024);
+        sent_past_the_cap(addr, &alice.token, vec![text(cap + 1)], limit).await;
+        sent_past_the_cap(addr, &alice.token, vec![text(8 << 20)], limit).await;
+        let fragments = vec![
+            fragment(true, 100_000, false),
+            fragment(false, 100_000, false),
+            fragment(false, 100_000, true),
+        ];
+        sent_past_the_cap(addr, &alice.token, fragments, limit).await;
+        // Up to the cap, a message is refused with too_large and its socket stays open.
+        let mut c = Client::connect(addr, &alice.token).await;
+        c.send_message(Message::Frame(text(cap))).await;
+        expect_error(answer(&mut c).await, ErrorCode::TooLarge, None, "the cap");
+        ping_pong(&mut c, 1).await;
+        // Nobody else noticed: the bystander's socket, new sockets and REST all still serve.
+        ping_pong(&mut bystander, 2).await;
+        let mut after = Client::connect(addr, &alice.token).await;
+        ping_pong(&mut after, 3).await;
+        after
+            .ok(|id| create(id, "tafl", "brandubh", json!({})))
+            .await;
+        assert_eq!(health(addr).await, 200, "{backend:?}");
+
+        // The cap follows the operator's limit.
+        let addr = start(
+            &fresh_database(backend).await,
+            &["--max-frame-bytes", "1000"],
+        )
+        .await;
+        let bob = guest(addr).await;
+        let mut c = Client::connect(addr, &bob.token).await;
+        c.send_message(Message::Frame(text(4000))).await;
+        expect_error(
+            answer(&mut c).await,
+            ErrorCode::TooLarge,
+            None,
+            "4000 bytes",
+        );
+        ping_pong(&mut c, 4).await;
+        sent_past_the_cap(addr, &bob.token, vec![text(4001)], 1000).await;
+        ping_pong(&mut c, 5).await;
     }
 }
 
