@@ -51,6 +51,13 @@ pub trait Catalog: Game + Send + 'static {
         false
     }
 
+    /// Whether every viewer, each seat and a spectator, always gets the same view: a game
+    /// without hidden information says so, and the server then renders one view for all. The
+    /// default is the safe answer for a game with secrets.
+    fn same_view_for_all(&self) -> bool {
+        false
+    }
+
     /// The public state as text for a terminal; games override this with a board diagram.
     fn render(&self) -> String {
         format!("{:#?}", self.view(Viewer::Spectator))
@@ -143,6 +150,46 @@ mod tests {
                     actions_round_trip::<G>(variant, seats);
                 }
             }
+        }
+    }
+
+    /// Plays random games of every variant and seat count of a game that claims one view for
+    /// every viewer, and checks each viewer's view against the spectator's after every action.
+    struct SameViews;
+
+    impl GameTask for SameViews {
+        type Output = ();
+        fn run<G: Hostable>(self) {
+            let mut rng = MatchRng::from_seed(7);
+            for variant in G::variants() {
+                for seats in G::seat_counts(variant) {
+                    let config = G::config(variant, seats).unwrap();
+                    let mut game = G::new(&config, &mut rng).unwrap();
+                    if !game.same_view_for_all() {
+                        return;
+                    }
+                    for _ in 0..300 {
+                        let public = serde_json::to_value(game.view(Viewer::Spectator)).unwrap();
+                        for seat in (0..game.seat_count()).filter_map(crate::game::Seat::new) {
+                            let own = serde_json::to_value(game.view(Viewer::Seat(seat))).unwrap();
+                            assert_eq!(own, public, "{} {variant}: {seat:?}'s view", G::ID);
+                        }
+                        let Some(seat) = game.to_act().iter().next() else {
+                            break;
+                        };
+                        let legal = game.legal_actions(seat);
+                        let action = rng.choose(&legal).unwrap().clone();
+                        game.play(seat, &action, &mut rng).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn games_with_one_view_show_every_viewer_the_same() {
+        for id in GAME_IDS {
+            with_game(id, SameViews).unwrap();
         }
     }
 

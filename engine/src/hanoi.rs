@@ -777,6 +777,11 @@ impl Catalog for Hanoi {
             .map_err(|e| CatalogError(format!("'{text}': {e}")))
     }
 
+    /// Nothing is hidden: the view ignores its viewer.
+    fn same_view_for_all(&self) -> bool {
+        true
+    }
+
     fn action_text(&self, action: &HanoiAction) -> String {
         action.to_string()
     }

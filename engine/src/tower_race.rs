@@ -1296,6 +1296,11 @@ impl Catalog for TowerRace {
             .map_err(|e| CatalogError(format!("'{text}': {e}")))
     }
 
+    /// Nothing is hidden: the view ignores its viewer.
+    fn same_view_for_all(&self) -> bool {
+        true
+    }
+
     fn action_text(&self, action: &TowerRaceAction) -> String {
         action.to_string()
     }

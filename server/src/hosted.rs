@@ -25,6 +25,8 @@ pub trait Hosted: Send {
     fn legal(&self, seat: u8) -> Vec<String>;
     /// Whether actions are secret from other seats (simultaneous hidden choices).
     fn hides_actions(&self) -> bool;
+    /// Whether every seat and spectator always gets the same view and sees every action.
+    fn one_view(&self) -> bool;
     /// The public state as text.
     fn render(&self) -> String;
     /// A copy to think about off the room's task.
@@ -96,6 +98,10 @@ impl<G: Hostable> Hosted for Live<G> {
 
     fn hides_actions(&self) -> bool {
         self.game.hides_actions()
+    }
+
+    fn one_view(&self) -> bool {
+        self.game.same_view_for_all() && !self.game.hides_actions()
     }
 
     fn render(&self) -> String {

@@ -191,7 +191,7 @@ pub struct Room {
     phase: Phase,
     result: Option<MatchResult>,
     seq: u64,
-    /// The most recent events, each rendered for every viewer kind (seats, then spectators).
+    /// The most recent events, each rendered for every viewer class (see [`Room::classes`]).
     recent: VecDeque<(u64, Vec<Frame>)>,
     subscribers: Vec<Subscriber>,
     disconnected_since: Vec<Option<Instant>>,
@@ -214,6 +214,15 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Which rendered copy of an event a viewer gets: an index into [`Room::classes`].
+fn class_of(one_view: bool, seats: usize, viewer: Option<u8>) -> usize {
+    if one_view {
+        0
+    } else {
+        viewer.map_or(seats, usize::from)
+    }
 }
 
 fn forbidden(what: &str) -> ApiError {
@@ -619,9 +628,21 @@ impl Room {
         self.refresh_presence(None);
     }
 
-    /// Which rendered copy of an event a viewer gets: its seat's, or the spectators' (last).
+    /// The viewers an event is rendered for, one per class: every seat, then the spectators.
+    /// A game that shows everyone the same has one class, the spectators, whose rendering
+    /// every viewer gets: a move is then serialised once, not once per seat.
+    fn classes(&self) -> Vec<Option<u8>> {
+        if self.game.one_view() {
+            return vec![None];
+        }
+        (0..self.seats.len() as u8)
+            .map(Some)
+            .chain([None])
+            .collect()
+    }
+
     fn class_of(&self, viewer: Option<u8>) -> usize {
-        viewer.map_or(self.seats.len(), usize::from)
+        class_of(self.game.one_view(), self.seats.len(), viewer)
     }
 
     /// Notes which seats have lost or regained every socket (counting `arriving`, a player
@@ -703,16 +724,18 @@ impl Room {
         }
         let hides = self.game.hides_actions();
         let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
-        let views: Vec<_> = (0..=self.seats.len())
-            .map(|class| {
-                let viewer = (class < self.seats.len()).then_some(class as u8);
-                self.game.view(viewer)
-            })
+        let classes = self.classes();
+        let views: Vec<_> = classes
+            .iter()
+            .map(|&viewer| self.game.view(viewer))
             .collect();
         self.emit(|viewer| MatchEvent::Acted {
             seat,
             action: (!hides || viewer == Some(seat)).then(|| text.clone()),
-            view: views[viewer.map_or(views.len() - 1, usize::from)].clone(),
+            view: classes
+                .iter()
+                .position(|&class| class == viewer)
+                .map_or(serde_json::Value::Null, |class| views[class].clone()),
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
         });
@@ -1011,9 +1034,10 @@ impl Room {
     fn emit(&mut self, event_for: impl Fn(Option<u8>) -> MatchEvent) {
         self.seq += 1;
         let seq = Seq(self.seq);
-        let frames: Vec<Frame> = (0..=self.seats.len())
-            .map(|class| {
-                let viewer = (class < self.seats.len()).then_some(class as u8);
+        let frames: Vec<Frame> = self
+            .classes()
+            .into_iter()
+            .map(|viewer| {
                 let message = ServerMessage::Event {
                     match_id: self.id,
                     seq,
@@ -1022,9 +1046,9 @@ impl Room {
                 Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"))
             })
             .collect();
-        let classes = self.seats.len();
+        let (one_view, seats) = (self.game.one_view(), self.seats.len());
         self.subscribers.retain(|s| {
-            let class = s.viewer.map_or(classes, usize::from);
+            let class = class_of(one_view, seats, s.viewer);
             s.outbox.try_send(frames[class].clone()).is_ok()
         });
         self.recent.push_back((self.seq, frames));

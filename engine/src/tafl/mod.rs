@@ -349,6 +349,11 @@ impl Catalog for Tafl {
             .map_err(|e| CatalogError(format!("'{text}' {e}")))
     }
 
+    /// Nothing is hidden: the view ignores its viewer.
+    fn same_view_for_all(&self) -> bool {
+        true
+    }
+
     fn action_text(&self, mv: &Move) -> String {
         opentafl::print_move(*mv, &[], self.dim())
     }
