@@ -38,7 +38,8 @@
 //! One unit of the [`Budget`]'s `max_nodes` is one iteration (one node expanded, one playout),
 //! and `stop` is checked before every iteration. Level 1 plays a random legal action, but takes
 //! an immediate win when one exists (tried on a determinised copy, so it cheats no more than the
-//! search); levels 2 to 4 search [`iterations`] 100, 1 000 and 10 000 iterations; level 5 as
+//! search); levels 2 to 4 search 100, 1 000 and 10 000 iterations unless the game's
+//! [`Tuning::levels`] say otherwise; level 5 as
 //! many as the budget allows. Before searching, levels 2 to 5 take an action that wins at once
 //! in every one of a few samples ([`decisive`]), which a search of a few iterations might miss
 //! among actions that all look good.
@@ -59,6 +60,10 @@ pub struct Tuning<G: Game> {
     /// Scores a game a playout left unfinished: one reward per seat, between 0 and 1, on the
     /// scale of [`rewards`]. `None` scores it as a draw between every seat.
     pub evaluate: Option<fn(&G) -> Vec<f64>>,
+    /// The iterations levels 2, 3 and 4 search. Where chance decides most of a game, a few
+    /// hundred iterations already play about as well as many thousands, so such a game spaces
+    /// its levels lower for each one to be stronger than the one below.
+    pub levels: [u64; 3],
 }
 
 impl<G: Game> Default for Tuning<G> {
@@ -67,6 +72,7 @@ impl<G: Game> Default for Tuning<G> {
             exploration: 0.7,
             playout_depth: 1000,
             evaluate: None,
+            levels: [100, 1_000, 10_000],
         }
     }
 }
@@ -77,19 +83,20 @@ impl<G: Game> Clone for Tuning<G> {
             exploration: self.exploration,
             playout_depth: self.playout_depth,
             evaluate: self.evaluate,
+            levels: self.levels,
         }
     }
 }
 
-/// The iterations a level searches, `None` for level 5, which is bounded only by the budget.
-/// Level 1 does not search.
-pub const fn iterations(level: Level) -> Option<u64> {
-    match level.get() {
-        1 => Some(0),
-        2 => Some(100),
-        3 => Some(1_000),
-        4 => Some(10_000),
-        _ => None,
+impl<G: Game> Tuning<G> {
+    /// The iterations a level searches, `None` for level 5, which is bounded only by the
+    /// budget. Level 1 does not search.
+    pub fn iterations(&self, level: Level) -> Option<u64> {
+        match level.get() {
+            1 => Some(0),
+            n @ 2..=4 => Some(self.levels[usize::from(n) - 2]),
+            _ => None,
+        }
     }
 }
 
@@ -121,7 +128,9 @@ pub fn choose_with<G: Game>(
     if let Some(win) = decisive(game, seat, &legal, DECISIVE_SAMPLES, rng) {
         return Some(win);
     }
-    let cap = iterations(level).map_or(budget.max_nodes, |n| n.min(budget.max_nodes));
+    let cap = tuning
+        .iterations(level)
+        .map_or(budget.max_nodes, |n| n.min(budget.max_nodes));
     let search = search(game, seat, cap, budget.stop, rng, tuning);
     search.action.or_else(|| beginner(game, seat, rng))
 }
@@ -564,7 +573,8 @@ mod tests {
 
     #[test]
     fn levels_grow_their_iterations() {
-        let caps: Vec<_> = Level::ALL.iter().map(|&l| iterations(l)).collect();
+        let tuning = Tuning::<crate::hanoi::Hanoi>::default();
+        let caps: Vec<_> = Level::ALL.iter().map(|&l| tuning.iterations(l)).collect();
         assert_eq!(
             caps,
             vec![Some(0), Some(100), Some(1_000), Some(10_000), None]
