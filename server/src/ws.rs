@@ -12,6 +12,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use engine::ai::Level;
+use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
     Ack, ClientMessage, CommandId, CreateMatch, ErrorCode, MatchId, PROTOCOL_VERSION,
@@ -232,14 +233,12 @@ impl Session {
                     if std::mem::take(&mut self.acked_act) {
                         crate::metrics::ack_sent(received_at.elapsed());
                     }
-                    if let Some(reply) = reply
-                        && socket.send(Message::Text(reply.as_ref().into())).await.is_err()
-                    {
+                    if send_with_pending(&mut socket, reply, &mut inbox).await.is_err() {
                         break;
                     }
                 }
                 Some(out) = inbox.recv() => {
-                    if socket.send(Message::Text(out.as_ref().into())).await.is_err() {
+                    if send_with_pending(&mut socket, Some(out), &mut inbox).await.is_err() {
                         break;
                     }
                 }
@@ -679,17 +678,31 @@ impl Session {
     }
 }
 
+/// Sends `first`, if any, then every frame already waiting in the outbox, and flushes once:
+/// a move's ack and the event it caused leave in one write, not one system call each.
+async fn send_with_pending(
+    socket: &mut WebSocket,
+    first: Option<Frame>,
+    inbox: &mut mpsc::Receiver<Frame>,
+) -> Result<(), axum::Error> {
+    let mut frames = first
+        .into_iter()
+        .chain(std::iter::from_fn(|| inbox.try_recv().ok()));
+    let Some(frame) = frames.next() else {
+        return Ok(());
+    };
+    socket.feed(Message::Text(frame.as_ref().into())).await?;
+    for frame in frames {
+        socket.feed(Message::Text(frame.as_ref().into())).await?;
+    }
+    socket.flush().await
+}
+
 /// Tells a socket the server is stopping: the frames already queued for it, `shutdown`, and a
 /// close frame with code 1012 "service restart"; then waits a moment for the client's close.
 async fn say_goodbye(socket: &mut WebSocket, inbox: &mut mpsc::Receiver<Frame>) {
-    while let Ok(out) = inbox.try_recv() {
-        if socket
-            .send(Message::Text(out.as_ref().into()))
-            .await
-            .is_err()
-        {
-            return;
-        }
+    if send_with_pending(socket, None, inbox).await.is_err() {
+        return;
     }
     let bye = frame(&ServerMessage::Shutdown {
         reconnect_after_ms: RECONNECT_AFTER_MS,
