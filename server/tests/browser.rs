@@ -1,8 +1,9 @@
 //! The browser client in a real headless Chromium (Debian's `chromium` and `chromium-driver`),
 //! driven over WebDriver by fantoccini, against a server started here on 127.0.0.1: two players
 //! play a rated private match through the pages, a player beats (or loses to) the AI by clicking
-//! legal moves, and a reload in the middle of a game restores it. Screenshots of the main
-//! screens go to `target/screenshots/`.
+//! legal moves, a reload in the middle of a game restores it, quick play pairs two players, a
+//! guest watches a live match from the lobby, and the clock of the side to move runs.
+//! Screenshots of the main screens go to `target/screenshots/`.
 
 #[path = "common/browser.rs"]
 mod browser;
@@ -363,4 +364,342 @@ async fn a_tournament_from_creation_to_standings() {
     );
     b.screenshot("tournament-finished").await;
     b.client.close().await.unwrap();
+}
+
+/// The match page a browser is on, once it is on one: its match id.
+async fn match_page(b: &Browser) -> u64 {
+    b.until(
+        "the match page",
+        "const m = location.hash.match(/^#\\/match\\/(\\d+)$/); return m && Number(m[1]);",
+    )
+    .await
+    .as_u64()
+    .unwrap()
+}
+
+/// The turn line of a match page once the match has started ("Your move", or who is to play).
+async fn turn_when_started(b: &Browser) -> String {
+    b.until(
+        "the match to start",
+        "const t = document.querySelector('[data-testid=turn]');
+         return t && /Your move| to play/.test(t.textContent) && t.textContent;",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// Two registered players join the quick-play queue from the lobby for the same pool (rated
+/// Copenhagen, blitz) and are paired; returns the match id and the browsers with their names,
+/// the one to move (the attackers, seat 0) first. Asserts that both are taken to the same match
+/// page and that exactly one of them is told it is their move.
+async fn paired_by_the_queue<'a>(
+    a: (&'a Browser, &'a str),
+    b: (&'a Browser, &'a str),
+) -> (u64, (&'a Browser, &'a str), (&'a Browser, &'a str)) {
+    for (player, _) in [a, b] {
+        player.select("queue-game", "tafl").await;
+        player.select("queue-variant", "copenhagen").await;
+        player.select("queue-time", "blitz").await;
+    }
+    a.0.click("queue-join").await;
+    a.0.until_text("queue-state", "Waiting for an opponent")
+        .await;
+    // Alone in the pool, the first player waits there (the queue pairs once a second).
+    a.0.until_text(
+        "queue-sizes",
+        "tafl copenhagen (2 players), blitz, rated: 1 waiting",
+    )
+    .await;
+    a.0.find(&by_testid("queue-leave")).await;
+    b.0.click("queue-join").await;
+
+    let id = match_page(a.0).await;
+    assert_eq!(match_page(b.0).await, id, "both are in the same match");
+    let turns = [turn_when_started(a.0).await, turn_when_started(b.0).await];
+    let (mover, waiter, waiting_turn) = match (turns[0].as_str(), turns[1].as_str()) {
+        ("Your move", other) => (a, b, other.to_string()),
+        (other, "Your move") => (b, a, other.to_string()),
+        _ => panic!("exactly one player is to move: {turns:?}"),
+    };
+    assert_eq!(waiting_turn, format!("{} to play", mover.1));
+    // The one to move holds the attackers, who move first in tafl.
+    for (player, _) in [mover, waiter] {
+        player.until_text("player-0", mover.1).await;
+        player.until_text("player-1", waiter.1).await;
+    }
+    (id, mover, waiter)
+}
+
+/// Quick play: two players queue for the same pool from the lobby, both land on the same match
+/// page, the one to move plays a move by clicking and the other sees it and that it is now
+/// their move.
+#[tokio::test]
+async fn quick_play_pairs_two_players_into_one_match() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let alice = driver.browser(DESKTOP).await;
+    let bjorn = driver.browser(DESKTOP).await;
+    alice.register(addr, "alice").await;
+    bjorn.register(addr, "bjorn").await;
+
+    let (_, (mover, _), (waiter, waiter_name)) =
+        paired_by_the_queue((&alice, "alice"), (&bjorn, "bjorn")).await;
+    // The mover's pieces become movable (play_tafl waits for that); the other's never do.
+    mover.find(".sq.movable").await;
+    waiter.find(&by_testid("sq-d1")).await;
+    assert_eq!(
+        waiter
+            .run("return document.querySelectorAll('.sq.movable').length;")
+            .await,
+        json!(0),
+        "the player not to move has no piece to move"
+    );
+    waiter.screenshot("quick-play").await;
+
+    mover.play_tafl("d1", "d3").await;
+    for b in [mover, waiter] {
+        b.until_moves(1).await;
+        b.until_text("move-0", "d1-d3").await;
+    }
+    waiter.until_text("turn", "Your move").await;
+    mover
+        .until_text("turn", &format!("{waiter_name} to play"))
+        .await;
+    let piece =
+        |sq: &str| format!("return document.querySelector('[data-testid=sq-{sq}]').dataset.piece;");
+    assert_eq!(
+        waiter.run(&piece("d3")).await,
+        json!("t"),
+        "the attacker moved to d3"
+    );
+    assert_eq!(waiter.run(&piece("d1")).await, json!(""), "d1 is empty");
+
+    alice.client.close().await.unwrap();
+    bjorn.client.close().await.unwrap();
+}
+
+/// Spectating: while two players play a queued match, a guest opens it from the lobby's list of
+/// live matches, sees the position and the moves so far, sees the next move arrive, and has no
+/// controls to resign, offer a draw, abort or claim the win, nor pieces to move.
+#[tokio::test]
+async fn a_guest_watches_a_live_match_from_the_lobby() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let alice = driver.browser(DESKTOP).await;
+    let bjorn = driver.browser(DESKTOP).await;
+    let carol = driver.browser(DESKTOP).await;
+    alice.register(addr, "alice").await;
+    bjorn.register(addr, "bjorn").await;
+    let (id, (mover, mover_name), (waiter, waiter_name)) =
+        paired_by_the_queue((&alice, "alice"), (&bjorn, "bjorn")).await;
+    mover.play_tafl("d1", "d3").await;
+    waiter.until_text("turn", "Your move").await;
+
+    carol.guest(addr).await;
+    let watch = by_testid(&format!("live-{id}"));
+    let entry = carol
+        .until(
+            "the match in the live list",
+            &format!(
+                "const b = document.querySelector('{watch}'); return b && b.parentElement.textContent;"
+            ),
+        )
+        .await;
+    let entry = entry.as_str().unwrap();
+    assert!(
+        entry.starts_with("Watch tafl copenhagen (rated): ")
+            && entry.contains(&format!("{mover_name} v {waiter_name}")),
+        "the live list offers to watch the match: {entry}"
+    );
+    carol.click(&format!("live-{id}")).await;
+    assert_eq!(match_page(&carol).await, id);
+
+    carol
+        .until_text("turn", &format!("{waiter_name} to play (watching)"))
+        .await;
+    carol.until_moves(1).await;
+    assert_eq!(carol.text("move-0").await, "d1-d3");
+    let piece = |sq: &str| {
+        format!(
+            "const s = document.querySelector('[data-testid=sq-{sq}]'); return s && s.dataset.piece;"
+        )
+    };
+    assert_eq!(
+        carol.run(&piece("d3")).await,
+        json!("t"),
+        "the board shows the move made"
+    );
+    assert_eq!(
+        carol.run(&piece("f6")).await,
+        json!("K"),
+        "the king is in the centre"
+    );
+    carol.until_text("player-0", mover_name).await;
+    carol.until_text("player-1", waiter_name).await;
+
+    // A spectator has no say in the match: of the controls only the board toggle is there, and
+    // no piece may be picked up.
+    let controls = carol
+        .run("return [...document.querySelectorAll('.controls [data-testid]')].map((b) => b.dataset.testid);")
+        .await;
+    assert_eq!(controls, json!(["toggle-3d"]), "a spectator's controls");
+    for absent in ["resign", "offer-draw", "abort", "claim-win", "accept-draw"] {
+        let script = format!("return !document.querySelector('{}');", by_testid(absent));
+        assert_eq!(
+            carol.run(&script).await,
+            json!(true),
+            "no {absent} for a spectator"
+        );
+    }
+    assert_eq!(
+        carol
+            .run("return document.querySelectorAll('.sq.movable').length;")
+            .await,
+        json!(0),
+        "a spectator has nothing to move"
+    );
+    // The players do have the controls the spectator lacks.
+    mover.find(&by_testid("resign")).await;
+    waiter.find(&by_testid("offer-draw")).await;
+
+    waiter.play_tafl("f4", "b4").await;
+    carol.until_moves(2).await;
+    carol.until_text("move-1", "f4-b4").await;
+    carol
+        .until_text("turn", &format!("{mover_name} to play (watching)"))
+        .await;
+    carol
+        .until(
+            "the defender on b4",
+            "const s = document.querySelector('[data-testid=sq-b4]'); return s && s.dataset.piece === 'T';",
+        )
+        .await;
+    carol.screenshot("spectator").await;
+
+    for b in [alice, bjorn, carol] {
+        b.client.close().await.unwrap();
+    }
+}
+
+/// The two clocks of a match page as it shows them, once it shows them.
+async fn clocks(b: &Browser) -> [String; 2] {
+    let texts = b
+        .until(
+            "both clocks",
+            "const c = [0, 1].map((i) => document.querySelector(`[data-testid=clock-${i}]`));
+             return c.every((e) => e) && c.map((e) => e.textContent);",
+        )
+        .await;
+    let texts: Vec<String> = serde_json::from_value(texts).unwrap();
+    texts.try_into().unwrap()
+}
+
+/// A clock's text (m:ss, h:mm:ss, or 0:0s.t under ten seconds) in milliseconds.
+fn clock_ms(text: &str) -> i64 {
+    let seconds = text.split(':').fold(0.0, |total, part| {
+        total * 60.0
+            + part
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("a clock: {text}"))
+    });
+    (seconds * 1000.0).round() as i64
+}
+
+/// Reads the clocks of each page twice, 1.5 s apart, and checks that on every page only the
+/// clock of `running` counted down (by about the time that passed) while the other stood still.
+/// Returns the last reading of the first page.
+async fn only_one_clock_runs(pages: &[&Browser], running: usize) -> [String; 2] {
+    let mut first = Vec::new();
+    for b in pages {
+        first.push(clocks(b).await);
+    }
+    let start = std::time::Instant::now();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let mut last = None;
+    for (b, before) in pages.iter().zip(first) {
+        let after = clocks(b).await;
+        let elapsed = start.elapsed().as_millis() as i64;
+        let stopped = 1 - running;
+        assert_eq!(
+            after[stopped], before[stopped],
+            "the clock of seat {stopped} stands still: {before:?} then {after:?}"
+        );
+        let spent = clock_ms(&before[running]) - clock_ms(&after[running]);
+        // Whole seconds shown, redrawn every 100 ms: a second or more of 1.5 s, and never more
+        // than the time that passed and one shown second.
+        assert!(
+            spent >= 1000 && spent <= elapsed + 1100,
+            "the clock of seat {running} runs ({elapsed} ms passed): {before:?} then {after:?}"
+        );
+        last.get_or_insert(after);
+    }
+    last.unwrap()
+}
+
+/// Clocks: in a private rapid match (15+10) the attackers' clock counts down on both pages while
+/// the defenders' stays at 15:00; once the attackers have moved, their clock stops with the
+/// increment added and the defenders' is the one that runs.
+#[tokio::test]
+async fn the_clock_of_the_side_to_move_runs() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let alice = driver.browser(DESKTOP).await;
+    let bjorn = driver.browser(DESKTOP).await;
+    alice.register(addr, "alice").await;
+    bjorn.register(addr, "bjorn").await;
+    alice.select("private-game", "tafl").await;
+    alice.select("private-variant", "copenhagen").await;
+    alice.select("private-seat", "0").await;
+    alice.select("private-time", "rapid").await;
+    alice.click("private-create").await;
+    let code = alice.text("invite-code").await;
+    bjorn.fill("join-code", &code).await;
+    bjorn.click("join-submit").await;
+    alice.until_text("turn", "Your move").await;
+    bjorn.until_text("turn", "alice to play").await;
+    for b in [&alice, &bjorn] {
+        let head = b
+            .until(
+                "the time control",
+                "const h = document.querySelector('.match-head'); return h && h.textContent;",
+            )
+            .await;
+        assert!(
+            head.as_str().unwrap().ends_with("Rated, 15+10"),
+            "the match is rated rapid: {head}"
+        );
+    }
+
+    let before_move = only_one_clock_runs(&[&alice, &bjorn], 0).await;
+    let read = std::time::Instant::now();
+    assert_eq!(
+        before_move[1], "15:00",
+        "the defenders' clock has not started"
+    );
+    assert!(clock_ms(&before_move[0]) < 900_000);
+
+    alice.play_tafl("d1", "d3").await;
+    bjorn.until_text("turn", "Your move").await;
+    alice.until_text("turn", "bjorn to play").await;
+    let after_move = clocks(&alice).await;
+    let elapsed = read.elapsed().as_millis() as i64;
+    // The attackers' clock ran on until the move (less than `elapsed`) and then gained the 10 s
+    // increment; whole seconds shown, redrawn every 100 ms.
+    let gained = clock_ms(&after_move[0]) - clock_ms(&before_move[0]);
+    assert!(
+        gained <= 10_000 + 1100 && gained >= 10_000 - 1100 - elapsed,
+        "the increment is added ({elapsed} ms passed): {before_move:?} then {after_move:?}"
+    );
+
+    let last = only_one_clock_runs(&[&alice, &bjorn], 1).await;
+    assert!(
+        clock_ms(&last[1]) < 900_000,
+        "the defenders' clock runs: {last:?}"
+    );
+    alice.screenshot("clocks").await;
+
+    alice.client.close().await.unwrap();
+    bjorn.client.close().await.unwrap();
 }
