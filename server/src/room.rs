@@ -320,6 +320,14 @@ impl Room {
         {
             self.finish(places, &reason).await;
         }
+        // A crash between seating the last player and marking the match live leaves a full
+        // match waiting: it starts now (a failed write leaves it waiting for the next start).
+        if self.phase == Phase::Waiting
+            && self.seats.iter().all(Option::is_some)
+            && let Err(e) = self.start().await
+        {
+            tracing::warn!(error = %e, "could not start a full match");
+        }
         loop {
             self.wake_ai(&me);
             let flag = self
@@ -554,18 +562,24 @@ impl Room {
             player: public.clone(),
         });
         if self.seats.iter().all(Option::is_some) {
-            self.ctx.store.set_live(self.id, self.seq + 1).await?;
-            self.set_phase(Phase::Live);
-            let to_act = self.game.to_act();
-            if let Some(c) = self.clocks.as_mut() {
-                c.follow(&to_act, Instant::now());
-            }
-            let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(Instant::now()));
-            self.emit(|_| MatchEvent::Started {
-                to_act: to_act.clone(),
-                clocks_ms: clocks_ms.clone(),
-            });
+            self.start().await?;
         }
+        Ok(())
+    }
+
+    /// Marks a match whose seats are all taken live, persisting first, and starts its clocks.
+    async fn start(&mut self) -> ApiResult<()> {
+        self.ctx.store.set_live(self.id, self.seq + 1).await?;
+        self.set_phase(Phase::Live);
+        let to_act = self.game.to_act();
+        if let Some(c) = self.clocks.as_mut() {
+            c.follow(&to_act, Instant::now());
+        }
+        let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(Instant::now()));
+        self.emit(|_| MatchEvent::Started {
+            to_act: to_act.clone(),
+            clocks_ms: clocks_ms.clone(),
+        });
         Ok(())
     }
 
