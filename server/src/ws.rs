@@ -685,14 +685,8 @@ async fn send_with_pending(
     first: Option<Frame>,
     inbox: &mut mpsc::Receiver<Frame>,
 ) -> Result<(), axum::Error> {
-    let mut frames = first
-        .into_iter()
-        .chain(std::iter::from_fn(|| inbox.try_recv().ok()));
-    let Some(frame) = frames.next() else {
-        return Ok(());
-    };
-    socket.feed(Message::Text(frame.as_ref().into())).await?;
-    for frame in frames {
+    let waiting = std::iter::from_fn(|| inbox.try_recv().ok());
+    for frame in first.into_iter().chain(waiting) {
         socket.feed(Message::Text(frame.as_ref().into())).await?;
     }
     socket.flush().await
