@@ -160,6 +160,8 @@ pub struct StoredMatch {
     pub spec: NewMatch,
     pub status: Status,
     pub result: Option<(Vec<u8>, String)>,
+    /// The match's last event number: the row's, or its last action's when the log is loaded
+    /// and newer (moves do not touch the row).
     pub last_seq: u64,
     pub players: Vec<Option<Player>>,
     pub actions: Vec<StoredAction>,
@@ -651,6 +653,10 @@ impl Store {
                 at_ms: r.try_get("at_ms")?,
             });
         }
+        // Moves do not update the match row (see `write_batch`): the last action may be newer.
+        if let Some(last) = m.actions.last() {
+            m.last_seq = m.last_seq.max(last.seq);
+        }
         Ok(Some(m))
     }
 
@@ -917,7 +923,7 @@ async fn write_appends(
     mut waiting: mpsc::UnboundedReceiver<Append>,
 ) {
     let writers = std::sync::Arc::new(Semaphore::new(match backend {
-        Backend::Postgres => 4,
+        Backend::Postgres => 2,
         Backend::Sqlite => 1,
     }));
     loop {
@@ -983,43 +989,37 @@ pub(crate) async fn insert_match(
     Ok(MatchId(row.try_get("id")?))
 }
 
-/// Writes actions (at most one per match: a room waits for each) and each match's new event
-/// count, in one transaction.
+/// Writes actions (at most one per match: a room waits for each) in one transaction. The
+/// match's event count is not touched: an action carries its own event number, and
+/// [`Store::load_match`] takes the larger of the two, which saves a row update per move.
 async fn write_batch(pool: &AnyPool, backend: Backend, batch: &[Append]) -> StoreResult<()> {
     if backend == Backend::Postgres {
-        // One statement: one round trip and one implicit transaction. A data-modifying CTE
-        // runs whether or not the outer statement reads it.
-        const TYPES: [&str; 7] = [
-            "BIGINT", "INTEGER", "BIGINT", "INTEGER", "TEXT", "BIGINT", "BIGINT",
-        ];
-        let rows: Vec<String> = (0..batch.len())
-            .map(|i| {
-                let row: Vec<String> = (TYPES.iter().enumerate())
-                    .map(|(k, ty)| format!("${}::{ty}", 7 * i + k + 1))
-                    .collect();
-                format!("({})", row.join(", "))
+        // The batch goes as one JSON parameter, so the statement's text is the same for every
+        // batch size: it is prepared once per connection instead of planned for each batch.
+        let rows: Vec<serde_json::Value> = batch
+            .iter()
+            .map(|Append { id, action, .. }| {
+                serde_json::json!({
+                    "match_id": id.0,
+                    "ply": action.ply,
+                    "seq": action.seq,
+                    "seat": action.seat,
+                    "action": action.action,
+                    "clock_ms": action.clock_ms,
+                    "at_ms": action.at_ms,
+                })
             })
             .collect();
-        let sql = format!(
-            "WITH v (match_id, ply, seq, seat, action, clock_ms, at_ms) AS (VALUES {}),
-             appended AS (
-                 INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
-                 SELECT match_id, ply, seq, seat, action, clock_ms, at_ms FROM v)
-             UPDATE matches SET last_seq = v.seq FROM v WHERE matches.id = v.match_id",
-            rows.join(", ")
-        );
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for Append { id, action, .. } in batch {
-            query = query
-                .bind(id.0)
-                .bind(action.ply as i32)
-                .bind(action.seq as i64)
-                .bind(i32::from(action.seat))
-                .bind(action.action.clone())
-                .bind(action.clock_ms.map(|ms| ms as i64))
-                .bind(action.at_ms);
-        }
-        query.execute(pool).await?;
+        sqlx::query(
+            "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
+             SELECT match_id, ply, seq, seat, action, clock_ms, at_ms
+             FROM json_to_recordset($1::json) AS v (match_id BIGINT, ply INTEGER, seq BIGINT,
+                                                    seat INTEGER, action TEXT,
+                                                    clock_ms BIGINT, at_ms BIGINT)",
+        )
+        .bind(serde_json::Value::Array(rows).to_string())
+        .execute(pool)
+        .await?;
         return Ok(());
     }
     let mut tx = pool.begin().await?;
@@ -1037,11 +1037,6 @@ async fn write_batch(pool: &AnyPool, backend: Backend, batch: &[Append]) -> Stor
         .bind(action.at_ms)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
-            .bind(action.seq as i64)
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
     }
     tx.commit().await?;
     Ok(())
