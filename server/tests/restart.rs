@@ -466,3 +466,41 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
         }
     }
 }
+
+/// The server died after the last seat was stored and before the match was marked live: once
+/// restarted, the full match starts instead of waiting for ever, and its first move is accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_match_whose_start_was_not_stored_starts_after_a_crash() {
+    let (moves, _) = corpus_game(2);
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let server = ServerProcess::start(&url).await;
+        let (alice, _, a, b, match_id) = rated_match(server.addr, 60_000, 1_000).await;
+        server.kill();
+        drop((a, b));
+
+        // What the crash left: both seats taken, the match still waiting.
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+        sqlx::query("UPDATE matches SET status = 'waiting' WHERE id = $1")
+            .bind(match_id.0)
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+
+        let server = ServerProcess::start(&url).await;
+        let mut a = Client::connect(server.addr, &alice.token).await;
+        let (_, snap) = snapshot(&mut a, match_id).await;
+        assert_eq!(
+            snap.to_act,
+            vec![0],
+            "{backend:?}: the match has not started"
+        );
+        let played = play(&mut a, match_id, 0, &moves[0]).await;
+        assert_eq!(played.to_act, vec![1], "{backend:?}");
+        let record = get(server.addr, &format!("/api/matches/{}", match_id.0)).await;
+        assert_eq!(record["summary"]["status"], "live", "{backend:?}: {record}");
+        server.kill();
+    }
+}

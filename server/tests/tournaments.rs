@@ -1060,6 +1060,55 @@ async fn a_match_stored_but_not_seated_before_a_crash_is_seated_after_it() {
     }
 }
 
+/// A tournament stored before every tournament needed a clock (no clock in its row) still
+/// plays its games on one, so that a player who stops moving cannot hold its round up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_stored_without_a_clock_plays_on_the_default_one() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let mut first = Server::start(&url, FLAGS).await;
+        let alice = guest(first.addr).await;
+        let bob = guest(first.addr).await;
+        let spec = json!({"name": "Old", "game": "tafl", "variant": VARIANT,
+                          "format": "round_robin"});
+        let id = post_ok(first.addr, &alice.token, "/api/tournaments", spec)
+            .await
+            .summary
+            .id;
+        let register = format!("/api/tournaments/{}/register", id.0);
+        post_ok(first.addr, &alice.token, &register, json!({})).await;
+        post_ok(first.addr, &bob.token, &register, json!({})).await;
+        first.kill();
+
+        // What an older server stored.
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+        sqlx::query(
+            "UPDATE tournaments SET clock_base_ms = NULL, clock_increment_ms = NULL WHERE id = $1",
+        )
+        .bind(id.0)
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+
+        let second = Server::start(&url, FLAGS).await;
+        assert_eq!(details(second.addr, id).await.summary.clock, None);
+        let start = format!("/api/tournaments/{}/start", id.0);
+        let started = post_ok(second.addr, &alice.token, &start, json!({})).await;
+        let match_id = started.rounds[0].games[0]
+            .match_id
+            .expect("the first round's match opens with the start");
+        let record = common::get(second.addr, &format!("/api/matches/{}", match_id.0)).await;
+        let rapid = protocol::TimeControl::Rapid.clock();
+        assert_eq!(
+            record["summary"]["clock"],
+            serde_json::to_value(rapid).unwrap(),
+            "{backend:?}: {record}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tournaments_are_checked_and_kept_to_their_rules() {
     for backend in BACKENDS {

@@ -392,7 +392,13 @@ impl Director {
             variant: t.variant.clone(),
             seats: 2,
             rated: t.rated,
-            clock: t.clock,
+            // A tournament stored before every tournament needed a clock still gets one, so that
+            // a player who stops moving cannot hold its round up for ever.
+            clock: t.clock.or_else(|| {
+                super::DEFAULT_TIME_CONTROL
+                    .clock()
+                    .map(|c| (c.base_ms, c.increment_ms))
+            }),
             private: false,
             invite: None,
             hotseat: false,

@@ -8,8 +8,8 @@ use axum::{Json, Router};
 use engine::ai::Level;
 use protocol::{
     AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, PlayerId,
-    TimeControl, TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame,
-    TournamentId, TournamentRound, TournamentSummary,
+    TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame, TournamentId,
+    TournamentRound, TournamentSummary,
 };
 
 use super::director::{seeds, slots, standings};
@@ -106,7 +106,7 @@ async fn create(
     // flags them (server-side, and across restarts).
     let clock = spec
         .time_control
-        .unwrap_or(TimeControl::Rapid)
+        .unwrap_or(super::DEFAULT_TIME_CONTROL)
         .clock()
         .ok_or_else(|| {
             bad_request(

@@ -25,6 +25,10 @@ pub mod swiss;
 
 use serde::{Deserialize, Serialize};
 
+/// The time control of a tournament that names none. Every tournament game needs a clock (see
+/// `http::create`); tournaments stored before that rule have none and play at this one.
+pub const DEFAULT_TIME_CONTROL: protocol::TimeControl = protocol::TimeControl::Rapid;
+
 /// An entrant's number in its tournament: its index in the tournament's list of entrants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
