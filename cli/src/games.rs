@@ -414,6 +414,10 @@ impl GameTask for &Selfplay<'_> {
             ));
         }
         let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::default()).collect();
+        // ahead[a][b]: the games in which entry `a` finished above entry `b`. With more than two
+        // seats, winning is not the only way to beat a weaker level: the server rates such games
+        // pairwise, and so is the ladder judged.
+        let mut ahead = vec![vec![0u64; n]; n];
         let (mut actions, mut unfinished) = (0, 0);
         let start = Instant::now();
         for i in 0..self.count {
@@ -442,6 +446,13 @@ impl GameTask for &Selfplay<'_> {
                 continue;
             };
             let places = outcome.places();
+            for (a, &above) in places.iter().enumerate() {
+                for (b, &below) in places.iter().enumerate() {
+                    if above < below {
+                        ahead[entry(a)][entry(b)] += 1;
+                    }
+                }
+            }
             for (seat, &place) in places.iter().enumerate() {
                 let best_other = (0..places.len())
                     .filter(|&other| other != seat)
@@ -473,6 +484,19 @@ impl GameTask for &Selfplay<'_> {
                 tally.shared,
                 tally.losses
             );
+        }
+        if n > 2 {
+            for a in 0..n {
+                for b in (a + 1)..n {
+                    println!(
+                        "entry {a} (level {}) finished above entry {b} (level {}) in {} games, below it in {}",
+                        self.levels[a].get(),
+                        self.levels[b].get(),
+                        ahead[a][b],
+                        ahead[b][a]
+                    );
+                }
+            }
         }
         Ok(())
     }

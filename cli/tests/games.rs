@@ -237,6 +237,35 @@ fn selfplay_reports_how_each_level_did() {
 }
 
 #[test]
+fn selfplay_with_more_seats_reports_who_finished_above_whom() {
+    let out = games(
+        &["selfplay", "tron", "--levels", "2,1,1", "--count", "3"],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // Seeded: level 2 wins all three games, so it finished above both others in each.
+    assert!(text.contains("level 2: 3 won"), "{text}");
+    for other in [1, 2] {
+        let line = format!(
+            "entry 0 (level 2) finished above entry {other} (level 1) in 3 games, below it in 0"
+        );
+        assert!(text.contains(&line), "{text}");
+    }
+    let between = text
+        .lines()
+        .find(|l| l.starts_with("entry 1 (level 1) finished above entry 2 (level 1) in "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let counts: Vec<u64> = between
+        .split(' ')
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    // "entry 1 (level 1) ... entry 2 (level 1) in A games, below it in B": the last two numbers.
+    let (above, below) = (counts[counts.len() - 2], counts[counts.len() - 1]);
+    assert!(above + below <= 3, "{text}");
+}
+
+#[test]
 fn bad_ai_requests_are_refused() {
     let out = games(&["ai", "tafl", "--seed", "1", "--level", "6", "-"], "");
     assert_eq!(out.status.code(), Some(2));
