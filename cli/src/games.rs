@@ -486,12 +486,12 @@ impl GameTask for &Selfplay<'_> {
             );
         }
         if n > 2 {
-            for a in 0..n {
-                for b in (a + 1)..n {
+            for (a, level_a) in self.levels.iter().enumerate() {
+                for (b, level_b) in self.levels.iter().enumerate().skip(a + 1) {
                     println!(
                         "entry {a} (level {}) finished above entry {b} (level {}) in {} games, below it in {}",
-                        self.levels[a].get(),
-                        self.levels[b].get(),
+                        level_a.get(),
+                        level_b.get(),
                         ahead[a][b],
                         ahead[b][a]
                     );
