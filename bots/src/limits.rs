@@ -3,36 +3,15 @@
 /// Raises the soft limit on open files to at least `wanted` (up to the hard limit, or above it
 /// when the process may). Returns the soft limit now in force.
 pub fn raise_open_files(wanted: u64) -> u64 {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit and setrlimit only read and write the struct passed in.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
-            return 0;
-        }
-        if limit.rlim_cur >= wanted {
-            return limit.rlim_cur;
-        }
-        // Above the hard limit only a privileged process may go; try, then settle for the hard
-        // limit.
-        let raised = libc::rlimit {
-            rlim_cur: wanted,
-            rlim_max: limit.rlim_max.max(wanted),
-        };
-        if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-            return wanted;
-        }
-        let capped = libc::rlimit {
-            rlim_cur: limit.rlim_max,
-            rlim_max: limit.rlim_max,
-        };
-        if libc::setrlimit(libc::RLIMIT_NOFILE, &capped) == 0 {
-            return limit.rlim_max;
-        }
-        limit.rlim_cur
+    use rlimit::Resource;
+    // Above the hard limit only a privileged process may go: try that first.
+    if let Ok((_, hard)) = Resource::NOFILE.get()
+        && hard < wanted
+        && Resource::NOFILE.set(wanted, wanted).is_ok()
+    {
+        return wanted;
     }
+    rlimit::increase_nofile_limit(wanted).unwrap_or(0)
 }
 
 /// A process's resident memory in KiB (`VmRSS` in `/proc/<pid>/status`).

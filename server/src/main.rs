@@ -20,8 +20,12 @@ async fn main() -> std::process::ExitCode {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),
     }
-    let open_files = raise_open_files_limit();
-    tracing::debug!(open_files, "open-file limit");
+    // Every socket is an open file: the soft limit goes up to the hard one, so that a common
+    // default of 1024 does not cap the server at about a thousand sockets.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(open_files) => tracing::debug!(open_files, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+    }
     let running = match server::start(config).await {
         Ok(running) => running,
         Err(e) => {
@@ -46,37 +50,4 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
-}
-
-/// Every socket is an open file: lifts the soft limit on open files to the hard limit, so that a
-/// common default of 1024 does not cap the server at about a thousand sockets. Returns the soft
-/// limit in force.
-#[cfg(unix)]
-#[allow(clippy::unnecessary_cast)] // `rlim_t` is not `u64` on every platform.
-fn raise_open_files_limit() -> u64 {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit and setrlimit only read and write the struct they are given.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
-            return 0;
-        }
-        if limit.rlim_cur < limit.rlim_max {
-            let raised = libc::rlimit {
-                rlim_cur: limit.rlim_max,
-                rlim_max: limit.rlim_max,
-            };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                return raised.rlim_cur as u64;
-            }
-        }
-    }
-    limit.rlim_cur as u64
-}
-
-#[cfg(not(unix))]
-fn raise_open_files_limit() -> u64 {
-    0
 }
