@@ -11,13 +11,11 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{
-    BACKENDS, Client, PATIENCE, act, create, fresh_database, get, guest, http, post, register,
-    short_copenhagen_game, start,
+    BACKENDS, Client, PATIENCE, act, copenhagen_match, create, fresh_database, get, guest, http,
+    join, post, register, short_copenhagen_game, start, two_guests,
 };
 use futures_util::{SinkExt, StreamExt};
-use protocol::{
-    ClientMessage, ErrorBody, ErrorCode, MatchEvent, MatchId, MatchSnapshot, ServerMessage,
-};
+use protocol::{ClientMessage, ErrorBody, ErrorCode, MatchId, MatchSnapshot, ServerMessage};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -135,23 +133,10 @@ struct Table {
 }
 
 async fn table(addr: SocketAddr) -> Table {
-    let alice = guest(addr).await;
-    let bjorn = guest(addr).await;
+    let (_, _, mut a, mut b) = two_guests(addr).await;
     let watcher = guest(addr).await;
-    let mut a = Client::connect(addr, &alice.token).await;
-    let mut b = Client::connect(addr, &bjorn.token).await;
     let observer = Client::connect(addr, &watcher.token).await;
-    let created = a.ok(|id| create(id, "tafl", "copenhagen", json!({}))).await;
-    let match_id = created.match_id.unwrap();
-    b.ok(|id| ClientMessage::JoinMatch {
-        id,
-        match_id: Some(match_id),
-        invite: None,
-        seat: None,
-    })
-    .await;
-    a.event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
-        .await;
+    let match_id = copenhagen_match(&mut a, &mut b, json!({})).await;
     Table {
         a,
         b,
@@ -712,14 +697,7 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
                 }
             }
             // A full match has no seat for them.
-            client
-                .refused(ErrorCode::Conflict, |id| ClientMessage::JoinMatch {
-                    id,
-                    match_id: Some(m),
-                    invite: None,
-                    seat: None,
-                })
-                .await;
+            client.refused(ErrorCode::Conflict, |id| join(id, m)).await;
             client
                 .refused(ErrorCode::Conflict, |id| ClientMessage::JoinMatch {
                     id,
@@ -767,12 +745,7 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
                 })
                 .await;
             stranger
-                .refused(ErrorCode::NotFound, |id| ClientMessage::JoinMatch {
-                    id,
-                    match_id: Some(missing),
-                    invite: None,
-                    seat: None,
-                })
+                .refused(ErrorCode::NotFound, |id| join(id, missing))
                 .await;
         }
         for code in ["nope", "", "kX7p2Q", "' OR 1=1 --", &"x".repeat(500)] {
@@ -791,12 +764,7 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
                 .await;
         let (pm, invite) = (private.match_id.unwrap(), private.invite.unwrap());
         stranger
-            .refused(ErrorCode::Forbidden, |id| ClientMessage::JoinMatch {
-                id,
-                match_id: Some(pm),
-                invite: None,
-                seat: None,
-            })
+            .refused(ErrorCode::Forbidden, |id| join(id, pm))
             .await;
         stranger
             .refused(ErrorCode::NotFound, |id| ClientMessage::JoinMatch {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::process::ServerProcess;
-use common::{Backend, Client, create, fresh_database, guest, http};
+use common::{Backend, copenhagen_match, fresh_database, http, two_guests};
 use protocol::ClientMessage;
 use serde_json::{Value, json};
 
@@ -67,22 +67,8 @@ async fn json_log_lines_carry_match_request_and_connection_ids() {
         .unwrap();
     assert_ne!(bad.headers()["x-request-id"], "two words");
 
-    let alice = guest(addr).await;
-    let bjorn = guest(addr).await;
-    let mut a = Client::connect(addr, &alice.token).await;
-    let mut b = Client::connect(addr, &bjorn.token).await;
-    let match_id = a
-        .ok(|id| create(id, "tafl", "copenhagen", json!({})))
-        .await
-        .match_id
-        .unwrap();
-    b.ok(|id| ClientMessage::JoinMatch {
-        id,
-        match_id: Some(match_id),
-        invite: None,
-        seat: None,
-    })
-    .await;
+    let (alice, _, mut a, mut b) = two_guests(addr).await;
+    let match_id = copenhagen_match(&mut a, &mut b, json!({})).await;
     a.ok(|id| ClientMessage::Resign {
         id,
         match_id,

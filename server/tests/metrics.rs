@@ -10,7 +10,10 @@ mod common;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 
-use common::{BACKENDS, Client, act, corpus_game, create, fresh_database, guest, http, start};
+use common::{
+    BACKENDS, Client, act, copenhagen_match, corpus_game, fresh_database, guest, http, start,
+    two_guests,
+};
 use protocol::{ClientMessage, ErrorCode, MatchEvent, TimeControl};
 use serde_json::json;
 
@@ -79,22 +82,8 @@ async fn metrics_count_what_happened_over_real_sockets() {
         let addr = start(&url, &["--ai-move-ms", "50"]).await;
         let before = Scrape::take(addr).await;
 
-        let alice = guest(addr).await;
-        let bjorn = guest(addr).await;
-        let mut a = Client::connect(addr, &alice.token).await;
-        let mut b = Client::connect(addr, &bjorn.token).await;
-        let match_id = a
-            .ok(|id| create(id, "tafl", "copenhagen", json!({})))
-            .await
-            .match_id
-            .unwrap();
-        b.ok(|id| ClientMessage::JoinMatch {
-            id,
-            match_id: Some(match_id),
-            invite: None,
-            seat: None,
-        })
-        .await;
+        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let match_id = copenhagen_match(&mut a, &mut b, json!({})).await;
         for (i, mv) in moves.iter().enumerate().take(3) {
             let mover = if i % 2 == 0 { &mut a } else { &mut b };
             mover.ok(|id| act(id, match_id, (i % 2) as u8, mv)).await;

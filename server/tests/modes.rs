@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{BACKENDS, Client, act, create, fresh_database, guest, register, start};
+use common::{
+    BACKENDS, Client, act, create, fresh_database, guest, join, register, start, two_guests,
+};
 use protocol::{ClientMessage, ErrorCode, MatchEvent, ServerMessage};
 use serde_json::json;
 
@@ -129,22 +131,15 @@ async fn a_private_match_is_joined_with_its_invite_and_watched_by_spectators() {
 async fn hidden_choices_reach_only_their_own_seat() {
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (one, two, watcher) = (guest(addr).await, guest(addr).await, guest(addr).await);
-        let mut a = Client::connect(addr, &one.token).await;
-        let mut b = Client::connect(addr, &two.token).await;
+        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let watcher = guest(addr).await;
         let mut w = Client::connect(addr, &watcher.token).await;
         let m = a
             .ok(|id| create(id, "driller", "standard", json!({})))
             .await
             .match_id
             .unwrap();
-        b.ok(|id| ClientMessage::JoinMatch {
-            id,
-            match_id: Some(m),
-            invite: None,
-            seat: None,
-        })
-        .await;
+        b.ok(|id| join(id, m)).await;
         w.ok(|id| ClientMessage::Watch {
             id,
             match_id: m,

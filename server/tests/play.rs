@@ -3,7 +3,8 @@
 mod common;
 
 use common::{
-    BACKENDS, Client, act, create, fresh_database, get, register, short_copenhagen_game, start,
+    BACKENDS, Client, act, create, fresh_database, get, join, register, short_copenhagen_game,
+    start,
 };
 use protocol::{ClientMessage, MatchEvent, MatchId, ServerMessage};
 use serde_json::json;
@@ -23,14 +24,7 @@ async fn a_copenhagen_match_is_played_to_its_result_and_rated() {
             .await;
         let match_id: MatchId = created.match_id.unwrap();
         assert_eq!(created.seats, vec![0]);
-        let joined = b
-            .ok(|id| ClientMessage::JoinMatch {
-                id,
-                match_id: Some(match_id),
-                invite: None,
-                seat: None,
-            })
-            .await;
+        let joined = b.ok(|id| join(id, match_id)).await;
         assert_eq!(joined.seats, vec![1]);
         a.event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
             .await;

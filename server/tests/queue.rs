@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{BACKENDS, Client, create, fresh_database, register, start};
+use common::{BACKENDS, Client, create, fresh_database, join, register, start};
 use protocol::{ClientMessage, CommandId, ErrorCode, MatchId, ServerMessage, TimeControl};
 use serde_json::json;
 
@@ -64,13 +64,7 @@ async fn queued_players_are_paired_with_balanced_sides() {
             .await
             .match_id
             .unwrap();
-        cb.ok(|id| ClientMessage::JoinMatch {
-            id,
-            match_id: Some(m),
-            invite: None,
-            seat: None,
-        })
-        .await;
+        cb.ok(|id| join(id, m)).await;
         ca.ok(|id| ClientMessage::Abort {
             id,
             match_id: m,
