@@ -327,14 +327,15 @@ fn budgets_are_honoured() {
         calls.set(calls.get() + 1);
         false
     };
-    // One stop check per iteration: a level's cap, or the budget's if it is smaller.
-    for (l, max_nodes, expected) in [
-        (2, 1_000_000, 100),
-        (3, 1_000_000, 1_000),
-        (3, 250, 250),
-        (4, 40, 40),
-        (5, 77, 77),
-    ] {
+    // One stop check per iteration: a level's cap (each game tunes its own), or the budget's if
+    // it is smaller.
+    let (tron_levels, fox_geese_levels) = (
+        engine::ai::games::tron_tuning(),
+        engine::ai::games::fox_geese_tuning(),
+    );
+    for (l, max_nodes) in [(2, 1_000_000), (3, 1_000_000), (3, 20), (4, 40), (5, 77)] {
+        let cap = |own: Option<u64>| own.map_or(max_nodes, |own| own.min(max_nodes));
+        let expected = cap(tron_levels.iterations(level(l)));
         for s in [seat(0), seat(2)] {
             calls.set(0);
             let budget = Budget {
@@ -351,6 +352,7 @@ fn budgets_are_honoured() {
             stop: &counting,
         };
         fox_geese.choose(seat(0), level(l), &budget, &mut MatchRng::from_seed(1));
+        let expected = cap(fox_geese_levels.iterations(level(l)));
         assert_eq!(calls.get(), expected, "fox and geese level {l}");
     }
     // The outside stop ends the search after the iteration it is checked before.
