@@ -480,14 +480,8 @@ async fn a_full_match_whose_start_was_not_stored_starts_after_a_crash() {
         drop((a, b));
 
         // What the crash left: both seats taken, the match still waiting.
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
-        sqlx::query("UPDATE matches SET status = 'waiting' WHERE id = $1")
-            .bind(match_id.0)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
+        let waiting = "UPDATE matches SET status = 'waiting' WHERE id = $1";
+        common::alter_database(&url, waiting, match_id.0).await;
 
         let server = ServerProcess::start(&url).await;
         let mut a = Client::connect(server.addr, &alice.token).await;

@@ -1081,16 +1081,9 @@ async fn a_tournament_stored_without_a_clock_plays_on_the_default_one() {
         first.kill();
 
         // What an older server stored.
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
-        sqlx::query(
-            "UPDATE tournaments SET clock_base_ms = NULL, clock_increment_ms = NULL WHERE id = $1",
-        )
-        .bind(id.0)
-        .execute(&pool)
-        .await
-        .unwrap();
-        pool.close().await;
+        let untimed =
+            "UPDATE tournaments SET clock_base_ms = NULL, clock_increment_ms = NULL WHERE id = $1";
+        common::alter_database(&url, untimed, id.0).await;
 
         let second = Server::start(&url, FLAGS).await;
         assert_eq!(details(second.addr, id).await.summary.clock, None);

@@ -55,6 +55,19 @@ pub async fn fresh_database(backend: Backend) -> String {
     }
 }
 
+/// Runs one statement with one bound id on the database at `url`, with no server running: how a
+/// test leaves what a crash, or an older server, would have left.
+pub async fn alter_database(url: &str, statement: &'static str, id: i64) {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    sqlx::query(statement)
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
 /// The server's configuration for a test: loopback, an ephemeral port, the given database.
 pub fn config(database_url: &str, extra: &[&str]) -> server::config::Config {
     let mut args = vec![
