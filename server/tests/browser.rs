@@ -101,8 +101,7 @@ async fn a_game_against_the_ai_is_played_to_the_end() {
     let addr = server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
-    b.open(addr, "").await;
-    b.click("guest-submit").await;
+    b.guest(addr).await;
     b.find(&by_testid("ai-play")).await;
     b.select("ai-game", "tafl").await;
     b.select("ai-variant", "brandubh").await;
@@ -185,9 +184,7 @@ async fn a_reload_restores_the_game() {
     let addr = server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
-    b.open(addr, "").await;
-    b.click("guest-submit").await;
-    b.find(&by_testid("hotseat-create")).await;
+    b.guest(addr).await;
     b.select("hotseat-game", "tafl").await;
     b.select("hotseat-variant", "brandubh").await;
     b.click("hotseat-create").await;
