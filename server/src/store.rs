@@ -996,18 +996,26 @@ async fn write_batch(pool: &AnyPool, backend: Backend, batch: &[Append]) -> Stor
     if backend == Backend::Postgres {
         // The batch goes as one JSON parameter, so the statement's text is the same for every
         // batch size: it is prepared once per connection instead of planned for each batch.
-        let rows: Vec<serde_json::Value> = batch
+        #[derive(serde::Serialize)]
+        struct Row<'a> {
+            match_id: i64,
+            ply: u32,
+            seq: u64,
+            seat: u8,
+            action: &'a str,
+            clock_ms: Option<u64>,
+            at_ms: i64,
+        }
+        let rows: Vec<Row> = batch
             .iter()
-            .map(|Append { id, action, .. }| {
-                serde_json::json!({
-                    "match_id": id.0,
-                    "ply": action.ply,
-                    "seq": action.seq,
-                    "seat": action.seat,
-                    "action": action.action,
-                    "clock_ms": action.clock_ms,
-                    "at_ms": action.at_ms,
-                })
+            .map(|Append { id, action: a, .. }| Row {
+                match_id: id.0,
+                ply: a.ply,
+                seq: a.seq,
+                seat: a.seat,
+                action: &a.action,
+                clock_ms: a.clock_ms,
+                at_ms: a.at_ms,
             })
             .collect();
         sqlx::query(
@@ -1017,7 +1025,7 @@ async fn write_batch(pool: &AnyPool, backend: Backend, batch: &[Append]) -> Stor
                                                     seat INTEGER, action TEXT,
                                                     clock_ms BIGINT, at_ms BIGINT)",
         )
-        .bind(serde_json::Value::Array(rows).to_string())
+        .bind(serde_json::to_string(&rows).expect("actions serialise"))
         .execute(pool)
         .await?;
         return Ok(());
