@@ -5,6 +5,7 @@
 //! | --- | --- | --- |
 //! | `tafl_open_sockets` | gauge | WebSocket sessions open |
 //! | `tafl_live_matches{game}` | gauge | matches being played (all seats taken, no result) |
+//! | `tafl_match_rooms` | gauge | match rooms in memory: live, waiting for players, or over and still watched |
 //! | `tafl_actions_total` | counter | actions accepted and stored; actions/s is its `rate()` |
 //! | `tafl_ack_seconds` | histogram | from an `act` frame's arrival to its ack's send |
 //! | `tafl_queue_waiting{game,variant,seats,time_control,rated}` | gauge | players in each matchmaking pool |
@@ -42,6 +43,7 @@ struct Metrics {
     registry: Registry,
     open_sockets: IntGauge,
     live_matches: IntGaugeVec,
+    match_rooms: IntGauge,
     actions: IntCounter,
     ack_seconds: Histogram,
     queue_waiting: IntGaugeVec,
@@ -79,6 +81,10 @@ impl Metrics {
                     &["game"],
                 )
                 .expect(expect),
+            ),
+            match_rooms: registered(
+                &registry,
+                IntGauge::new("tafl_match_rooms", "Match rooms held in memory").expect(expect),
             ),
             actions: registered(
                 &registry,
@@ -182,6 +188,11 @@ impl Drop for LiveMatch {
     fn drop(&mut self) {
         METRICS.live_matches.with_label_values(&[&self.game]).dec();
     }
+}
+
+/// Rooms added to (positive) or taken from (negative) a registry.
+pub fn match_rooms(change: i64) {
+    METRICS.match_rooms.add(change);
 }
 
 pub fn action_accepted() {

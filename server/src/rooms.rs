@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, MutexGuard, PoisonError};
 
 use protocol::{Ack, ErrorCode, MatchId};
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -19,9 +20,40 @@ use crate::store::{NewMatch, Player, Status};
 /// Commands a room may have waiting before senders wait for it.
 const ROOM_QUEUE: usize = 64;
 
+/// The rooms in memory, by match. A plain mutex, held only for a lookup or an insert and never
+/// across an await: every command of every match looks its room up here.
+#[derive(Clone, Default)]
+struct Running(Arc<std::sync::Mutex<HashMap<MatchId, mpsc::Sender<Command>>>>);
+
+impl Running {
+    fn lock(&self) -> MutexGuard<'_, HashMap<MatchId, mpsc::Sender<Command>>> {
+        // Nothing panics while holding it, and the map is valid after any of its operations.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The channel of a match's room, if that room is still serving commands.
+    fn get(&self, id: MatchId) -> Option<mpsc::Sender<Command>> {
+        self.lock().get(&id).filter(|tx| !tx.is_closed()).cloned()
+    }
+
+    /// Called by a room's task as it ends: without this, the channel of every match played
+    /// since the start would stay in memory.
+    fn forget_ended(&self, id: MatchId) {
+        let mut running = self.lock();
+        // A room started since for the same match (its sender still open) stays.
+        if running.get(&id).is_some_and(mpsc::Sender::is_closed) {
+            running.remove(&id);
+            crate::metrics::match_rooms(-1);
+        }
+    }
+}
+
 pub struct Rooms {
     ctx: RoomContext,
-    running: Mutex<HashMap<MatchId, mpsc::Sender<Command>>>,
+    running: Running,
+    /// Held while a room is loaded from the store, so that two commands for a match whose room
+    /// is not running start it once.
+    loading: Mutex<()>,
     /// Every room task, so that a shutdown waits for each to finish its command.
     tasks: Tracker,
     /// Set by [`Rooms::stop`], under the `running` lock: no room starts after it.
@@ -32,29 +64,38 @@ impl Rooms {
     pub fn new(ctx: RoomContext) -> Rooms {
         Rooms {
             ctx,
-            running: Mutex::new(HashMap::new()),
+            running: Running::default(),
+            loading: Mutex::new(()),
             tasks: Tracker::default(),
             stopped: AtomicBool::new(false),
         }
     }
 
-    fn spawn(&self, id: MatchId, room: Room) -> mpsc::Sender<Command> {
+    /// Starts a room's task and registers it, unless the server is stopping.
+    fn start(&self, id: MatchId, room: Room) -> ApiResult<mpsc::Sender<Command>> {
+        let mut running = self.running.lock();
+        self.refuse_if_stopped()?;
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         // The room holds only a weak sender to itself (for its AI's moves), so it still ends
         // when the registry lets it go.
         let weak = tx.downgrade();
         let entered = self.tasks.enter();
+        let registry = self.running.clone();
         // Its own span (not the one of the socket that started it): every line it logs names
         // the match.
         let span = tracing::info_span!(parent: None, "match", match_id = id.0);
         tokio::spawn(
             async move {
                 room.run(rx, weak).await;
+                registry.forget_ended(id);
                 drop(entered);
             }
             .instrument(span),
         );
-        tx
+        if running.insert(id, tx.clone()).is_none() {
+            crate::metrics::match_rooms(1);
+        }
+        Ok(tx)
     }
 
     fn refuse_if_stopped(&self) -> ApiResult<()> {
@@ -71,9 +112,10 @@ impl Rooms {
     /// starts from now on. False if some were still running at `deadline`.
     pub async fn stop(&self, deadline: Instant) -> bool {
         {
-            let mut running = self.running.lock().await;
+            let mut running = self.running.lock();
             self.stopped.store(true, Ordering::Relaxed);
             // A room ends once every sender is gone and its queue is empty.
+            crate::metrics::match_rooms(-(running.len() as i64));
             running.clear();
         }
         self.tasks.idle(deadline).await
@@ -83,13 +125,12 @@ impl Rooms {
     /// back. Returns how many were restored.
     pub async fn restore_all(&self) -> ApiResult<usize> {
         let stored = self.ctx.store.unfinished_matches().await?;
-        let mut running = self.running.lock().await;
         let mut n = 0;
         for m in stored {
             let id = m.id;
             match Room::restore(m, self.ctx.clone()) {
                 Ok(room) => {
-                    running.insert(id, self.spawn(id, room));
+                    self.start(id, room)?;
                     n += 1;
                 }
                 Err(e) => tracing::error!(match_id = id.0, error = %e, "could not restore a match"),
@@ -100,17 +141,19 @@ impl Rooms {
 
     /// The command channel of a match's room, starting the room if needed.
     pub async fn room(&self, id: MatchId) -> ApiResult<mpsc::Sender<Command>> {
-        let mut running = self.running.lock().await;
         self.refuse_if_stopped()?;
-        if let Some(tx) = running.get(&id).filter(|tx| !tx.is_closed()) {
-            return Ok(tx.clone());
+        if let Some(tx) = self.running.get(id) {
+            return Ok(tx);
+        }
+        // Loading takes a database round trip; rooms already running stay reachable meanwhile.
+        let _loading = self.loading.lock().await;
+        if let Some(tx) = self.running.get(id) {
+            return Ok(tx);
         }
         let stored = self.ctx.store.load_match(id).await?.ok_or_else(|| {
             ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
         })?;
-        let tx = self.spawn(id, Room::restore(stored, self.ctx.clone())?);
-        running.insert(id, tx.clone());
-        Ok(tx)
+        self.start(id, Room::restore(stored, self.ctx.clone())?)
     }
 
     /// Sends a command built around a reply channel and waits for the room's answer.
@@ -136,8 +179,7 @@ impl Rooms {
 
     /// Tells a room something without waiting for an answer (a socket left).
     pub async fn tell(&self, id: MatchId, command: Command) {
-        let room = self.running.lock().await.get(&id).cloned();
-        if let Some(room) = room {
+        if let Some(room) = self.running.get(id) {
             let _ = room.send(command).await;
         }
     }
@@ -197,9 +239,7 @@ impl Rooms {
         for (seat, player) in seating {
             room.take_seat(seat, player).await?;
         }
-        let mut running = self.running.lock().await;
-        self.refuse_if_stopped()?;
-        running.insert(id, self.spawn(id, room));
+        self.start(id, room)?;
         Ok(id)
     }
 }

@@ -1,6 +1,7 @@
 //! Prometheus metrics: a few moves, a move out of turn, a missing match over REST, a player in the
 //! queue and a game against the AI, all over real sockets; then `/metrics` is scraped and every
-//! metric must have moved by exactly what happened. Both storage backends.
+//! metric must have moved by exactly what happened. A finished match that nobody watches any
+//! more must leave memory. Both storage backends.
 //!
 //! The metrics are one set per process, so this binary holds one test, and each check compares
 //! a scrape with the one before it.
@@ -35,6 +36,21 @@ impl Scrape {
         assert!(kind.starts_with("text/plain"), "{kind}");
         let text = response.text().await.unwrap();
         Scrape(text.lines().filter_map(sample).collect())
+    }
+
+    /// Scrapes until `done` holds of a scrape; fails after the tests' patience.
+    async fn until(addr: SocketAddr, what: &str, done: impl Fn(&Scrape) -> bool) {
+        let give_up = tokio::time::Instant::now() + common::PATIENCE;
+        loop {
+            if done(&Scrape::take(addr).await) {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < give_up,
+                "waited too long for {what}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// The sum of the samples of `name` whose labels include `labels` (0 when there is none).
@@ -142,6 +158,16 @@ async fn metrics_count_what_happened_over_real_sockets() {
         })
         .await;
         let after = Scrape::take(addr).await;
+        // Dora stops watching the match she resigned: nobody follows it now, so its room ends
+        // and leaves memory.
+        d.ok(|id| ClientMessage::Unwatch {
+            id,
+            match_id: ai_match,
+        })
+        .await;
+        let rooms =
+            |s: &Scrape| s.value("tafl_match_rooms", &[]) - before.value("tafl_match_rooms", &[]);
+        Scrape::until(addr, "the unwatched room to end", |s| rooms(s) == 1.0).await;
 
         let moved = |name: &str, labels: &[(&str, &str)]| {
             after.value(name, labels) - before.value(name, labels)
@@ -176,6 +202,8 @@ async fn metrics_count_what_happened_over_real_sockets() {
 
         // Gauges: what is open and live right now.
         assert!(during.value("tafl_open_sockets", &[]) >= 4.0, "{backend:?}");
+        assert_eq!(rooms(&during), 2.0, "{backend:?}: the two matches' rooms");
+        assert_eq!(rooms(&after), 2.0, "{backend:?}: Dora still watches");
         let tafl = [("game", "tafl")];
         assert_eq!(
             during.value("tafl_live_matches", &tafl) - before.value("tafl_live_matches", &tafl),
