@@ -35,13 +35,19 @@ impl Sockets {
     }
 
     /// A socket closed: it leaves every list.
-    pub fn unregister(&self, conn: ConnId) {
+    pub fn unregister(&self, player: PlayerId, conn: ConnId) {
         let mut registry = self.registry();
         let keep = |sockets: &mut Vec<(ConnId, Outbox)>| {
             sockets.retain(|(c, _)| *c != conn);
             !sockets.is_empty()
         };
-        registry.players.retain(|_, sockets| keep(sockets));
+        // Only its player's list: going through every player's would make each close cost as
+        // much as all open sockets, and a server's sockets often close all at once.
+        if let Some(sockets) = registry.players.get_mut(&player)
+            && !keep(sockets)
+        {
+            registry.players.remove(&player);
+        }
         registry.tournaments.retain(|_, sockets| keep(sockets));
     }
 

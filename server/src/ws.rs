@@ -255,7 +255,7 @@ impl Session {
         tracing::debug!("socket closed");
         // Leaving the socket leaves the queue.
         let _ = self.state.queue().leave(self.conn).await;
-        self.state.sockets().unregister(self.conn);
+        self.state.sockets().unregister(self.player.id, self.conn);
         for id in std::mem::take(&mut self.watching) {
             self.state
                 .rooms()
