@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{BACKENDS, fresh_database};
+use std::time::Duration;
+
+use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
 use server::store::{NewMatch, Store, StoredAction};
@@ -74,4 +76,34 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
             assert_eq!(stored.last_seq, 15, "{backend:?}");
         }
     }
+}
+
+/// The writers keep their PostgreSQL connections between batches. When the database drops them
+/// while the server is quiet (as a database restart does), the next moves are stored all the
+/// same, on new connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
+    let url = fresh_database(Backend::Postgres).await;
+    let store = Store::connect(&url).await.unwrap();
+    let id = store.create_match(&spec()).await.unwrap();
+    store.append_action(id, &action(0)).await.unwrap();
+    let database = url.rsplit_once('/').unwrap().1;
+    let admin = sqlx::PgPool::connect(&std::env::var("TEST_POSTGRES_URL").unwrap())
+        .await
+        .unwrap();
+    let dropped: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+    )
+    .bind(database)
+    .fetch_all(&admin)
+    .await
+    .unwrap();
+    assert!(!dropped.is_empty() && dropped.iter().all(|&d| d));
+    // Quiet for longer than a writer trusts its connection unchecked.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for ply in 1..4 {
+        store.append_action(id, &action(ply)).await.unwrap();
+    }
+    let stored = store.load_match(id).await.unwrap().unwrap();
+    assert_eq!(stored.actions, (0..4).map(action).collect::<Vec<_>>());
 }
