@@ -929,10 +929,12 @@ async fn write_appends(
     };
     let (idle, mut free) = mpsc::channel(writers);
     for _ in 0..writers {
-        let writer = Writer {
-            pool: pool.clone(),
-            backend,
-            own: None,
+        let writer = match backend {
+            Backend::Postgres => Writer::Postgres {
+                pool: pool.clone(),
+                own: None,
+            },
+            Backend::Sqlite => Writer::Sqlite(pool.clone()),
         };
         idle.try_send(writer).expect("room for every writer");
     }
@@ -968,15 +970,16 @@ async fn write_appends(
 }
 
 /// One of the group-commit writers.
-struct Writer {
-    pool: AnyPool,
-    backend: Backend,
-    /// PostgreSQL: a connection of the writer's own, kept from batch to batch, and when it was
-    /// last used. One taken from the pool for each batch is pinged by sqlx when taken and again
-    /// when given back: two extra round trips a batch, 8% of the server's CPU under load.
-    /// (SQLite writes through the pool's one connection, which keeps every write to the file in
-    /// one queue.)
-    own: Option<(sqlx::AnyConnection, Instant)>,
+enum Writer {
+    /// Through the pool's one connection, which keeps every write to the file in one queue.
+    Sqlite(AnyPool),
+    /// With a connection of the writer's own, kept from batch to batch, and when it was last
+    /// used. One taken from the pool for each batch is pinged by sqlx when taken and again when
+    /// given back: two extra round trips a batch, 8% of the server's CPU under load.
+    Postgres {
+        pool: AnyPool,
+        own: Option<(sqlx::AnyConnection, Instant)>,
+    },
 }
 
 /// A writer's connection left alone this long is pinged before its next batch, so that one
@@ -986,31 +989,30 @@ const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 impl Writer {
     async fn write(&mut self, batch: &[Append]) -> StoreResult<()> {
-        if self.backend == Backend::Sqlite {
-            return insert_in_transaction(&self.pool, batch).await;
-        }
-        if self.pool.is_closed() {
+        let (pool, own) = match self {
+            Writer::Sqlite(pool) => return insert_in_transaction(pool, batch).await,
+            Writer::Postgres { pool, own } => (pool, own),
+        };
+        if pool.is_closed() {
             // The store is closing: refuse, as the pool does, and let the connection go.
-            self.own = None;
+            *own = None;
             return Err(sqlx::Error::PoolClosed.into());
         }
-        if let Some((conn, used)) = &mut self.own
+        if let Some((conn, used)) = own
             && used.elapsed() > PING_AFTER_IDLE
             && conn.ping().await.is_err()
         {
-            self.own = None;
+            *own = None;
         }
-        let (conn, used) = match &mut self.own {
+        let (conn, used) = match own {
             Some(own) => own,
-            None => self
-                .own
-                .insert((self.pool.acquire().await?.detach(), Instant::now())),
+            None => own.insert((pool.acquire().await?.detach(), Instant::now())),
         };
         let written = insert_as_json(conn, batch).await;
         *used = Instant::now();
         if written.is_err() {
             // The connection may be what failed: the next batch opens a new one.
-            self.own = None;
+            *own = None;
         }
         written
     }
