@@ -114,28 +114,23 @@ async fn a_game_against_the_ai_is_played_to_the_end() {
     // would (a movable piece, then a lit destination); clicks go through WebDriver.
     let mut moves = 0;
     loop {
+        // The square is picked in the same script that finds it movable: the board re-renders
+        // whenever an event arrives, so a second script could find it gone.
         let next = b
             .until(
                 "my move or the result",
                 "const r = document.querySelector('[data-testid=result]');
                  if (r && !r.hidden) return 'over';
-                 return document.querySelector('.sq.movable') ? 'move' : null;",
+                 const movable = [...document.querySelectorAll('.sq.movable')];
+                 if (!movable.length) return null;
+                 const king = movable.find((s) => s.dataset.piece === 'K');
+                 return (king ?? movable[Math.floor(Math.random() * movable.length)]).dataset.sq;",
             )
             .await;
         if next == json!("over") {
             break;
         }
-        let from = b
-            .client
-            .execute(
-                "const movable = [...document.querySelectorAll('.sq.movable')];
-                 const king = movable.find((s) => s.dataset.piece === 'K');
-                 return (king ?? movable[Math.floor(Math.random() * movable.length)]).dataset.sq;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        let from = from.as_str().unwrap().to_string();
+        let from = next.as_str().unwrap().to_string();
         b.click(&format!("sq-{from}")).await;
         let to = b
             .until(
