@@ -20,6 +20,11 @@ use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
 use engine::{Catalog, MatchRng, Seat};
 
+/// The AI allocates in every playout; the server runs it with mimalloc, and so does this tool,
+/// so that a level bounded by time (level 5) searches here as far as it does in the server.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "games",
@@ -100,6 +105,10 @@ enum Command {
         /// Stop a game after this many actions (it then counts as unfinished).
         #[arg(long, default_value_t = 2_000)]
         max_actions: usize,
+        /// Print each game as it ends: the levels by seat and the result as a comment, the
+        /// action log, and the final position as comments.
+        #[arg(long)]
+        log: bool,
     },
 }
 
@@ -230,20 +239,19 @@ impl GameTask for &Playout<'_> {
                 }
             };
             if self.log {
-                println!("# {} {variant} seats {seats} seed {seed}: {ending}", G::ID);
                 // The text of an action can depend on the state, so the log is written while
                 // the game is played again from its seed.
                 let mut replay_rng = MatchRng::from_seed(seed);
                 let mut replayed = G::new(&config, &mut replay_rng).map_err(|e| e.to_string())?;
+                let mut lines = Vec::with_capacity(playout.log.len());
                 for (seat, action) in &playout.log {
-                    println!("{} {}", seat.index(), replayed.action_text(action));
+                    lines.push(log_line(&replayed, *seat, action));
                     replayed
                         .play(*seat, action, &mut replay_rng)
                         .map_err(|e| e.to_string())?;
                 }
-                for line in game.render().lines() {
-                    println!("# {line}");
-                }
+                let header = format!("{} {variant} seats {seats} seed {seed}: {ending}", G::ID);
+                print_log(&header, &lines, &game);
             }
             *endings.entry(ending).or_default() += 1;
         }
@@ -277,6 +285,24 @@ struct Replay<'a> {
     table: &'a Table,
     seed: u64,
     text: String,
+}
+
+/// One line of a log: the seat and the action in the game's notation, as it reads before the
+/// action is played.
+fn log_line<G: Hostable>(game: &G, seat: Seat, action: &G::Action) -> String {
+    format!("{} {}", seat.index(), game.action_text(action))
+}
+
+/// Prints a game as a log `games replay` reads back: a comment saying what it was, the
+/// actions, and the final position as comments.
+fn print_log<G: Hostable>(header: &str, lines: &[String], game: &G) {
+    println!("# {header}");
+    for line in lines {
+        println!("{line}");
+    }
+    for line in game.render().lines() {
+        println!("# {line}");
+    }
 }
 
 /// Sets up `table`'s game from `seed` and plays the log `text` on it; returns the game, the
@@ -387,14 +413,22 @@ struct Selfplay<'a> {
     ai: &'a AiArgs,
     count: u64,
     max_actions: usize,
+    log: bool,
 }
 
-/// How one entry of `--levels` did over the games.
-#[derive(Default)]
+/// How one entry of `--levels` did over the games, seat by seat: in asymmetric games (the fox
+/// or the geese, attackers or defenders) a level's record often differs with the side it plays.
 struct Tally {
-    wins: u64,
-    shared: u64,
-    losses: u64,
+    /// `[won, shared first place, lost]` for each seat.
+    by_seat: Vec<[u64; 3]>,
+}
+
+impl Tally {
+    fn total(&self) -> [u64; 3] {
+        self.by_seat.iter().fold([0; 3], |sum, seat| {
+            [sum[0] + seat[0], sum[1] + seat[1], sum[2] + seat[2]]
+        })
+    }
 }
 
 impl GameTask for &Selfplay<'_> {
@@ -413,7 +447,11 @@ impl GameTask for &Selfplay<'_> {
                 "{n} levels for {seats} seats: give one level per seat"
             ));
         }
-        let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::default()).collect();
+        let mut tallies: Vec<Tally> = (0..n)
+            .map(|_| Tally {
+                by_seat: vec![[0; 3]; n],
+            })
+            .collect();
         // ahead[a][b]: the games in which entry `a` finished above entry `b`. With more than two
         // seats, winning is not the only way to beat a weaker level: the server rates such games
         // pairwise, and so is the ladder judged.
@@ -429,18 +467,36 @@ impl GameTask for &Selfplay<'_> {
             // Seat `s` is played by entry `(s + i) % n`.
             let entry = |seat: usize| (seat + i as usize) % n;
             let mut played = 0;
+            let mut log = Vec::new();
             while !game.is_over() && played < self.max_actions {
                 for seat in game.to_act().iter() {
                     let action = self
                         .ai
                         .choose(&game, seat, self.levels[entry(seat.index())], &mut ai_rng)
                         .ok_or_else(|| format!("seat {} to act has no action", seat.index()))?;
+                    if self.log {
+                        log.push(log_line(&game, seat, &action));
+                    }
                     game.play(seat, &action, &mut rng)
                         .map_err(|e| format!("the AI played an illegal action: {e}"))?;
                     played += 1;
                 }
             }
             actions += played;
+            if self.log {
+                let by_seat: Vec<String> = (0..n)
+                    .map(|seat| self.levels[entry(seat)].get().to_string())
+                    .collect();
+                let ending = game.outcome().map_or("unfinished".to_string(), |o| {
+                    format!("{} {:?}", o.reason(), o.places())
+                });
+                let header = format!(
+                    "{} {variant} seed {seed}, levels by seat {}: {ending}",
+                    G::ID,
+                    by_seat.join(",")
+                );
+                print_log(&header, &log, &game);
+            }
             let Some(outcome) = game.outcome() else {
                 unfinished += 1;
                 continue;
@@ -459,12 +515,12 @@ impl GameTask for &Selfplay<'_> {
                     .map(|other| places[other])
                     .min()
                     .unwrap_or(u8::MAX);
-                let tally = &mut tallies[entry(seat)];
-                match place.cmp(&best_other) {
-                    std::cmp::Ordering::Less => tally.wins += 1,
-                    std::cmp::Ordering::Equal => tally.shared += 1,
-                    std::cmp::Ordering::Greater => tally.losses += 1,
-                }
+                let column = match place.cmp(&best_other) {
+                    std::cmp::Ordering::Less => 0,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Greater => 2,
+                };
+                tallies[entry(seat)].by_seat[seat][column] += 1;
             }
         }
         let levels: Vec<String> = self.levels.iter().map(|l| l.get().to_string()).collect();
@@ -477,12 +533,17 @@ impl GameTask for &Selfplay<'_> {
             start.elapsed().as_secs_f64() / self.count.max(1) as f64
         );
         for (level, tally) in self.levels.iter().zip(&tallies) {
+            let [won, shared, lost] = tally.total();
+            let by_seat: Vec<String> = tally
+                .by_seat
+                .iter()
+                .enumerate()
+                .map(|(seat, [won, shared, lost])| format!("seat {seat} {won}-{shared}-{lost}"))
+                .collect();
             println!(
-                "level {}: {} won, {} shared first place, {} lost",
+                "level {}: {won} won, {shared} shared first place, {lost} lost (won-shared-lost by seat: {})",
                 level.get(),
-                tally.wins,
-                tally.shared,
-                tally.losses
+                by_seat.join(", ")
             );
         }
         if n > 2 {
@@ -557,6 +618,7 @@ fn run(cli: Cli) -> Result<(), String> {
             ai,
             count,
             max_actions,
+            log,
         } => {
             let task = Selfplay {
                 table: &table,
@@ -565,6 +627,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 ai: &ai,
                 count,
                 max_actions,
+                log,
             };
             run_game(&table.game, &task)
         }

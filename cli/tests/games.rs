@@ -227,12 +227,55 @@ fn selfplay_reports_how_each_level_did() {
         "{text}"
     );
     assert!(
-        text.contains("level 5: 2 won, 0 shared first place, 0 lost"),
+        text.contains(
+            "level 5: 2 won, 0 shared first place, 0 lost (won-shared-lost by seat: seat 0 1-0-0, seat 1 1-0-0)"
+        ),
         "{text}"
     );
     assert!(
-        text.contains("level 1: 0 won, 0 shared first place, 2 lost"),
+        text.contains(
+            "level 1: 0 won, 0 shared first place, 2 lost (won-shared-lost by seat: seat 0 0-0-1, seat 1 0-0-1)"
+        ),
         "{text}"
+    );
+}
+
+#[test]
+fn a_logged_selfplay_game_replays_to_the_result_it_reports() {
+    let out = games(
+        &[
+            "selfplay",
+            "fox-geese",
+            "--levels",
+            "2,1",
+            "--count",
+            "1",
+            "--seed",
+            "9",
+            "--log",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let header = text.lines().next().unwrap();
+    let (what, ending) = header.split_once(": ").unwrap();
+    assert_eq!(
+        what, "# fox-geese hala-tafl seed 9, levels by seat 2,1",
+        "{text}"
+    );
+    assert_ne!(ending, "unfinished", "{text}");
+    let log: String = text
+        .lines()
+        .take_while(|line| !line.starts_with("1 games of"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let replayed = games(&["replay", "fox-geese", "--seed", "9", "-"], &log);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(
+        stdout(&replayed).contains(&format!("over: {ending}")),
+        "{}\n{text}",
+        stdout(&replayed)
     );
 }
 

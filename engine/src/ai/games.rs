@@ -39,7 +39,8 @@ mcts_ai! {
 /// Fox and Geese: random playouts say little (random geese are soon eaten, so every goose move
 /// looks lost and a draw by repetition looks best), so they stop after a few actions and the
 /// position is scored: geese left, the room the fox has (the points it could walk to were the
-/// geese to stand still; geese that have passed the fox leave it room for ever) and its moves.
+/// geese to stand still; geese that have passed the fox leave it room for ever) and its moves,
+/// and a fox that can reach the ranks below every goose is safe for ever.
 pub fn fox_geese_tuning() -> Tuning<FoxGeese> {
     Tuning {
         playout_depth: 4,
@@ -52,10 +53,17 @@ fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
     let geese = game.geese();
     let fox_moves = FoxGeese::from_points(game.fox(), &geese, Side::Fox)
         .map_or(0, |fox_to_move| fox_to_move.legal_moves().len());
-    let mut room = vec![game.fox()];
-    let mut next = 0;
-    while let Some(&at) = room.get(next) {
-        next += 1;
+    // The fox's room, walked point by point. A score ends every playout, so it allocates
+    // nothing: the points seen are bits of the 7x7 grid, the points to visit a fixed stack.
+    let bit = |point: Point| 1u64 << (point.rank() * 7 + point.file());
+    let (mut seen, mut room, mut lowest_reached) = (bit(game.fox()), 0, u8::MAX);
+    let mut to_visit = [game.fox(); 33];
+    let mut waiting = 1;
+    while waiting > 0 {
+        waiting -= 1;
+        let at = to_visit[waiting];
+        room += 1;
+        lowest_reached = lowest_reached.min(at.rank());
         for (file, rank) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
             let beside = at
                 .file()
@@ -63,17 +71,29 @@ fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
                 .zip(at.rank().checked_add_signed(rank))
                 .and_then(|(file, rank)| Point::new(file, rank));
             if let Some(point) = beside
+                && seen & bit(point) == 0
                 && game.piece_at(point).is_none()
-                && !room.contains(&point)
             {
-                room.push(point);
+                seen |= bit(point);
+                to_visit[waiting] = point;
+                waiting += 1;
             }
         }
     }
     // The geese's lead in logits: a goose is worth about three points of room.
     let lead = (geese.len() as f64 - 9.0)
-        - 0.3 * (room.len() as f64 - 13.0)
+        - 0.3 * (f64::from(room) - 13.0)
         - 0.3 * (fox_moves as f64 - 3.0);
+    // Geese never step back, so the ranks below the lowest goose stay empty for ever: a fox
+    // that can reach them can always move, and the geese can at best draw. Without this, geese
+    // that had walked past the fox looked as good as geese hemming it in, and games ended in
+    // draws the geese could have won.
+    let lowest = geese.iter().map(|g| g.rank()).min().unwrap_or(u8::MAX);
+    let lead = if lowest_reached < lowest {
+        lead.min(0.0)
+    } else {
+        lead
+    };
     soft_rewards(&[lead, 0.0], 1.0)
 }
 
@@ -148,5 +168,33 @@ pub fn driller_tuning() -> Tuning<Driller> {
         // 4 stays well below it; each level searches about ten times the one below.
         levels: [50, 500, 4_000],
         ..Tuning::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geese_score(fox: &str, geese: &str) -> f64 {
+        let points: Vec<Point> = geese.split(' ').map(|p| p.parse().unwrap()).collect();
+        let game = FoxGeese::from_points(fox.parse().unwrap(), &points, Side::Geese).unwrap();
+        fox_geese_score(&game)[0]
+    }
+
+    #[test]
+    fn geese_that_let_the_fox_below_them_are_scored_no_better_than_a_draw() {
+        // Twelve geese, all past the fox (a position from a drawn self-play game).
+        let passed = "c7 d7 e7 c6 d6 e6 a5 b5 c5 d5 e5 g5";
+        assert!(geese_score("a3", passed) <= 0.5);
+        // The start, where the fox is above every goose: the geese are ahead.
+        let start = "c1 d1 e1 c2 d2 e2 a3 b3 c3 d3 e3 f3 g3";
+        assert!(
+            geese_score("d5", start) > 0.7,
+            "{}",
+            geese_score("d5", start)
+        );
+        // Thirteen geese with a fox that has slipped below the lowest of them.
+        let above = "c7 d7 e7 c6 d6 e6 a5 b5 c5 d5 e5 f5 g5";
+        assert!(geese_score("d3", above) <= 0.5);
     }
 }
