@@ -18,7 +18,7 @@ use clap::{Args, Parser, Subcommand};
 use engine::ai::{Budget, Level};
 use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
-use engine::{Catalog, MatchRng, Seat};
+use engine::{Catalog, MatchRng, Outcome, Seat};
 
 /// The AI allocates in every playout; the server runs it with mimalloc, and so does this tool,
 /// so that a level bounded by time (level 5) searches here as far as it does in the server.
@@ -232,7 +232,7 @@ impl GameTask for &Playout<'_> {
             let playout = random_playout(&mut game, &mut rng, &mut chooser, self.max_actions);
             actions += playout.log.len();
             let ending = match game.outcome() {
-                Some(o) => format!("{} {:?}", o.reason(), o.places()),
+                Some(o) => ending(o),
                 None => {
                     unfinished += 1;
                     "unfinished".to_string()
@@ -285,6 +285,11 @@ struct Replay<'a> {
     table: &'a Table,
     seed: u64,
     text: String,
+}
+
+/// How a game ended, as the tool prints it everywhere: the reason and each seat's place.
+fn ending(outcome: &Outcome) -> String {
+    format!("{} {:?}", outcome.reason(), outcome.places())
 }
 
 /// One line of a log: the seat and the action in the game's notation, as it reads before the
@@ -347,7 +352,7 @@ impl GameTask for &Replay<'_> {
         let (game, _, played) = replay_log::<G>(self.table, self.seed, &self.text)?;
         println!("{}", game.render());
         match game.outcome() {
-            Some(o) => println!("{played} actions; over: {} {:?}", o.reason(), o.places()),
+            Some(o) => println!("{played} actions; over: {}", ending(o)),
             None => {
                 let seats: Vec<String> = game
                     .to_act()
@@ -487,9 +492,7 @@ impl GameTask for &Selfplay<'_> {
                 let by_seat: Vec<String> = (0..n)
                     .map(|seat| self.levels[entry(seat)].get().to_string())
                     .collect();
-                let ending = game.outcome().map_or("unfinished".to_string(), |o| {
-                    format!("{} {:?}", o.reason(), o.places())
-                });
+                let ending = game.outcome().map_or("unfinished".to_string(), ending);
                 let header = format!(
                     "{} {variant} seed {seed}, levels by seat {}: {ending}",
                     G::ID,

@@ -20,6 +20,11 @@ fn games(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// A command line's arguments, written as one line.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
@@ -206,18 +211,7 @@ fn the_ai_continues_a_log_in_every_game_with_lines_that_replay() {
 fn selfplay_reports_how_each_level_did() {
     // Level 5 against level 1 (random moves), each side once; seeded, so always the same games.
     let out = games(
-        &[
-            "selfplay",
-            "tafl",
-            "--variant",
-            "brandubh",
-            "--levels",
-            "1,5",
-            "--count",
-            "2",
-            "--nodes",
-            "20000",
-        ],
+        &words("selfplay tafl --variant brandubh --levels 1,5 --count 2 --nodes 20000"),
         "",
     );
     assert!(out.status.success(), "{}", stderr(&out));
@@ -243,17 +237,7 @@ fn selfplay_reports_how_each_level_did() {
 #[test]
 fn a_logged_selfplay_game_replays_to_the_result_it_reports() {
     let out = games(
-        &[
-            "selfplay",
-            "fox-geese",
-            "--levels",
-            "2,1",
-            "--count",
-            "1",
-            "--seed",
-            "9",
-            "--log",
-        ],
+        &words("selfplay fox-geese --levels 2,1 --count 1 --seed 9 --log"),
         "",
     );
     assert!(out.status.success(), "{}", stderr(&out));

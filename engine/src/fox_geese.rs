@@ -124,7 +124,12 @@ impl Point {
         )
     }
 
-    const fn bit(self) -> u64 {
+    /// The points one step away along a line (two to four of them).
+    pub(crate) fn neighbours(self) -> impl Iterator<Item = Point> {
+        Dir::ALL.into_iter().filter_map(move |dir| self.step(dir))
+    }
+
+    pub(crate) const fn bit(self) -> u64 {
         1 << self.0
     }
 }

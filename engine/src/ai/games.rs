@@ -4,7 +4,7 @@
 use super::mcts::{self, Tuning, soft_rewards};
 use super::{Ai, Budget, Level};
 use crate::driller::Driller;
-use crate::fox_geese::{FoxGeese, Point, Side};
+use crate::fox_geese::{FoxGeese, Side};
 use crate::game::{Game, Seat, Viewer};
 use crate::hanoi::Hanoi;
 use crate::rng::MatchRng;
@@ -54,9 +54,8 @@ fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
     let fox_moves = FoxGeese::from_points(game.fox(), &geese, Side::Fox)
         .map_or(0, |fox_to_move| fox_to_move.legal_moves().len());
     // The fox's room, walked point by point. A score ends every playout, so it allocates
-    // nothing: the points seen are bits of the 7x7 grid, the points to visit a fixed stack.
-    let bit = |point: Point| 1u64 << (point.rank() * 7 + point.file());
-    let (mut seen, mut room, mut lowest_reached) = (bit(game.fox()), 0, u8::MAX);
+    // nothing: the points seen are bits of the grid, the points to visit a fixed stack.
+    let (mut seen, mut room, mut lowest_reached) = (game.fox().bit(), 0, u8::MAX);
     let mut to_visit = [game.fox(); 33];
     let mut waiting = 1;
     while waiting > 0 {
@@ -64,17 +63,9 @@ fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
         let at = to_visit[waiting];
         room += 1;
         lowest_reached = lowest_reached.min(at.rank());
-        for (file, rank) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-            let beside = at
-                .file()
-                .checked_add_signed(file)
-                .zip(at.rank().checked_add_signed(rank))
-                .and_then(|(file, rank)| Point::new(file, rank));
-            if let Some(point) = beside
-                && seen & bit(point) == 0
-                && game.piece_at(point).is_none()
-            {
-                seen |= bit(point);
+        for point in at.neighbours() {
+            if seen & point.bit() == 0 && game.piece_at(point).is_none() {
+                seen |= point.bit();
                 to_visit[waiting] = point;
                 waiting += 1;
             }
@@ -174,6 +165,7 @@ pub fn driller_tuning() -> Tuning<Driller> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fox_geese::Point;
 
     fn geese_score(fox: &str, geese: &str) -> f64 {
         let points: Vec<Point> = geese.split(' ').map(|p| p.parse().unwrap()).collect();
