@@ -111,7 +111,7 @@ async fn a_game_against_the_ai_is_played_to_the_end() {
     b.find(&by_testid("sq-d4")).await;
 
     // One move per turn until the result: the script clicks through the same squares a person
-    // would (a movable piece, then a lit destination); clicks go through WebDriver.
+    // would (a movable piece, then a lit destination).
     let mut moves = 0;
     loop {
         // The square is picked in the same script that finds it movable: the board re-renders
@@ -142,7 +142,16 @@ async fn a_game_against_the_ai_is_played_to_the_end() {
                  return (corner ?? edge ?? t[Math.floor(Math.random() * t.length)]).dataset.sq;",
             )
             .await;
-        b.click(&format!("sq-{}", to.as_str().unwrap())).await;
+        // The move is played by a click from a script that then reads the board at once, before
+        // any answer can arrive: nothing may stay movable while the move is on its way.
+        let movable = b
+            .run(&format!(
+                "document.querySelector('[data-testid=sq-{}]').dispatchEvent(new MouseEvent('click', {{ bubbles: true }}));
+                 return document.querySelectorAll('.sq.movable').length;",
+                to.as_str().unwrap()
+            ))
+            .await;
+        assert_eq!(movable, json!(0), "pieces movable after the move was sent");
         moves += 1;
         assert!(moves < 200, "the game did not end in 200 moves");
         if moves == 2 {

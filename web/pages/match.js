@@ -309,9 +309,19 @@ export default async function render(root, params, app) {
       variant: m.variant,
       seats: m.seats.length,
       perspective: m.yourSeats.length && m.yourSeats.length < m.seats.length ? m.yourSeats[0] : null,
-      onAction: (action) => {
+      onAction: async (action) => {
         const seat = toActMine()[0];
-        if (seat !== undefined) send({ type: "act", seat, action });
+        if (seat === undefined) return;
+        // The position is spent once a move is sent: until the server answers, nothing stays
+        // movable for a second click (it would select a piece the answer then deselects).
+        const spent = legal;
+        legal = { seq: lastSeq, seat, actions: [] };
+        board.update(boardState());
+        const ack = await send({ type: "act", seat, action });
+        if (!ack && lastSeq === spent.seq) {
+          legal = spent;
+          board?.update(boardState());
+        }
       },
     });
     board.update(boardState());
