@@ -60,6 +60,10 @@ pub struct Config {
     /// How long a disconnected player's opponents wait before they may claim the win.
     #[arg(long, env = "TAFL_DISCONNECT_GRACE_SECS", default_value_t = 60)]
     pub disconnect_grace_secs: u64,
+    /// How long the room of an unfinished match that nobody follows, with no clock running,
+    /// stays in memory. The match stays stored; the next command for it wakes its room.
+    #[arg(long, env = "TAFL_ROOM_SLEEP_SECS", default_value_t = 600)]
+    pub room_sleep_secs: u64,
     /// How long a session token stays valid.
     #[arg(long, env = "TAFL_SESSION_DAYS", default_value_t = 30)]
     pub session_days: u64,

@@ -119,6 +119,18 @@ pub struct RoomContext {
     pub ai_threads: Arc<Semaphore>,
     /// Longest the AI thinks about one move.
     pub ai_move: Duration,
+    /// How long a room whose match nobody follows and no clock drives stays in memory; its match
+    /// stays in the store, and the next command for it starts the room again from there.
+    pub sleep_after: Duration,
+}
+
+/// What a room does when its timer goes off.
+#[derive(Clone, Copy)]
+enum Alarm {
+    /// The clock of a seat to act runs out.
+    Flag,
+    /// Nobody has followed the match for [`RoomContext::sleep_after`]: the room leaves memory.
+    Sleep,
 }
 
 struct Subscriber {
@@ -307,11 +319,15 @@ impl Room {
         })
     }
 
-    /// Serves commands until the match is over and nobody follows it any more.
+    /// Serves commands until the match is over and nobody follows it any more, or until it has
+    /// gone unfollowed long enough to sleep. `close_if_quiet` closes the channel if no command
+    /// waits in it, atomically with respect to the senders (see `Rooms`): a command is either
+    /// queued before or finds the room gone and starts it again from the store.
     pub async fn run(
         mut self,
         mut commands: mpsc::Receiver<Command>,
         me: mpsc::WeakSender<Command>,
+        close_if_quiet: impl Fn(&mut mpsc::Receiver<Command>) -> bool,
     ) {
         // A crash between storing a game's final action and storing its result leaves a live
         // match whose game is over: the result is recorded now, once.
@@ -330,23 +346,30 @@ impl Room {
         }
         loop {
             self.wake_ai(&me);
-            let flag = self
-                .clocks
-                .as_ref()
-                .filter(|_| self.phase == Phase::Live)
-                .and_then(Clocks::next_flag);
-            let sleep = async {
-                match flag {
-                    Some(at) => tokio::time::sleep_until(at).await,
+            let alarm = self.alarm();
+            let timer = async {
+                match alarm {
+                    Some((at, _)) => tokio::time::sleep_until(at).await,
                     None => std::future::pending().await,
                 }
             };
+            let mut asleep = false;
             tokio::select! {
+                // Commands first: the timer only counts when none is waiting.
+                biased;
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => return,
                 },
-                () = sleep => self.flag_fell().await,
+                () = timer => match alarm {
+                    Some((_, Alarm::Flag)) => self.flag_fell().await,
+                    Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
+                    None => {}
+                },
+            }
+            if asleep {
+                tracing::debug!("nobody follows the match: its room sleeps");
+                return;
             }
             if self.phase == Phase::Over && self.subscribers.is_empty() {
                 // Commands already queued (a sender may have found the room just before it
@@ -357,6 +380,25 @@ impl Room {
                 }
                 return;
             }
+        }
+    }
+
+    /// When the room next acts by itself, if nothing happens first: a running clock's flag
+    /// falls, or a match nobody follows, with no clock running and no AI thinking, sleeps. Any
+    /// command puts the sleep off again.
+    fn alarm(&self) -> Option<(Instant, Alarm)> {
+        let flag = self
+            .clocks
+            .as_ref()
+            .filter(|_| self.phase == Phase::Live)
+            .and_then(Clocks::next_flag);
+        let may_sleep = self.phase != Phase::Over
+            && self.subscribers.is_empty()
+            && !self.thinking.contains(&true);
+        match flag {
+            Some(at) => Some((at, Alarm::Flag)),
+            None if may_sleep => Some((Instant::now() + self.ctx.sleep_after, Alarm::Sleep)),
+            None => None,
         }
     }
 

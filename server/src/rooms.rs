@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, MutexGuard, PoisonError};
 
 use protocol::{Ack, ErrorCode, MatchId};
+use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::Instrument;
@@ -36,6 +37,27 @@ impl Running {
         self.lock().get(&id).filter(|tx| !tx.is_closed()).cloned()
     }
 
+    /// Queues a command for a match's room, under the lock a room takes to go to sleep (see
+    /// [`Running::close_if_quiet`]). `Closed` when no room is running for the match.
+    fn try_send(&self, id: MatchId, command: Command) -> Result<(), TrySendError<Command>> {
+        match self.lock().get(&id) {
+            Some(tx) => tx.try_send(command),
+            None => Err(TrySendError::Closed(command)),
+        }
+    }
+
+    /// Closes a room's channel unless a command is waiting in it. Commands are queued under the
+    /// same lock, so none can slip in between the check and the close: a sender either got its
+    /// command in first (and the room stays awake to answer it) or finds the room closed.
+    fn close_if_quiet(&self, commands: &mut mpsc::Receiver<Command>) -> bool {
+        let _running = self.lock();
+        if !commands.is_empty() {
+            return false;
+        }
+        commands.close();
+        true
+    }
+
     /// Called by a room's task as it ends: without this, the channel of every match played
     /// since the start would stay in memory.
     fn forget_ended(&self, id: MatchId) {
@@ -46,6 +68,10 @@ impl Running {
             crate::metrics::match_rooms(-1);
         }
     }
+}
+
+fn stopped() -> ApiError {
+    ApiError::new(ErrorCode::Internal, "the match room stopped")
 }
 
 pub struct Rooms {
@@ -86,7 +112,8 @@ impl Rooms {
         let span = tracing::info_span!(parent: None, "match", match_id = id.0);
         tokio::spawn(
             async move {
-                room.run(rx, weak).await;
+                room.run(rx, weak, |commands| registry.close_if_quiet(commands))
+                    .await;
                 registry.forget_ended(id);
                 drop(entered);
             }
@@ -140,7 +167,7 @@ impl Rooms {
     }
 
     /// The command channel of a match's room, starting the room if needed.
-    pub async fn room(&self, id: MatchId) -> ApiResult<mpsc::Sender<Command>> {
+    async fn room(&self, id: MatchId) -> ApiResult<mpsc::Sender<Command>> {
         self.refuse_if_stopped()?;
         if let Some(tx) = self.running.get(id) {
             return Ok(tx);
@@ -163,23 +190,36 @@ impl Rooms {
         command: impl FnOnce(oneshot::Sender<ApiResult<T>>) -> Command,
     ) -> ApiResult<T> {
         let (reply, answer) = oneshot::channel();
-        let room = self.room(id).await?;
-        if let Err(mpsc::error::SendError(command)) = room.send(command(reply)).await {
-            // The room of a finished match closed as it went idle: start it again.
-            self.room(id)
-                .await?
-                .send(command)
-                .await
-                .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?;
-        }
-        answer
-            .await
-            .map_err(|_| ApiError::new(ErrorCode::Internal, "the match room stopped"))?
+        self.deliver(id, command(reply)).await?;
+        answer.await.map_err(|_| stopped())?
     }
 
-    /// Tells a room something without waiting for an answer (a socket left).
+    /// Queues a command for a match's room, starting the room from the store when it is not
+    /// running: its match ended and nobody followed it any more, or it went to sleep.
+    async fn deliver(&self, id: MatchId, mut command: Command) -> ApiResult<()> {
+        // A room just started closes again only after serving a command, so the second try
+        // finds it; the third is for a room that closed in between.
+        for _ in 0..3 {
+            command = match self.running.try_send(id, command) {
+                Ok(()) => return Ok(()),
+                // A room with a full queue is busy, so it is not about to sleep: wait for space.
+                Err(TrySendError::Full(command)) => {
+                    let room = self.room(id).await?;
+                    return room.send(command).await.map_err(|_| stopped());
+                }
+                Err(TrySendError::Closed(command)) => command,
+            };
+            self.room(id).await?;
+        }
+        Err(stopped())
+    }
+
+    /// Tells a running room something without waiting for an answer (a socket left): a room
+    /// that is not running has nothing to be told.
     pub async fn tell(&self, id: MatchId, command: Command) {
-        if let Some(room) = self.running.get(id) {
+        if let Err(TrySendError::Full(command)) = self.running.try_send(id, command)
+            && let Some(room) = self.running.get(id)
+        {
             let _ = room.send(command).await;
         }
     }

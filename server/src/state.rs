@@ -53,6 +53,7 @@ impl AppState {
             resume_events: config.resume_events,
             ai_threads: Arc::new(Semaphore::new(config.ai_threads.max(1))),
             ai_move: Duration::from_millis(config.ai_move_ms),
+            sleep_after: Duration::from_secs(config.room_sleep_secs),
         });
         let (revocations, _) = broadcast::channel(64);
         AppState {
