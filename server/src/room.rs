@@ -355,14 +355,13 @@ impl Room {
             };
             let mut asleep = false;
             tokio::select! {
-                // Commands first: the timer only counts when none is waiting.
-                biased;
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => return,
                 },
                 () = timer => match alarm {
                     Some((_, Alarm::Flag)) => self.flag_fell().await,
+                    // A command that came in meanwhile keeps the room awake to serve it.
                     Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
                     None => {}
                 },
