@@ -4,8 +4,8 @@
 //! | metric | kind | what |
 //! | --- | --- | --- |
 //! | `tafl_open_sockets` | gauge | WebSocket sessions open |
-//! | `tafl_live_matches{game}` | gauge | matches being played (all seats taken, no result) |
-//! | `tafl_match_rooms` | gauge | match rooms in memory: live, waiting for players, or over and still watched |
+//! | `tafl_live_matches{game}` | gauge | matches being played (all seats taken, no result) whose room is awake |
+//! | `tafl_match_rooms` | gauge | match rooms in memory: live, waiting for players, or over and still watched; not those asleep (nobody following, no clock running) |
 //! | `tafl_actions_total` | counter | actions accepted and stored; actions/s is its `rate()` |
 //! | `tafl_ack_seconds` | histogram | from an `act` frame's arrival to its ack's send |
 //! | `tafl_queue_waiting{game,variant,seats,time_control,rated}` | gauge | players in each matchmaking pool |
