@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::path::Path;
 
-use common::{BACKENDS, fresh_database, http, start};
+use common::{BACKENDS, fresh_database, get_text, http, start};
 use serde_json::Value;
 
 const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
@@ -228,14 +228,7 @@ async fn the_docs_ui_is_served_from_the_binary() {
     }
 
     // The page is pointed at this server's document and at no online validator.
-    let initializer = http()
-        .get(format!("http://{addr}/api/docs/swagger-initializer.js"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let initializer = get_text(addr, "/api/docs/swagger-initializer.js").await;
     assert!(
         initializer.contains("\"url\": \"/api/openapi.json\""),
         "{initializer}"

@@ -10,23 +10,17 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::{
-    BACKENDS, Client, act, copenhagen_match, fresh_database, http, short_copenhagen_game, start,
-    two_guests, watch,
+    BACKENDS, Client, act, copenhagen_match, fresh_database, get_text, short_copenhagen_game,
+    start, two_guests, watch,
 };
 use protocol::{MatchId, ServerMessage};
 use serde_json::json;
 
 /// The rooms in the server's memory, as its metrics count them.
 async fn rooms(addr: SocketAddr) -> f64 {
-    let text = http()
-        .get(format!("http://{addr}/metrics"))
-        .send()
+    get_text(addr, "/metrics")
         .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
+        .lines()
         .find_map(|line| line.strip_prefix("tafl_match_rooms "))
         .expect("the room gauge is exported")
         .parse()

@@ -116,6 +116,18 @@ pub async fn get(addr: SocketAddr, path: &str) -> Value {
     response.json().await.unwrap()
 }
 
+/// The body of a GET, as text, whatever its status.
+pub async fn get_text(addr: SocketAddr, path: &str) -> String {
+    http()
+        .get(format!("http://{addr}{path}"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 /// Registers a player and returns the session.
 pub async fn register(addr: SocketAddr, name: &str) -> Session {
     let body = json!({"username": name, "password": "correct horse battery"});
