@@ -34,6 +34,13 @@
 //!     geese.)
 //!   - `fox_trapped`: the fox has no legal move on its turn; the geese win.
 //!   - `geese_stuck`: the geese have no legal move on their turn; the fox wins.
+//!   - `fox_escaped`: the fox stands on a lower rank than every goose; the fox wins. Geese
+//!     never step back, so the points below the lowest goose stay empty for ever: from there
+//!     the fox always has a move on its own rank or below, and only its own choice could take
+//!     it back up among the geese. The geese's task is to hem the fox in, and once it is
+//!     behind them they have failed. Some published versions of the game score this for the
+//!     fox; without the rule such a game could only end by repetition, after hundreds of
+//!     moves of geese shuffling sideways (self-play games ran to 400 and more).
 //!   - `repetition`: a position (where every piece stands, and who is to move) occurs for the
 //!     third time; a draw. Without it the geese could shuffle sideways for ever instead of
 //!     advancing. Only positions since the last capture or forward goose step are compared:
@@ -546,6 +553,13 @@ impl Position {
         self.geese.count_ones()
     }
 
+    /// Whether the fox stands on a lower rank than every goose (`fox_escaped`).
+    fn fox_behind_geese(&self) -> bool {
+        // Bits run rank by rank from a1, so the lowest set bit is a goose on the lowest rank.
+        let lowest_goose_rank = self.geese.trailing_zeros() / u32::from(SIZE);
+        self.geese != 0 && u32::from(self.fox.rank()) < lowest_goose_rank
+    }
+
     fn geese(&self) -> impl Iterator<Item = Point> + '_ {
         Point::all().filter(|&point| self.has_goose(point))
     }
@@ -822,6 +836,9 @@ impl FoxGeese {
                 Side::Fox => win(Side::Geese, "fox_trapped"),
                 Side::Geese => win(Side::Fox, "geese_stuck"),
             };
+        }
+        if pos.fox_behind_geese() {
+            return win(Side::Fox, "fox_escaped");
         }
         if self.history.iter().filter(|&&seen| seen == *pos).count() >= 3 {
             return Some(Outcome::draw(2, "repetition"));
@@ -1186,13 +1203,52 @@ mod tests {
 
     #[test]
     fn geese_with_no_move_lose() {
-        let geese = ["c6", "d6", "e6", "c7", "d7", "e7"];
-        let mut game = position("d3", &geese, Side::Fox);
-        assert_eq!(game.outcome(), None);
-        play(&mut game, "d3-d4");
+        // Rank 5 full, and the geese above it walled in by each other, the edge and the fox.
+        // Played out, the fox's only move would jump d5 and land behind every goose, so the
+        // position is set up.
+        let geese = [
+            "a5", "b5", "c5", "d5", "e5", "f5", "g5", "c6", "e6", "c7", "d7", "e7",
+        ];
+        assert_eq!(position("d6", &geese, Side::Fox).outcome(), None);
+        let game = position("d6", &geese, Side::Geese);
         let outcome = game.outcome().unwrap();
         assert_eq!(outcome.reason(), "geese_stuck");
         assert_eq!(outcome.winners(), SeatSet::single(Side::Fox.seat()));
+    }
+
+    #[test]
+    fn a_fox_behind_every_goose_has_escaped() {
+        // The fox steps below the lowest goose.
+        let geese = ["c5", "d5", "e5", "c6", "d6", "e6"];
+        let mut game = position("b5", &geese, Side::Fox);
+        assert_eq!(
+            game.outcome(),
+            None,
+            "on the lowest goose's rank is not behind it"
+        );
+        play(&mut game, "b5-b4");
+        let outcome = game.outcome().unwrap();
+        assert_eq!(outcome.reason(), "fox_escaped");
+        assert_eq!(outcome.winners(), SeatSet::single(Side::Fox.seat()));
+
+        // The last goose on the fox's rank steps forward and leaves it behind.
+        let geese = ["a4", "c5", "d5", "e5", "c6", "d6", "e6"];
+        let mut game = position("c4", &geese, Side::Geese);
+        assert_eq!(game.outcome(), None);
+        play(&mut game, "a4-a5");
+        assert_eq!(game.outcome().map(Outcome::reason), Some("fox_escaped"));
+    }
+
+    #[test]
+    fn a_fox_behind_the_geese_can_always_move() {
+        // Below the lowest goose every point is empty, so a neighbour on the fox's own rank or
+        // a lower one is a step it can always take.
+        for point in Point::all() {
+            assert!(
+                point.neighbours().any(|n| n.rank() <= point.rank()),
+                "{point}"
+            );
+        }
     }
 
     #[test]

@@ -40,7 +40,7 @@ mcts_ai! {
 /// looks lost and a draw by repetition looks best), so they stop after a few actions and the
 /// position is scored: geese left, the room the fox has (the points it could walk to were the
 /// geese to stand still; geese that have passed the fox leave it room for ever) and its moves,
-/// and a fox that can reach the ranks below every goose is safe for ever.
+/// and a fox that can walk to the ranks below every goose is about to escape.
 pub fn fox_geese_tuning() -> Tuning<FoxGeese> {
     Tuning {
         playout_depth: 4,
@@ -75,13 +75,13 @@ fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
     let lead = (geese.len() as f64 - 9.0)
         - 0.3 * (f64::from(room) - 13.0)
         - 0.3 * (fox_moves as f64 - 3.0);
-    // Geese never step back, so the ranks below the lowest goose stay empty for ever: a fox
-    // that can reach them can always move, and the geese can at best draw. Without this, geese
-    // that had walked past the fox looked as good as geese hemming it in, and games ended in
-    // draws the geese could have won.
+    // Geese never step back, so the ranks below the lowest goose stay empty for ever, and a
+    // fox standing there has escaped and won. Geese can only step sideways into the path of a
+    // fox that can walk there, so they are scored as about to lose. Without this, geese that
+    // had walked past the fox looked as good as geese hemming it in.
     let lowest = geese.iter().map(|g| g.rank()).min().unwrap_or(u8::MAX);
     let lead = if lowest_reached < lowest {
-        lead.min(0.0)
+        lead.min(-2.0)
     } else {
         lead
     };
@@ -174,10 +174,10 @@ mod tests {
     }
 
     #[test]
-    fn geese_that_let_the_fox_below_them_are_scored_no_better_than_a_draw() {
-        // Twelve geese, all past the fox (a position from a drawn self-play game).
+    fn geese_that_let_the_fox_below_them_are_scored_as_losing() {
+        // Twelve geese, and the fox on the lowest goose's rank with f4 open below it.
         let passed = "c7 d7 e7 c6 d6 e6 a5 b5 c5 d5 e5 g5";
-        assert!(geese_score("a3", passed) <= 0.5);
+        assert!(geese_score("f5", passed) < 0.2);
         // The start, where the fox is above every goose: the geese are ahead.
         let start = "c1 d1 e1 c2 d2 e2 a3 b3 c3 d3 e3 f3 g3";
         assert!(
@@ -185,8 +185,8 @@ mod tests {
             "{}",
             geese_score("d5", start)
         );
-        // Thirteen geese with a fox that has slipped below the lowest of them.
-        let above = "c7 d7 e7 c6 d6 e6 a5 b5 c5 d5 e5 f5 g5";
-        assert!(geese_score("d3", above) <= 0.5);
+        // Thirteen geese, not one missing, and a fox that can walk round them on the left.
+        let above = "c7 d7 e7 c6 d6 e6 b5 c5 d5 e5 f5 g5 d4";
+        assert!(geese_score("a5", above) < 0.2);
     }
 }
