@@ -553,11 +553,16 @@ impl Position {
         self.geese.count_ones()
     }
 
+    /// The 0-based rank of the lowest goose, `None` when no goose is left.
+    fn lowest_goose_rank(&self) -> Option<u8> {
+        // Bits run rank by rank from a1, so the lowest set bit is a goose on the lowest rank.
+        (self.geese != 0).then(|| self.geese.trailing_zeros() as u8 / SIZE)
+    }
+
     /// Whether the fox stands on a lower rank than every goose (`fox_escaped`).
     fn fox_behind_geese(&self) -> bool {
-        // Bits run rank by rank from a1, so the lowest set bit is a goose on the lowest rank.
-        let lowest_goose_rank = self.geese.trailing_zeros() / u32::from(SIZE);
-        self.geese != 0 && u32::from(self.fox.rank()) < lowest_goose_rank
+        self.lowest_goose_rank()
+            .is_some_and(|lowest| self.fox.rank() < lowest)
     }
 
     fn geese(&self) -> impl Iterator<Item = Point> + '_ {
@@ -774,6 +779,12 @@ impl FoxGeese {
 
     pub fn fox(&self) -> Point {
         self.position.fox
+    }
+
+    /// The 0-based rank of the lowest goose, `None` when no goose is left. Geese never step
+    /// back, so the points below it stay empty for the rest of the game.
+    pub fn lowest_goose_rank(&self) -> Option<u8> {
+        self.position.lowest_goose_rank()
     }
 
     /// Every goose, in point order.

@@ -86,7 +86,7 @@ fn fox_geese_score(game: &FoxGeese) -> Vec<f64> {
     // fox standing there has escaped and won. Geese can only step sideways into the path of a
     // fox that can walk there, so they are scored as about to lose. Without this, geese that
     // had walked past the fox looked as good as geese hemming it in.
-    let lowest = geese.iter().map(|g| g.rank()).min().unwrap_or(u8::MAX);
+    let lowest = game.lowest_goose_rank().unwrap_or(u8::MAX);
     let lead = if lowest_reached < lowest {
         lead.min(-2.0)
     } else {
