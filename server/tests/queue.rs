@@ -18,6 +18,19 @@ fn queue_join(id: CommandId, rated: bool) -> ClientMessage {
     }
 }
 
+/// A casual Hanoi queue for three seats.
+fn hanoi_for_three(id: CommandId) -> ClientMessage {
+    ClientMessage::QueueJoin {
+        id,
+        game: "hanoi".into(),
+        variant: None,
+        seats: Some(3),
+        time_control: TimeControl::Blitz,
+        rated: false,
+        ai_after_secs: None,
+    }
+}
+
 /// Waits for the `matched` message.
 async fn matched(client: &mut Client) -> (MatchId, Vec<u8>) {
     loop {
@@ -142,6 +155,77 @@ async fn far_apart_ratings_wait_for_the_window_and_leaving_leaves() {
         cc.ok(|id| queue_join(id, false)).await;
         cc.close().await;
         tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        let pools = common::get(addr, "/api/queue").await;
+        assert_eq!(pools, json!([]), "{backend:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_seat_games_form_groups_and_a_lone_player_may_get_the_ai() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let addr = start(&url, &[]).await;
+        let players = [
+            register(addr, "halla").await,
+            register(addr, "ingrid").await,
+            register(addr, "jorunn").await,
+        ];
+        let mut clients = Vec::new();
+        for p in &players {
+            clients.push(Client::connect(addr, &p.token).await);
+        }
+        // Two of three are not a group: they wait for the third.
+        clients[0].ok(hanoi_for_three).await;
+        clients[1].ok(hanoi_for_three).await;
+        tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+        let pools = common::get(addr, "/api/queue").await;
+        assert_eq!(pools[0]["waiting"], 2, "{backend:?}: {pools}");
+        clients[2].ok(hanoi_for_three).await;
+        let mut seats = Vec::new();
+        let mut ids = Vec::new();
+        for c in &mut clients {
+            let (m, s) = matched(c).await;
+            ids.push(m);
+            seats.extend(s);
+        }
+        assert!(ids.iter().all(|&m| m == ids[0]), "one match for the group");
+        seats.sort();
+        assert_eq!(seats, [0, 1, 2], "each player has a seat of their own");
+        let record = common::get(addr, &format!("/api/matches/{}", ids[0].0)).await;
+        assert_eq!(record["summary"]["status"], "live");
+        assert_eq!(record["summary"]["players"].as_array().unwrap().len(), 3);
+
+        // Alone in the brandubh queue, a player who asked for the AI after 1 s gets it.
+        let start = tokio::time::Instant::now();
+        clients[0]
+            .ok(|id| ClientMessage::QueueJoin {
+                id,
+                game: "tafl".into(),
+                variant: Some("brandubh".into()),
+                seats: None,
+                time_control: TimeControl::Blitz,
+                rated: true,
+                ai_after_secs: Some(1),
+            })
+            .await;
+        let (m, _) = matched(&mut clients[0]).await;
+        assert!(
+            start.elapsed() >= std::time::Duration::from_millis(900),
+            "AI came too early"
+        );
+        let record = common::get(addr, &format!("/api/matches/{}", m.0)).await;
+        let names: Vec<&str> = record["summary"]["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"halla"), "{names:?}");
+        assert!(
+            names.iter().any(|n| n.starts_with("ai-level-")),
+            "{backend:?}: an AI sits opposite: {names:?}"
+        );
+        assert_eq!(record["summary"]["status"], "live");
         let pools = common::get(addr, "/api/queue").await;
         assert_eq!(pools, json!([]), "{backend:?}");
     }
