@@ -2,12 +2,21 @@
 //! sizes as the match server's sockets) and a client whose sockets each send a frame the size of
 //! an `act` and wait for it to come back, in a loop. Nothing is parsed, stored or routed, so no
 //! server can do round trips faster on the same machine.
+//!
+//! The relay is the same with the socket traffic of a move: sockets come in pairs, and a frame
+//! goes back to its sender (the `ack`) and to the sender's partner (the `event`). The two sides
+//! of a pair take turns, each sending once it has the other's frame, as two players do. It is
+//! the ceiling for the shape of a move on this machine, with nothing parsed or stored either.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use futures_util::{SinkExt, StreamExt, stream};
 use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -15,6 +24,9 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::report::{Report, Stats};
 use crate::target::loopback_bind;
 use crate::wire::{self, Ws, socket_config};
+
+/// A socket as the echo server holds it.
+type ServerWs = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 use crate::{Result, limits};
 
 /// A running echo server.
@@ -23,12 +35,23 @@ pub struct EchoServer {
     pub task: JoinHandle<()>,
 }
 
-/// Binds a loopback address and echoes every text and binary frame on every socket.
+/// The first frame of a relay socket: `pair:` and a key its partner sends too.
+const PAIR: &str = "pair:";
+
+/// Relay sockets that have said their key and wait for their partner, by key.
+type Lobby = Arc<Mutex<HashMap<String, (mpsc::UnboundedSender<Message>, PartnerSlot)>>>;
+
+/// Where a waiting relay socket is given its partner's inbox.
+type PartnerSlot = tokio::sync::oneshot::Sender<mpsc::UnboundedSender<Message>>;
+
+/// Binds a loopback address and echoes every text and binary frame on every socket; a socket
+/// whose first frame is `pair:KEY` is relayed with the other socket that says the same key.
 pub async fn serve(bind: SocketAddr) -> Result<EchoServer> {
     loopback_bind(bind)?;
     limits::raise_open_files(65_536);
     let listener = TcpListener::bind(bind).await?;
     let addr = listener.local_addr()?;
+    let lobby = Lobby::default();
     let task = tokio::spawn(async move {
         loop {
             let Ok((tcp, _)) = listener.accept().await else {
@@ -37,27 +60,90 @@ pub async fn serve(bind: SocketAddr) -> Result<EchoServer> {
                 continue;
             };
             let _ = tcp.set_nodelay(true);
+            let lobby = lobby.clone();
             tokio::spawn(async move {
                 let Ok(mut ws) =
                     tokio_tungstenite::accept_async_with_config(tcp, Some(socket_config())).await
                 else {
                     return;
                 };
-                while let Some(Ok(message)) = ws.next().await {
-                    let reply = match message {
-                        Message::Text(_) | Message::Binary(_) => message,
-                        Message::Close(_) => break,
-                        // The library answers pings itself.
-                        _ => continue,
-                    };
-                    if ws.send(reply).await.is_err() {
-                        break;
-                    }
+                let first = match ws.next().await {
+                    Some(Ok(message)) => message,
+                    _ => return,
+                };
+                match first.to_text().ok().and_then(|t| t.strip_prefix(PAIR)) {
+                    Some(key) => relay_socket(ws, key.to_string(), &lobby).await,
+                    None => echo_socket(ws, first).await,
                 }
             });
         }
     });
     Ok(EchoServer { addr, task })
+}
+
+/// Sends every frame back, starting with `first`.
+async fn echo_socket(mut ws: ServerWs, first: Message) {
+    let mut next = Some(Ok(first));
+    while let Some(Ok(message)) = next {
+        let reply = match message {
+            Message::Text(_) | Message::Binary(_) => message,
+            Message::Close(_) => break,
+            // The library answers pings itself.
+            _ => {
+                next = ws.next().await;
+                continue;
+            }
+        };
+        if ws.send(reply).await.is_err() {
+            break;
+        }
+        next = ws.next().await;
+    }
+}
+
+/// Waits for the partner with the same key, then sends every frame back and to the partner,
+/// and passes on what the partner sends. As the match server's sessions do, each socket has
+/// a task of its own, and frames for it from elsewhere come through a channel.
+async fn relay_socket(mut ws: ServerWs, key: String, lobby: &Lobby) {
+    let (outbox, mut inbox) = mpsc::unbounded_channel();
+    let waiting = lobby.lock().expect("lobby").remove(&key);
+    let partner = match waiting {
+        Some((partner, slot)) => {
+            let _ = slot.send(outbox);
+            partner
+        }
+        None => {
+            let (slot, told) = tokio::sync::oneshot::channel();
+            lobby.lock().expect("lobby").insert(key, (outbox, slot));
+            match told.await {
+                Ok(partner) => partner,
+                Err(_) => return,
+            }
+        }
+    };
+    // The pair is made: both sides hear it, so that neither sends before the other is there.
+    if ws.send(Message::text(PAIR)).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            received = ws.next() => match received {
+                Some(Ok(message @ (Message::Text(_) | Message::Binary(_)))) => {
+                    let _ = partner.send(message.clone());
+                    if ws.send(message).await.is_err() {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            },
+            Some(message) = inbox.recv() => {
+                if ws.send(message).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -67,6 +153,8 @@ pub struct EchoOptions {
     pub sockets: usize,
     pub duration: Duration,
     pub connect_concurrency: usize,
+    /// Relay instead of echo: sockets in pairs, each frame to its sender and its partner.
+    pub relay: bool,
 }
 
 impl EchoOptions {
@@ -76,6 +164,7 @@ impl EchoOptions {
             sockets,
             duration,
             connect_concurrency: 64,
+            relay: false,
         }
     }
 }
@@ -109,10 +198,20 @@ pub async fn echo(options: &EchoOptions) -> Result<Report> {
     let connected = sockets.len();
     let start = Instant::now();
     let deadline = start + options.duration;
-    let tasks: Vec<_> = sockets
-        .into_iter()
-        .map(|ws| tokio::spawn(echo_loop(ws, deadline)))
-        .collect();
+    let tasks: Vec<_> = if options.relay {
+        let mut sockets = sockets.into_iter();
+        let mut pairs = Vec::new();
+        while let (Some(a), Some(b)) = (sockets.next(), sockets.next()) {
+            let key = pairs.len();
+            pairs.push(tokio::spawn(relay_loop([a, b], key, deadline)));
+        }
+        pairs
+    } else {
+        sockets
+            .into_iter()
+            .map(|ws| tokio::spawn(echo_loop(ws, deadline)))
+            .collect()
+    };
     for task in tasks {
         match task.await {
             Ok(s) => stats.merge(&s),
@@ -121,7 +220,7 @@ pub async fn echo(options: &EchoOptions) -> Result<Report> {
     }
     let elapsed = Instant::now().min(deadline) - start;
     Ok(Report {
-        mode: "echo",
+        mode: if options.relay { "relay" } else { "echo" },
         sockets: options.sockets,
         connected,
         elapsed,
@@ -159,6 +258,78 @@ async fn round_trips(ws: &mut Ws, stats: &mut Stats) -> &'static str {
                 Some(Ok(Message::Close(_)) | Err(_)) | None => return "socket_closed",
                 Some(Ok(_)) => {}
             }
+        }
+    }
+    "counter_overflow"
+}
+
+async fn relay_loop(mut pair: [Ws; 2], key: usize, deadline: Instant) -> Stats {
+    let mut stats = Stats::default();
+    let stopped =
+        tokio::time::timeout_at(deadline, relayed_turns(&mut pair, key, &mut stats)).await;
+    if let Ok(code) = stopped {
+        stats.error(code);
+    }
+    wire::close_all(pair).await;
+    stats
+}
+
+/// The next text frame on one socket.
+async fn next_text(ws: &mut Ws) -> Option<String> {
+    loop {
+        match ws.next().await {
+            Some(Ok(Message::Text(text))) => return Some(text.as_str().to_string()),
+            Some(Ok(Message::Close(_)) | Err(_)) | None => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// Pairs two sockets, then takes turns until something goes wrong; returns what did. A turn
+/// is answered when its sender has its frame back; the other side sends next once it has its
+/// copy too, as a player moves once it has seen the other's move.
+async fn relayed_turns(pair: &mut [Ws; 2], key: usize, stats: &mut Stats) -> &'static str {
+    for ws in pair.iter_mut() {
+        if ws
+            .send(Message::text(format!("{PAIR}{key}")))
+            .await
+            .is_err()
+        {
+            return "socket_closed";
+        }
+    }
+    for ws in pair.iter_mut() {
+        match next_text(ws).await {
+            Some(text) if text == PAIR => {}
+            Some(_) => return "bad_echo",
+            None => return "socket_closed",
+        }
+    }
+    for n in 1.. {
+        let frame = act_like(n);
+        let [mover, other] = pair;
+        let (mover, other) = if n % 2 == 0 {
+            (other, mover)
+        } else {
+            (mover, other)
+        };
+        let sent = Instant::now();
+        if mover
+            .send(Message::Text(frame.clone().into()))
+            .await
+            .is_err()
+        {
+            return "socket_closed";
+        }
+        match next_text(mover).await {
+            Some(text) if text == frame => stats.round_trip(sent.elapsed()),
+            Some(_) => return "bad_echo",
+            None => return "socket_closed",
+        }
+        match next_text(other).await {
+            Some(text) if text == frame => {}
+            Some(_) => return "bad_echo",
+            None => return "socket_closed",
         }
     }
     "counter_overflow"

@@ -7,7 +7,8 @@
 //! - [`play`]: guest players paired into casual matches, playing random legal moves; measures
 //!   the time from sending `act` to receiving its `ack` (a durable move).
 //! - [`echo`]: a bare WebSocket echo server and its client, the ceiling for round trips on the
-//!   same machine.
+//!   same machine; and its relay, the ceiling for the socket traffic of a move (a frame back to
+//!   its sender and on to the sender's partner).
 //! - [`idle`]: authenticated sockets that say hello and stay idle, to measure the server's memory
 //!   per socket.
 //!

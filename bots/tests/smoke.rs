@@ -72,6 +72,22 @@ async fn echo_round_trips_are_counted() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relayed_turns_reach_both_sockets_of_each_pair() {
+    let server = serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let mut options = EchoOptions::new(format!("ws://{}", server.addr), 10, Duration::from_secs(2));
+    options.relay = true;
+    let report = echo(&options).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.mode, "relay");
+    assert_eq!(report.connected, 10);
+    // A turn counts once its sender has its frame back, and the next waits for the partner's
+    // copy: without the relay, each pair would stop after its first turn.
+    assert!(report.stats.errors.is_empty(), "{report}");
+    assert!(report.stats.round_trips >= 100, "{report}");
+    server.task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_sockets_stay_open_for_the_hold() {
     let addr = match_server().await;
     let options = IdleOptions {

@@ -68,7 +68,9 @@ enum Command {
         #[arg(long = "for", default_value = "1h", value_parser = parse_duration)]
         serve_for: Duration,
     },
-    /// Sockets that send an act-sized frame to an echo server and wait for it, in a loop.
+    /// Sockets that send an act-sized frame to an echo server and wait for it, in a loop;
+    /// with `--relay`, in pairs that take turns, each frame coming back and going to the
+    /// partner too, as a move's ack and event do.
     Echo {
         /// The echo server, e.g. ws://127.0.0.1:9000.
         #[arg(long)]
@@ -79,6 +81,9 @@ enum Command {
         duration: Duration,
         #[arg(long, default_value_t = 64)]
         connect_concurrency: usize,
+        /// Pairs of sockets taking turns, each frame echoed and relayed to the partner.
+        #[arg(long)]
+        relay: bool,
     },
     /// Authenticated sockets that say hello and stay idle, to measure server memory per socket.
     Idle {
@@ -164,9 +169,11 @@ async fn run(command: Command) -> bots::Result<()> {
             sockets,
             duration,
             connect_concurrency,
+            relay,
         } => {
             let mut options = EchoOptions::new(url, sockets, duration);
             options.connect_concurrency = connect_concurrency;
+            options.relay = relay;
             print!("{}", echo(&options).await?);
         }
         Command::Idle {
