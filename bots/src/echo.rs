@@ -7,6 +7,8 @@
 //! goes back to its sender (the `ack`) and to the sender's partner (the `event`). The two sides
 //! of a pair take turns, each sending once it has the other's frame, as two players do. It is
 //! the ceiling for the shape of a move on this machine, with nothing parsed or stored either.
+//! Given a [`Journal`], the relay stores each frame before passing it on: the ceiling for a
+//! durable move.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -21,6 +23,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::journal::Journal;
 use crate::report::{Report, Stats};
 use crate::target::loopback_bind;
 use crate::wire::{self, Ws, socket_config};
@@ -45,13 +48,15 @@ type Lobby = Arc<Mutex<HashMap<String, (mpsc::UnboundedSender<Message>, PartnerS
 type PartnerSlot = tokio::sync::oneshot::Sender<mpsc::UnboundedSender<Message>>;
 
 /// Binds a loopback address and echoes every text and binary frame on every socket; a socket
-/// whose first frame is `pair:KEY` is relayed with the other socket that says the same key.
-pub async fn serve(bind: SocketAddr) -> Result<EchoServer> {
+/// whose first frame is `pair:KEY` is relayed with the other socket that says the same key,
+/// each frame stored in the journal first when there is one.
+pub async fn serve(bind: SocketAddr, journal: Option<Journal>) -> Result<EchoServer> {
     loopback_bind(bind)?;
     limits::raise_open_files(65_536);
     let listener = TcpListener::bind(bind).await?;
     let addr = listener.local_addr()?;
     let lobby = Lobby::default();
+    let journal = journal.map(Arc::new);
     let task = tokio::spawn(async move {
         loop {
             let Ok((tcp, _)) = listener.accept().await else {
@@ -60,7 +65,7 @@ pub async fn serve(bind: SocketAddr) -> Result<EchoServer> {
                 continue;
             };
             let _ = tcp.set_nodelay(true);
-            let lobby = lobby.clone();
+            let (lobby, journal) = (lobby.clone(), journal.clone());
             tokio::spawn(async move {
                 let Ok(mut ws) =
                     tokio_tungstenite::accept_async_with_config(tcp, Some(socket_config())).await
@@ -72,7 +77,9 @@ pub async fn serve(bind: SocketAddr) -> Result<EchoServer> {
                     _ => return,
                 };
                 match first.to_text().ok().and_then(|t| t.strip_prefix(PAIR)) {
-                    Some(key) => relay_socket(ws, key.to_string(), &lobby).await,
+                    Some(key) => {
+                        relay_socket(ws, key.to_string(), &lobby, journal.as_deref()).await
+                    }
                     None => echo_socket(ws, first).await,
                 }
             });
@@ -104,7 +111,7 @@ async fn echo_socket(mut ws: ServerWs, first: Message) {
 /// Waits for the partner with the same key, then sends every frame back and to the partner,
 /// and passes on what the partner sends. As the match server's sessions do, each socket has
 /// a task of its own, and frames for it from elsewhere come through a channel.
-async fn relay_socket(mut ws: ServerWs, key: String, lobby: &Lobby) {
+async fn relay_socket(mut ws: ServerWs, key: String, lobby: &Lobby, journal: Option<&Journal>) {
     let (outbox, mut inbox) = mpsc::unbounded_channel();
     let waiting = lobby.lock().expect("lobby").remove(&key);
     let partner = match waiting {
@@ -129,6 +136,11 @@ async fn relay_socket(mut ws: ServerWs, key: String, lobby: &Lobby) {
         tokio::select! {
             received = ws.next() => match received {
                 Some(Ok(message @ (Message::Text(_) | Message::Binary(_)))) => {
+                    if let Some(journal) = journal
+                        && !journal.append(message.to_text().unwrap_or_default().to_string()).await
+                    {
+                        break;
+                    }
                     let _ = partner.send(message.clone());
                     if ws.send(message).await.is_err() {
                         break;

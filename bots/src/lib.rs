@@ -18,6 +18,7 @@
 pub mod echo;
 pub mod game;
 pub mod idle;
+pub mod journal;
 pub mod limits;
 pub mod play;
 pub mod report;

@@ -1,10 +1,12 @@
 //! The load generator against a real match server started in this process (on SQLite), and
-//! against its own echo server: short runs that must answer round trips without errors.
+//! against its own echo server and relay (durable on the test PostgreSQL server): short runs
+//! that must answer round trips without errors.
 
 use std::time::Duration;
 
 use bots::echo::{EchoOptions, echo, serve};
 use bots::idle::{IdleOptions, idle};
+use bots::journal::Journal;
 use bots::play::{PlayOptions, play};
 use bots::target::server_url;
 use clap::Parser;
@@ -61,7 +63,7 @@ async fn bots_play_brandubh_matches_and_report_acked_moves() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn echo_round_trips_are_counted() {
-    let server = serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let server = serve("127.0.0.1:0".parse().unwrap(), None).await.unwrap();
     let options = EchoOptions::new(format!("ws://{}", server.addr), 10, Duration::from_secs(2));
     let report = echo(&options).await.unwrap();
     println!("{report}");
@@ -73,7 +75,7 @@ async fn echo_round_trips_are_counted() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn relayed_turns_reach_both_sockets_of_each_pair() {
-    let server = serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let server = serve("127.0.0.1:0".parse().unwrap(), None).await.unwrap();
     let mut options = EchoOptions::new(format!("ws://{}", server.addr), 10, Duration::from_secs(2));
     options.relay = true;
     let report = echo(&options).await.unwrap();
@@ -84,6 +86,57 @@ async fn relayed_turns_reach_both_sockets_of_each_pair() {
     // copy: without the relay, each pair would stop after its first turn.
     assert!(report.stats.errors.is_empty(), "{report}");
     assert!(report.stats.round_trips >= 100, "{report}");
+    server.task.abort();
+}
+
+/// A new database on the test PostgreSQL server (started by `./scripts/test`).
+async fn fresh_postgres() -> String {
+    use sqlx::Connection;
+    let admin = std::env::var("TEST_POSTGRES_URL")
+        .expect("TEST_POSTGRES_URL is not set: run ./scripts/test, which starts PostgreSQL");
+    let name = format!("relay{:016x}", rand_u64());
+    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+}
+
+fn rand_u64() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    RandomState::new().hash_one(std::time::SystemTime::now())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_durable_relay_stores_every_frame_it_passes_on() {
+    use sqlx::Connection;
+    let url = fresh_postgres().await;
+    let journal = Journal::open(&url).await.unwrap();
+    let server = serve("127.0.0.1:0".parse().unwrap(), Some(journal))
+        .await
+        .unwrap();
+    let mut options = EchoOptions::new(format!("ws://{}", server.addr), 10, Duration::from_secs(2));
+    options.relay = true;
+    let report = echo(&options).await.unwrap();
+    println!("{report}");
+    assert!(report.stats.errors.is_empty(), "{report}");
+    assert!(report.stats.round_trips >= 50, "{report}");
+    // Every turn counted was stored; at most one turn per pair was still on its way when the
+    // run ended.
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    let stored: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(SUM(array_length(string_to_array(frames, chr(10)), 1)), 0)::BIGINT
+         FROM relay_journal",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    let turns = report.stats.round_trips as i64;
+    assert!(
+        stored >= turns && stored <= turns + 5,
+        "{stored} stored, {turns} turns"
+    );
     server.task.abort();
 }
 
@@ -112,6 +165,14 @@ async fn targets_off_this_machine_are_refused() {
     let options = EchoOptions::new("ws://192.168.0.10:9000", 1, Duration::from_secs(1));
     let e = echo(&options).await.unwrap_err();
     assert!(e.to_string().contains("refusing target"), "{e}");
-    let e = serve("0.0.0.0:0".parse().unwrap()).await.err().unwrap();
+    let e = serve("0.0.0.0:0".parse().unwrap(), None)
+        .await
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("refusing target"), "{e}");
+    let e = Journal::open("postgres://postgres@10.1.2.3/x")
+        .await
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("refusing target"), "{e}");
 }

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use bots::echo::{EchoOptions, echo, serve};
 use bots::idle::{IdleOptions, idle};
+use bots::journal::Journal;
 use bots::play::{PlayOptions, play};
 use bots::target::server_url;
 use clap::{Parser, Subcommand};
@@ -67,6 +68,10 @@ enum Command {
         /// How long to serve before exiting by itself.
         #[arg(long = "for", default_value = "1h", value_parser = parse_duration)]
         serve_for: Duration,
+        /// A loopback PostgreSQL URL: relayed frames are stored there, one group commit at a
+        /// time, before they are passed on (the ceiling for a durable move).
+        #[arg(long)]
+        journal: Option<String>,
     },
     /// Sockets that send an act-sized frame to an echo server and wait for it, in a loop;
     /// with `--relay`, in pairs that take turns, each frame coming back and going to the
@@ -159,8 +164,16 @@ async fn run(command: Command) -> bots::Result<()> {
             options.rate = (rate > 0.0).then_some(rate);
             print!("{}", play(&options).await?);
         }
-        Command::EchoServer { bind, serve_for } => {
-            let server = serve(bind).await?;
+        Command::EchoServer {
+            bind,
+            serve_for,
+            journal,
+        } => {
+            let journal = match journal {
+                Some(url) => Some(Journal::open(&url).await?),
+                None => None,
+            };
+            let server = serve(bind, journal).await?;
             println!("ws://{}", server.addr);
             let _ = tokio::time::timeout(serve_for, server.task).await;
         }
