@@ -10,11 +10,10 @@
 //! Given a [`Journal`], the relay stores each frame before passing it on: the ceiling for a
 //! durable move.
 
-use std::net::SocketAddr;
-use std::time::Duration;
-
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt, stream};
 use tokio::net::TcpListener;
@@ -27,10 +26,10 @@ use crate::journal::Journal;
 use crate::report::{Report, Stats};
 use crate::target::loopback_bind;
 use crate::wire::{self, Ws, socket_config};
+use crate::{Result, limits};
 
 /// A socket as the echo server holds it.
 type ServerWs = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
-use crate::{Result, limits};
 
 /// A running echo server.
 pub struct EchoServer {
@@ -90,21 +89,21 @@ pub async fn serve(bind: SocketAddr, journal: Option<Journal>) -> Result<EchoSer
 
 /// Sends every frame back, starting with `first`.
 async fn echo_socket(mut ws: ServerWs, first: Message) {
-    let mut next = Some(Ok(first));
-    while let Some(Ok(message)) = next {
-        let reply = match message {
-            Message::Text(_) | Message::Binary(_) => message,
-            Message::Close(_) => break,
+    let mut message = first;
+    loop {
+        let go_on = match message {
+            Message::Text(_) | Message::Binary(_) => ws.send(message).await.is_ok(),
+            Message::Close(_) => false,
             // The library answers pings itself.
-            _ => {
-                next = ws.next().await;
-                continue;
-            }
+            _ => true,
         };
-        if ws.send(reply).await.is_err() {
-            break;
+        if !go_on {
+            return;
         }
-        next = ws.next().await;
+        message = match ws.next().await {
+            Some(Ok(message)) => message,
+            _ => return,
+        };
     }
 }
 
@@ -113,20 +112,27 @@ async fn echo_socket(mut ws: ServerWs, first: Message) {
 /// a task of its own, and frames for it from elsewhere come through a channel.
 async fn relay_socket(mut ws: ServerWs, key: String, lobby: &Lobby, journal: Option<&Journal>) {
     let (outbox, mut inbox) = mpsc::unbounded_channel();
-    let waiting = lobby.lock().expect("lobby").remove(&key);
-    let partner = match waiting {
-        Some((partner, slot)) => {
+    // Under one lock: the second socket of a pair finds the first, never both waiting.
+    let found = {
+        let mut lobby = lobby.lock().expect("lobby");
+        match lobby.remove(&key) {
+            Some((partner, slot)) => Ok((partner, slot)),
+            None => {
+                let (slot, told) = tokio::sync::oneshot::channel();
+                lobby.insert(key, (outbox.clone(), slot));
+                Err(told)
+            }
+        }
+    };
+    let partner = match found {
+        Ok((partner, slot)) => {
             let _ = slot.send(outbox);
             partner
         }
-        None => {
-            let (slot, told) = tokio::sync::oneshot::channel();
-            lobby.lock().expect("lobby").insert(key, (outbox, slot));
-            match told.await {
-                Ok(partner) => partner,
-                Err(_) => return,
-            }
-        }
+        Err(told) => match told.await {
+            Ok(partner) => partner,
+            Err(_) => return,
+        },
     };
     // The pair is made: both sides hear it, so that neither sends before the other is there.
     if ws.send(Message::text(PAIR)).await.is_err() {
