@@ -251,7 +251,7 @@ pub async fn echo(options: &EchoOptions) -> Result<Report> {
 async fn echo_loop(mut ws: Ws, deadline: Instant) -> Stats {
     let mut stats = Stats::default();
     let stopped = tokio::time::timeout_at(deadline, round_trips(&mut ws, &mut stats)).await;
-    if let Ok(code) = stopped {
+    if let Ok(Err(code)) = stopped {
         stats.error(code);
     }
     wire::close_all([ws]).await;
@@ -259,96 +259,73 @@ async fn echo_loop(mut ws: Ws, deadline: Instant) -> Stats {
 }
 
 /// Echo round trips until something goes wrong; returns what did.
-async fn round_trips(ws: &mut Ws, stats: &mut Stats) -> &'static str {
+async fn round_trips(ws: &mut Ws, stats: &mut Stats) -> Result<(), &'static str> {
     for n in 1.. {
         let frame = act_like(n);
         let sent = Instant::now();
-        if ws.send(Message::Text(frame.clone().into())).await.is_err() {
-            return "socket_closed";
-        }
-        loop {
-            match ws.next().await {
-                Some(Ok(Message::Text(text))) if text.as_str() == frame => {
-                    stats.round_trip(sent.elapsed());
-                    break;
-                }
-                Some(Ok(Message::Text(_))) => return "bad_echo",
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return "socket_closed",
-                Some(Ok(_)) => {}
-            }
-        }
+        send_text(ws, &frame).await?;
+        expect(ws, &frame).await?;
+        stats.round_trip(sent.elapsed());
     }
-    "counter_overflow"
+    Err("counter_overflow")
 }
 
 async fn relay_loop(mut pair: [Ws; 2], key: usize, deadline: Instant) -> Stats {
     let mut stats = Stats::default();
     let stopped =
         tokio::time::timeout_at(deadline, relayed_turns(&mut pair, key, &mut stats)).await;
-    if let Ok(code) = stopped {
+    if let Ok(Err(code)) = stopped {
         stats.error(code);
     }
     wire::close_all(pair).await;
     stats
 }
 
-/// The next text frame on one socket.
-async fn next_text(ws: &mut Ws) -> Option<String> {
-    loop {
-        match ws.next().await {
-            Some(Ok(Message::Text(text))) => return Some(text.as_str().to_string()),
-            Some(Ok(Message::Close(_)) | Err(_)) | None => return None,
-            Some(Ok(_)) => {}
-        }
-    }
-}
-
 /// Pairs two sockets, then takes turns until something goes wrong; returns what did. A turn
 /// is answered when its sender has its frame back; the other side sends next once it has its
 /// copy too, as a player moves once it has seen the other's move.
-async fn relayed_turns(pair: &mut [Ws; 2], key: usize, stats: &mut Stats) -> &'static str {
+async fn relayed_turns(
+    pair: &mut [Ws; 2],
+    key: usize,
+    stats: &mut Stats,
+) -> Result<(), &'static str> {
     for ws in pair.iter_mut() {
-        if ws
-            .send(Message::text(format!("{PAIR}{key}")))
-            .await
-            .is_err()
-        {
-            return "socket_closed";
-        }
+        send_text(ws, &format!("{PAIR}{key}")).await?;
     }
     for ws in pair.iter_mut() {
-        match next_text(ws).await {
-            Some(text) if text == PAIR => {}
-            Some(_) => return "bad_echo",
-            None => return "socket_closed",
-        }
+        expect(ws, PAIR).await?;
     }
     for n in 1.. {
         let frame = act_like(n);
-        let [mover, other] = pair;
+        let [first, second] = pair;
         let (mover, other) = if n % 2 == 0 {
-            (other, mover)
+            (second, first)
         } else {
-            (mover, other)
+            (first, second)
         };
         let sent = Instant::now();
-        if mover
-            .send(Message::Text(frame.clone().into()))
-            .await
-            .is_err()
-        {
-            return "socket_closed";
-        }
-        match next_text(mover).await {
-            Some(text) if text == frame => stats.round_trip(sent.elapsed()),
-            Some(_) => return "bad_echo",
-            None => return "socket_closed",
-        }
-        match next_text(other).await {
-            Some(text) if text == frame => {}
-            Some(_) => return "bad_echo",
-            None => return "socket_closed",
+        send_text(mover, &frame).await?;
+        expect(mover, &frame).await?;
+        stats.round_trip(sent.elapsed());
+        expect(other, &frame).await?;
+    }
+    Err("counter_overflow")
+}
+
+async fn send_text(ws: &mut Ws, text: &str) -> Result<(), &'static str> {
+    ws.send(Message::text(text))
+        .await
+        .map_err(|_| "socket_closed")
+}
+
+/// Waits for the next text frame on a socket and checks that it is `frame`.
+async fn expect(ws: &mut Ws, frame: &str) -> Result<(), &'static str> {
+    loop {
+        match ws.next().await {
+            Some(Ok(Message::Text(text))) if text.as_str() == frame => return Ok(()),
+            Some(Ok(Message::Text(_))) => return Err("bad_echo"),
+            Some(Ok(Message::Close(_)) | Err(_)) | None => return Err("socket_closed"),
+            Some(Ok(_)) => {}
         }
     }
-    "counter_overflow"
 }
