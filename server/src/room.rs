@@ -334,7 +334,8 @@ impl Room {
         if self.phase == Phase::Live
             && let Some((places, reason)) = self.game.outcome()
         {
-            self.finish(places, &reason).await;
+            // A failure is logged; the next start tries again.
+            let _ = self.finish(places, &reason).await;
         }
         // A crash between seating the last player and marking the match live leaves a full
         // match waiting: it starts now (a failed write leaves it waiting for the next start).
@@ -442,16 +443,7 @@ impl Room {
                 seat,
                 reply,
             } => {
-                let result = self.seat_in_play(player, seat);
-                let result = match result {
-                    Ok(()) => {
-                        let places = self.places_with_loser(seat);
-                        self.finish(places, "resigned").await;
-                        Ok(self.ack_seq())
-                    }
-                    Err(e) => Err(e),
-                };
-                let _ = reply.send(result);
+                let _ = reply.send(self.resign(player, seat).await);
             }
             Command::OfferDraw {
                 player,
@@ -483,7 +475,7 @@ impl Room {
                 let _ = reply.send(self.claim_win(player, seat).await);
             }
             Command::Forfeit { seats, reply } => {
-                let _ = reply.send(Ok(self.forfeit(&seats).await));
+                let _ = reply.send(self.forfeit(&seats).await);
             }
         }
     }
@@ -796,7 +788,9 @@ impl Room {
         });
         let ack = self.ack_seq();
         if let Some((places, reason)) = self.game.outcome() {
-            self.finish(places, &reason).await;
+            // The move is durable, so it is acknowledged either way; a result that could not be
+            // stored is recorded when the room next starts.
+            let _ = self.finish(places, &reason).await;
         }
         Ok(ack)
     }
@@ -903,6 +897,13 @@ impl Room {
             .collect()
     }
 
+    async fn resign(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        self.finish(self.places_with_loser(seat), "resigned")
+            .await?;
+        Ok(self.ack_seq())
+    }
+
     async fn flag_fell(&mut self) {
         let Some(c) = &self.clocks else { return };
         let now = Instant::now();
@@ -916,7 +917,8 @@ impl Room {
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(flagged.contains(&s)))
             .collect();
-        self.finish(places, "timeout").await;
+        // A failure is logged; the flag is still down, so the alarm tries again.
+        let _ = self.finish(places, "timeout").await;
     }
 
     fn offer_draw(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
@@ -952,8 +954,11 @@ impl Room {
             return Ok(self.ack_seq());
         }
         self.draw.push(seat);
-        if self.draw.len() == self.seats.len() {
-            self.finish(vec![0; self.seats.len()], "draw_agreed").await;
+        if self.draw.len() == self.seats.len()
+            && let Err(e) = self.finish(vec![0; self.seats.len()], "draw_agreed").await
+        {
+            self.draw.pop();
+            return Err(e);
         }
         Ok(self.ack_seq())
     }
@@ -994,23 +999,23 @@ impl Room {
     }
 
     /// See [`Command::Forfeit`].
-    async fn forfeit(&mut self, seats: &[u8]) -> Vec<u8> {
+    async fn forfeit(&mut self, seats: &[u8]) -> ApiResult<Vec<u8>> {
         if self.phase != Phase::Live {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let absent: Vec<u8> = (0..self.seats.len() as u8)
             .filter(|s| seats.contains(s) && self.ai_level(*s).is_none())
             .filter(|&s| !self.showed[usize::from(s)] && !self.acted[usize::from(s)])
             .collect();
         if absent.is_empty() {
-            return absent;
+            return Ok(absent);
         }
         let everyone = absent.len() == self.seats.len();
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(!everyone && absent.contains(&s)))
             .collect();
-        self.finish(places, "no_show").await;
-        absent
+        self.finish(places, "no_show").await?;
+        Ok(absent)
     }
 
     async fn claim_win(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
@@ -1038,14 +1043,15 @@ impl Room {
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(gone.contains(&s)))
             .collect();
-        self.finish(places, "abandoned").await;
+        self.finish(places, "abandoned").await?;
         Ok(self.ack_seq())
     }
 
-    /// Records the result (with rating changes, exactly once) and tells everyone.
-    async fn finish(&mut self, places: Vec<u8>, reason: &str) {
+    /// Records the result (with rating changes, exactly once) and tells everyone. A result that
+    /// could not be stored did not happen: the match goes on, and the error says why.
+    async fn finish(&mut self, places: Vec<u8>, reason: &str) -> ApiResult<()> {
         if self.phase == Phase::Over {
-            return;
+            return Ok(());
         }
         let changes = match self
             .ctx
@@ -1057,7 +1063,7 @@ impl Room {
             Ok(None) => Vec::new(),
             Err(e) => {
                 tracing::error!(match_id = self.id.0, error = %e, "could not record a result");
-                return;
+                return Err(e.into());
             }
         };
         self.set_phase(Phase::Over);
@@ -1082,6 +1088,7 @@ impl Room {
         self.emit(|_| MatchEvent::Finished {
             result: result.clone(),
         });
+        Ok(())
     }
 
     /// Numbers an event, renders it for every kind of viewer, keeps it for resumes and sends it

@@ -508,41 +508,59 @@ impl Store {
                 row.try_get::<String, _>("game")?,
                 row.try_get::<String, _>("variant")?
             );
-            let seats = sqlx::query(
-                "SELECT seat, player_id FROM match_seats WHERE match_id = $1 ORDER BY seat",
-            )
-            .bind(id.0)
-            .fetch_all(&mut *tx)
-            .await?;
+            let mut seats = Vec::new();
+            for row in sqlx::query("SELECT seat, player_id FROM match_seats WHERE match_id = $1")
+                .bind(id.0)
+                .fetch_all(&mut *tx)
+                .await?
+            {
+                let seat = row.try_get::<i64, _>("seat")? as u8;
+                seats.push((seat, PlayerId(row.try_get("player_id")?)));
+            }
+            // Two results of one player may be recorded at the same moment (the AI accounts
+            // play many matches at once): each locks its players' rating rows before reading
+            // them, so neither update is lost. Rows missing are made first, so that there is a
+            // row to lock, and all in player order, so that two results never wait on each
+            // other.
+            seats.sort_by_key(|&(_, player)| player.0);
+            let read = match self.backend {
+                Backend::Postgres => {
+                    "SELECT rating, games FROM ratings WHERE player_id = $1 AND pool = $2 FOR UPDATE"
+                }
+                // SQLite has one writer at a time: this transaction is alone since its UPDATE.
+                Backend::Sqlite => {
+                    "SELECT rating, games FROM ratings WHERE player_id = $1 AND pool = $2"
+                }
+            };
             let mut players = Vec::new();
-            for seat_row in &seats {
-                let seat = seat_row.try_get::<i64, _>("seat")? as u8;
-                let player = PlayerId(seat_row.try_get("player_id")?);
-                let current = sqlx::query(
-                    "SELECT rating, games FROM ratings WHERE player_id = $1 AND pool = $2",
+            for (seat, player) in seats {
+                sqlx::query(
+                    "INSERT INTO ratings (player_id, pool, rating, games) VALUES ($1, $2, $3, 0)
+                     ON CONFLICT (player_id, pool) DO NOTHING",
                 )
                 .bind(player.0)
                 .bind(&pool)
-                .fetch_optional(&mut *tx)
+                .bind(ratings::INITIAL)
+                .execute(&mut *tx)
                 .await?;
-                let (rating, games) = match current {
-                    Some(r) => (
-                        r.try_get::<f64, _>("rating")?,
-                        r.try_get::<i64, _>("games")? as u32,
-                    ),
-                    None => (ratings::INITIAL, 0),
-                };
+                let current = sqlx::query(read)
+                    .bind(player.0)
+                    .bind(&pool)
+                    .fetch_one(&mut *tx)
+                    .await?;
                 let place = places.get(usize::from(seat)).copied().unwrap_or(u8::MAX);
                 players.push((
                     seat,
                     player,
                     Rated {
-                        rating,
-                        games,
+                        rating: current.try_get("rating")?,
+                        games: current.try_get::<i64, _>("games")? as u32,
                         place,
                     },
                 ));
             }
+            // The changes are reported in seat order.
+            players.sort_by_key(|&(seat, _, _)| seat);
             let rated: Vec<Rated> = players.iter().map(|(_, _, r)| *r).collect();
             let after = ratings::update(&rated);
             for ((seat, player, before), after) in players.into_iter().zip(after) {
@@ -561,7 +579,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
                 let games = before.games as i32 + 1;
-                let updated = sqlx::query(
+                sqlx::query(
                     "UPDATE ratings SET rating = $1, games = $2 WHERE player_id = $3 AND pool = $4",
                 )
                 .bind(after)
@@ -570,17 +588,6 @@ impl Store {
                 .bind(&pool)
                 .execute(&mut *tx)
                 .await?;
-                if updated.rows_affected() == 0 {
-                    sqlx::query(
-                        "INSERT INTO ratings (player_id, pool, rating, games) VALUES ($1, $2, $3, $4)",
-                    )
-                    .bind(player.0)
-                    .bind(&pool)
-                    .bind(after)
-                    .bind(games)
-                    .execute(&mut *tx)
-                    .await?;
-                }
                 changes.push(RatingChange {
                     seat,
                     player,

@@ -308,6 +308,107 @@ async fn a_resignation_racing_the_final_move_ends_the_match_once() {
     }
 }
 
+/// One player in many rated matches whose opponents all resign at once: every result is
+/// recorded, and each of the player's rating changes starts from the rating the one before it
+/// ended on, so no update is lost to another finishing at the same moment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rated_results_that_finish_together_lose_no_rating_update() {
+    const MATCHES: usize = 8;
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let hub = guest(addr).await;
+        let mut h = Client::connect(addr, &hub.token).await;
+        let mut opponents = Vec::new();
+        for _ in 0..MATCHES {
+            let mut o = Client::connect(addr, &guest(addr).await.token).await;
+            let match_id = new_match(&mut h, &mut o, json!({"rated": true})).await;
+            opponents.push((o, match_id));
+        }
+        let resigned = futures_util::future::join_all(
+            opponents
+                .iter_mut()
+                .map(|(o, match_id)| o.request(resign(*match_id, 1))),
+        )
+        .await;
+        for answer in resigned {
+            assert!(
+                matches!(answer, ServerMessage::Ack { .. }),
+                "{backend:?}: {answer:?}"
+            );
+        }
+        for (o, match_id) in &mut opponents {
+            let (_, result) = finished(o, *match_id).await;
+            assert_eq!(result.places, [0, 1], "{backend:?}");
+            assert_eq!(result.ratings.len(), 2, "{backend:?}: a rated result");
+        }
+
+        let profile = get(addr, &format!("/api/players/{}", hub.player.id.0)).await;
+        let rating = &profile["ratings"][0];
+        assert_eq!(rating["games"], MATCHES, "{backend:?}: {profile}");
+        // Every change is a win, so in rating order they form one chain from the start.
+        let mut history: Vec<(f64, f64)> = profile["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["before"].as_f64().unwrap(), h["after"].as_f64().unwrap()))
+            .collect();
+        assert_eq!(history.len(), MATCHES, "{backend:?}");
+        history.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut expected_before = 1500.0;
+        for (before, after) in &history {
+            assert_eq!(*before, expected_before, "{backend:?}: {history:?}");
+            assert!(after > before, "{backend:?}: a win raises the rating");
+            expected_before = *after;
+        }
+        assert_eq!(
+            rating["rating"].as_f64(),
+            Some(expected_before),
+            "{backend:?}"
+        );
+    }
+}
+
+/// A result that cannot be stored did not happen: the resignation gets an error and the match
+/// goes on; once the database takes results again, a resignation ends it, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
+    let (moves, _) = short_copenhagen_game();
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let addr = start(&url, &[]).await;
+        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        common::alter_database(
+            &url,
+            "ALTER TABLE rating_changes RENAME TO rating_changes_away",
+            &[],
+        )
+        .await;
+        b.refused(ErrorCode::Internal, resign(match_id, 1)).await;
+        let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
+        assert_eq!(record["summary"]["status"], "live", "{backend:?}");
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+
+        common::alter_database(
+            &url,
+            "ALTER TABLE rating_changes_away RENAME TO rating_changes",
+            &[],
+        )
+        .await;
+        b.ok(resign(match_id, 1)).await;
+        let (_, result) = finished(&mut b, match_id).await;
+        assert_eq!(result.places, [0, 1], "{backend:?}");
+        assert_eq!(result.ratings.len(), 2, "{backend:?}");
+        let (status, ratings) = stored_ratings(addr, match_id).await;
+        assert_eq!(
+            (status.as_str(), ratings.len()),
+            ("finished", 2),
+            "{backend:?}"
+        );
+        b.refused(ErrorCode::GameOver, resign(match_id, 1)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_flag_falls_server_side_and_ends_the_match_once() {
     let (moves, _) = corpus_game(4);

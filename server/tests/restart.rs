@@ -481,7 +481,7 @@ async fn a_full_match_whose_start_was_not_stored_starts_after_a_crash() {
 
         // What the crash left: both seats taken, the match still waiting.
         let waiting = "UPDATE matches SET status = 'waiting' WHERE id = $1";
-        common::alter_database(&url, waiting, match_id.0).await;
+        common::alter_database(&url, waiting, &[match_id.0]).await;
 
         let server = ServerProcess::start(&url).await;
         let mut a = Client::connect(server.addr, &alice.token).await;

@@ -1083,7 +1083,7 @@ async fn a_tournament_stored_without_a_clock_plays_on_the_default_one() {
         // What an older server stored.
         let untimed =
             "UPDATE tournaments SET clock_base_ms = NULL, clock_increment_ms = NULL WHERE id = $1";
-        common::alter_database(&url, untimed, id.0).await;
+        common::alter_database(&url, untimed, &[id.0]).await;
 
         let second = Server::start(&url, FLAGS).await;
         assert_eq!(details(second.addr, id).await.summary.clock, None);

@@ -55,16 +55,16 @@ pub async fn fresh_database(backend: Backend) -> String {
     }
 }
 
-/// Runs one statement with one bound id on the database at `url`, with no server running: how a
-/// test leaves what a crash, or an older server, would have left.
-pub async fn alter_database(url: &str, statement: &'static str, id: i64) {
+/// Runs one statement with these bound ids on the database at `url`: how a test leaves what a
+/// crash, or an older server, would have left, or takes a table away from a running server.
+pub async fn alter_database(url: &str, statement: &'static str, ids: &[i64]) {
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(url).await.unwrap();
-    sqlx::query(statement)
-        .bind(id)
-        .execute(&pool)
-        .await
-        .unwrap();
+    let mut query = sqlx::query(statement);
+    for &id in ids {
+        query = query.bind(id);
+    }
+    query.execute(&pool).await.unwrap();
     pool.close().await;
 }
 
