@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use protocol::{MatchId, PlayerId, PlayerRef};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Connection, Row};
+use sqlx::{AnyPool, Connection, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
@@ -216,21 +216,24 @@ impl Store {
                 Backend::Postgres => 16,
                 Backend::Sqlite => 1,
             })
+            // On every connection, not once: the pool replaces idle and old connections.
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // Write-ahead logging lets readers work beside the writer; NORMAL sync
+                        // is durable across process crashes (the guarantee we give), only not
+                        // across power loss.
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+                             PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await?;
-        if backend == Backend::Sqlite {
-            // Write-ahead logging lets readers work beside the writer; NORMAL sync is durable
-            // across process crashes (the guarantee we give), only not across power loss.
-            sqlx::query("PRAGMA journal_mode = WAL")
-                .execute(&pool)
-                .await?;
-            sqlx::query("PRAGMA synchronous = NORMAL")
-                .execute(&pool)
-                .await?;
-            sqlx::query("PRAGMA foreign_keys = ON")
-                .execute(&pool)
-                .await?;
-        }
         let migrator = match backend {
             Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
             Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
@@ -1116,4 +1119,36 @@ async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<
     }
     tx.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pool replaces idle, old and broken connections: each new one gets the settings too.
+    #[tokio::test]
+    async fn every_new_sqlite_connection_gets_the_settings() {
+        let dir = std::env::temp_dir().join("tafl-server-tests");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("settings-{:016x}.db", rand::random::<u64>()));
+        let store = Store::connect(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        for _ in 0..2 {
+            let mut conn = store.pool.acquire().await.unwrap();
+            let mut setting = async |name: &'static str| -> i64 {
+                sqlx::query_scalar(name)
+                    .fetch_one(&mut *conn)
+                    .await
+                    .unwrap()
+            };
+            let synchronous_normal = 1;
+            assert_eq!(setting("PRAGMA synchronous").await, synchronous_normal);
+            assert_eq!(setting("PRAGMA foreign_keys").await, 1);
+            // Out of the pool for good: the next acquire opens a new connection.
+            conn.detach().close().await.unwrap();
+        }
+        store.close().await;
+        std::fs::remove_file(path).unwrap();
+    }
 }
