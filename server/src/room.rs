@@ -218,9 +218,16 @@ pub struct Room {
     showed: Vec<bool>,
     /// Seats whose AI is searching for a move right now.
     thinking: Vec<bool>,
+    /// Not before this does a fallen flag try again to store its result, after a failed try:
+    /// the flag stays down, and without a pause the room would retry as fast as the database
+    /// fails.
+    flag_retry: Option<Instant>,
     /// Counts the match among the live ones while it is being played here.
     live: Option<LiveMatch>,
 }
+
+/// How long a fallen flag whose result could not be stored waits before it tries again.
+const FLAG_RETRY: Duration = Duration::from_secs(1);
 
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -315,6 +322,7 @@ impl Room {
             acted,
             showed: vec![false; n],
             thinking: vec![false; n],
+            flag_retry: None,
             live,
         })
     }
@@ -391,7 +399,8 @@ impl Room {
             .clocks
             .as_ref()
             .filter(|_| self.phase == Phase::Live)
-            .and_then(Clocks::next_flag);
+            .and_then(Clocks::next_flag)
+            .map(|at| self.flag_retry.map_or(at, |retry| retry.max(at)));
         let may_sleep = self.phase != Phase::Over
             && self.subscribers.is_empty()
             && !self.thinking.contains(&true);
@@ -917,8 +926,11 @@ impl Room {
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(flagged.contains(&s)))
             .collect();
-        // A failure is logged; the flag is still down, so the alarm tries again.
-        let _ = self.finish(places, "timeout").await;
+        self.flag_retry = self
+            .finish(places, "timeout")
+            .await
+            .err()
+            .map(|_| Instant::now() + FLAG_RETRY);
     }
 
     fn offer_draw(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {

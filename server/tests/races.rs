@@ -409,6 +409,65 @@ async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
     }
 }
 
+/// How many results the server's process has tried to store so far (the `finish_match` count of
+/// its database histogram; every server of this test binary adds to it).
+async fn result_writes(addr: SocketAddr) -> u64 {
+    let text = common::get_text(addr, "/metrics").await;
+    text.lines()
+        .find_map(|line| line.strip_prefix("tafl_db_seconds_count{op=\"finish_match\"} "))
+        .map_or(0, |n| n.parse().unwrap())
+}
+
+/// A flag that falls while results cannot be stored: the match goes on, the room tries again
+/// about once a second rather than as fast as the database fails, and the result is stored
+/// once it can be.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fallen_flag_whose_result_cannot_be_stored_is_retried_at_a_pace() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let addr = start(&url, &[]).await;
+        let (_, _, mut a, mut b) = two_guests(addr).await;
+        common::alter_database(
+            &url,
+            "ALTER TABLE rating_changes RENAME TO rating_changes_away",
+            &[],
+        )
+        .await;
+        let clock = json!({"rated": true, "clock": {"base_ms": 300, "increment_ms": 0}});
+        let match_id = new_match(&mut a, &mut b, clock).await;
+        let before = result_writes(addr).await;
+        tokio::time::sleep(Duration::from_millis(1800)).await;
+        let tries = result_writes(addr).await - before;
+        // One at the flag and about one a second after it; the other tests of this binary,
+        // running beside this one, store a few dozen results at most meanwhile.
+        assert!(
+            (1..200).contains(&tries),
+            "{backend:?}: {tries} tries to store the result"
+        );
+        let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
+        assert_eq!(record["summary"]["status"], "live", "{backend:?}");
+
+        common::alter_database(
+            &url,
+            "ALTER TABLE rating_changes_away RENAME TO rating_changes",
+            &[],
+        )
+        .await;
+        let (_, result) = finished(&mut a, match_id).await;
+        assert_eq!(
+            (result.reason.as_str(), result.places.as_slice()),
+            ("timeout", &[1, 0][..]),
+            "{backend:?}"
+        );
+        let (status, ratings) = stored_ratings(addr, match_id).await;
+        assert_eq!(
+            (status.as_str(), ratings.len()),
+            ("finished", 2),
+            "{backend:?}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_flag_falls_server_side_and_ends_the_match_once() {
     let (moves, _) = corpus_game(4);
