@@ -129,6 +129,8 @@ pub struct RoomContext {
 enum Alarm {
     /// The clock of a seat to act runs out.
     Flag,
+    /// The game is over by its rules, and storing the result failed: try again.
+    Outcome,
     /// Nobody has followed the match for [`RoomContext::sleep_after`]: the room leaves memory.
     Sleep,
 }
@@ -218,16 +220,16 @@ pub struct Room {
     showed: Vec<bool>,
     /// Seats whose AI is searching for a move right now.
     thinking: Vec<bool>,
-    /// Not before this does a fallen flag try again to store its result, after a failed try:
-    /// the flag stays down, and without a pause the room would retry as fast as the database
-    /// fails.
-    flag_retry: Option<Instant>,
+    /// After a result by the rules or by a fallen flag could not be stored: when to try again.
+    /// The game stays over and the flag down, so without a pause the room would retry as fast
+    /// as the database fails.
+    retry_result: Option<Instant>,
     /// Counts the match among the live ones while it is being played here.
     live: Option<LiveMatch>,
 }
 
-/// How long a fallen flag whose result could not be stored waits before it tries again.
-const FLAG_RETRY: Duration = Duration::from_secs(1);
+/// How long a result that could not be stored waits before it is tried again.
+const RESULT_RETRY: Duration = Duration::from_secs(1);
 
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -322,7 +324,7 @@ impl Room {
             acted,
             showed: vec![false; n],
             thinking: vec![false; n],
-            flag_retry: None,
+            retry_result: None,
             live,
         })
     }
@@ -339,12 +341,7 @@ impl Room {
     ) {
         // A crash between storing a game's final action and storing its result leaves a live
         // match whose game is over: the result is recorded now, once.
-        if self.phase == Phase::Live
-            && let Some((places, reason)) = self.game.outcome()
-        {
-            // A failure is logged; the next start tries again.
-            let _ = self.finish(places, &reason).await;
-        }
+        self.finish_by_rules().await;
         // A crash between seating the last player and marking the match live leaves a full
         // match waiting: it starts now (a failed write leaves it waiting for the next start).
         if self.phase == Phase::Waiting
@@ -370,6 +367,7 @@ impl Room {
                 },
                 () = timer => match alarm {
                     Some((_, Alarm::Flag)) => self.flag_fell().await,
+                    Some((_, Alarm::Outcome)) => self.finish_by_rules().await,
                     // A command that came in meanwhile keeps the room awake to serve it.
                     Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
                     None => {}
@@ -400,14 +398,20 @@ impl Room {
             .as_ref()
             .filter(|_| self.phase == Phase::Live)
             .and_then(Clocks::next_flag)
-            .map(|at| self.flag_retry.map_or(at, |retry| retry.max(at)));
+            .map(|at| self.retry_result.map_or(at, |retry| retry.max(at)));
+        let unrecorded = self
+            .retry_result
+            .filter(|_| self.phase == Phase::Live && self.game.outcome().is_some());
         let may_sleep = self.phase != Phase::Over
             && self.subscribers.is_empty()
             && !self.thinking.contains(&true);
-        match flag {
-            Some(at) => Some((at, Alarm::Flag)),
-            None if may_sleep => Some((Instant::now() + self.ctx.sleep_after, Alarm::Sleep)),
-            None => None,
+        match (unrecorded, flag) {
+            (Some(at), _) => Some((at, Alarm::Outcome)),
+            (None, Some(at)) => Some((at, Alarm::Flag)),
+            (None, None) if may_sleep => {
+                Some((Instant::now() + self.ctx.sleep_after, Alarm::Sleep))
+            }
+            (None, None) => None,
         }
     }
 
@@ -515,6 +519,14 @@ impl Room {
             return Err(forbidden("you do not hold that seat"));
         }
         match self.phase {
+            // Its rules ended the game, but the result is not stored yet (`retry_result`): a
+            // resignation or a draw must not take that result's place.
+            Phase::Live if self.retry_result.is_some() && self.game.outcome().is_some() => {
+                Err(ApiError::new(
+                    ErrorCode::GameOver,
+                    "the game is over; its result is being stored",
+                ))
+            }
             Phase::Live => Ok(()),
             Phase::Waiting => Err(ApiError::new(
                 ErrorCode::BadRequest,
@@ -796,11 +808,8 @@ impl Room {
             clocks_ms: clocks_ms.clone(),
         });
         let ack = self.ack_seq();
-        if let Some((places, reason)) = self.game.outcome() {
-            // The move is durable, so it is acknowledged either way; a result that could not be
-            // stored is recorded when the room next starts.
-            let _ = self.finish(places, &reason).await;
-        }
+        // The move is durable, so it is acknowledged even if its result is not stored yet.
+        self.finish_by_rules().await;
         Ok(ack)
     }
 
@@ -913,6 +922,18 @@ impl Room {
         Ok(self.ack_seq())
     }
 
+    /// Records the result of a live game that its rules have ended: after its final action,
+    /// when a room starts (a crash may have come between the two), and again after a failure.
+    async fn finish_by_rules(&mut self) {
+        if self.phase != Phase::Live {
+            return;
+        }
+        if let Some((places, reason)) = self.game.outcome() {
+            let stored = self.finish(places, &reason).await;
+            self.retry_result = stored.err().map(|_| Instant::now() + RESULT_RETRY);
+        }
+    }
+
     async fn flag_fell(&mut self) {
         let Some(c) = &self.clocks else { return };
         let now = Instant::now();
@@ -926,11 +947,8 @@ impl Room {
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(flagged.contains(&s)))
             .collect();
-        self.flag_retry = self
-            .finish(places, "timeout")
-            .await
-            .err()
-            .map(|_| Instant::now() + FLAG_RETRY);
+        let stored = self.finish(places, "timeout").await;
+        self.retry_result = stored.err().map(|_| Instant::now() + RESULT_RETRY);
     }
 
     fn offer_draw(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {

@@ -409,6 +409,56 @@ async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
     }
 }
 
+/// The final move of a game while its result cannot be stored: the move is acknowledged, the
+/// loser cannot resign in the result's place, and the result by the rules is stored once the
+/// database takes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_final_move_whose_result_cannot_be_stored_keeps_its_result() {
+    let (moves, winner) = short_copenhagen_game();
+    let loser = 1 - winner;
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let addr = start(&url, &[]).await;
+        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        let (last, before_last) = moves.split_last().unwrap();
+        for (i, mv) in before_last.iter().enumerate() {
+            let (mover, seat) = if i % 2 == 0 { (&mut a, 0) } else { (&mut b, 1) };
+            mover.ok(|id| act(id, match_id, seat, mv)).await;
+        }
+        common::alter_database(
+            &url,
+            "ALTER TABLE rating_changes RENAME TO rating_changes_away",
+            &[],
+        )
+        .await;
+        let (w, l) = if winner == 0 {
+            (&mut a, &mut b)
+        } else {
+            (&mut b, &mut a)
+        };
+        w.ok(|id| act(id, match_id, winner, last)).await;
+        l.refused(ErrorCode::GameOver, resign(match_id, loser))
+            .await;
+
+        common::alter_database(
+            &url,
+            "ALTER TABLE rating_changes_away RENAME TO rating_changes",
+            &[],
+        )
+        .await;
+        let (_, result) = finished(l, match_id).await;
+        assert_eq!(result.places[usize::from(winner)], 0, "{backend:?}");
+        assert_ne!(result.reason, "resigned", "{backend:?}");
+        let (status, ratings) = stored_ratings(addr, match_id).await;
+        assert_eq!(
+            (status.as_str(), ratings.len()),
+            ("finished", 2),
+            "{backend:?}"
+        );
+    }
+}
+
 /// How many results the server's process has tried to store so far (the `finish_match` count of
 /// its database histogram; every server of this test binary adds to it).
 async fn result_writes(addr: SocketAddr) -> u64 {
