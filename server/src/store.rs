@@ -522,35 +522,21 @@ impl Store {
             }
             // Two results of one player may be recorded at the same moment (the AI accounts
             // play many matches at once): each locks its players' rating rows before reading
-            // them, so neither update is lost. Rows missing are made first, so that there is a
-            // row to lock, and all in player order, so that two results never wait on each
-            // other.
+            // them, so neither update is lost. The upsert makes a missing row and locks the row
+            // on both backends, in player order, so that two results never wait on each other.
             seats.sort_by_key(|&(_, player)| player.0);
-            let read = match self.backend {
-                Backend::Postgres => {
-                    "SELECT rating, games FROM ratings WHERE player_id = $1 AND pool = $2 FOR UPDATE"
-                }
-                // SQLite has one writer at a time: this transaction is alone since its UPDATE.
-                Backend::Sqlite => {
-                    "SELECT rating, games FROM ratings WHERE player_id = $1 AND pool = $2"
-                }
-            };
             let mut players = Vec::new();
             for (seat, player) in seats {
-                sqlx::query(
+                let current = sqlx::query(
                     "INSERT INTO ratings (player_id, pool, rating, games) VALUES ($1, $2, $3, 0)
-                     ON CONFLICT (player_id, pool) DO NOTHING",
+                     ON CONFLICT (player_id, pool) DO UPDATE SET games = ratings.games
+                     RETURNING rating, games",
                 )
                 .bind(player.0)
                 .bind(&pool)
                 .bind(ratings::INITIAL)
-                .execute(&mut *tx)
+                .fetch_one(&mut *tx)
                 .await?;
-                let current = sqlx::query(read)
-                    .bind(player.0)
-                    .bind(&pool)
-                    .fetch_one(&mut *tx)
-                    .await?;
                 let place = places.get(usize::from(seat)).copied().unwrap_or(u8::MAX);
                 players.push((
                     seat,

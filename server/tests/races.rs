@@ -368,6 +368,17 @@ async fn rated_results_that_finish_together_lose_no_rating_update() {
     }
 }
 
+/// Takes the table of rating changes away from the running server, so that no rated result can
+/// be stored, or gives it back.
+async fn rated_results_storable(url: &str, storable: bool) {
+    let rename = if storable {
+        "ALTER TABLE rating_changes_away RENAME TO rating_changes"
+    } else {
+        "ALTER TABLE rating_changes RENAME TO rating_changes_away"
+    };
+    common::alter_database(url, rename, &[]).await;
+}
+
 /// A result that cannot be stored did not happen: the resignation gets an error and the match
 /// goes on; once the database takes results again, a resignation ends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -378,23 +389,13 @@ async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
         let addr = start(&url, &[]).await;
         let (_, _, mut a, mut b) = two_guests(addr).await;
         let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
-        common::alter_database(
-            &url,
-            "ALTER TABLE rating_changes RENAME TO rating_changes_away",
-            &[],
-        )
-        .await;
+        rated_results_storable(&url, false).await;
         b.refused(ErrorCode::Internal, resign(match_id, 1)).await;
         let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
         assert_eq!(record["summary"]["status"], "live", "{backend:?}");
         a.ok(|id| act(id, match_id, 0, &moves[0])).await;
 
-        common::alter_database(
-            &url,
-            "ALTER TABLE rating_changes_away RENAME TO rating_changes",
-            &[],
-        )
-        .await;
+        rated_results_storable(&url, true).await;
         b.ok(resign(match_id, 1)).await;
         let (_, result) = finished(&mut b, match_id).await;
         assert_eq!(result.places, [0, 1], "{backend:?}");
@@ -426,12 +427,7 @@ async fn a_final_move_whose_result_cannot_be_stored_keeps_its_result() {
             let (mover, seat) = if i % 2 == 0 { (&mut a, 0) } else { (&mut b, 1) };
             mover.ok(|id| act(id, match_id, seat, mv)).await;
         }
-        common::alter_database(
-            &url,
-            "ALTER TABLE rating_changes RENAME TO rating_changes_away",
-            &[],
-        )
-        .await;
+        rated_results_storable(&url, false).await;
         let (w, l) = if winner == 0 {
             (&mut a, &mut b)
         } else {
@@ -441,12 +437,7 @@ async fn a_final_move_whose_result_cannot_be_stored_keeps_its_result() {
         l.refused(ErrorCode::GameOver, resign(match_id, loser))
             .await;
 
-        common::alter_database(
-            &url,
-            "ALTER TABLE rating_changes_away RENAME TO rating_changes",
-            &[],
-        )
-        .await;
+        rated_results_storable(&url, true).await;
         let (_, result) = finished(l, match_id).await;
         assert_eq!(result.places[usize::from(winner)], 0, "{backend:?}");
         assert_ne!(result.reason, "resigned", "{backend:?}");
@@ -477,12 +468,7 @@ async fn a_fallen_flag_whose_result_cannot_be_stored_is_retried_at_a_pace() {
         let url = fresh_database(backend).await;
         let addr = start(&url, &[]).await;
         let (_, _, mut a, mut b) = two_guests(addr).await;
-        common::alter_database(
-            &url,
-            "ALTER TABLE rating_changes RENAME TO rating_changes_away",
-            &[],
-        )
-        .await;
+        rated_results_storable(&url, false).await;
         let clock = json!({"rated": true, "clock": {"base_ms": 300, "increment_ms": 0}});
         let match_id = new_match(&mut a, &mut b, clock).await;
         let before = result_writes(addr).await;
@@ -497,12 +483,7 @@ async fn a_fallen_flag_whose_result_cannot_be_stored_is_retried_at_a_pace() {
         let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
         assert_eq!(record["summary"]["status"], "live", "{backend:?}");
 
-        common::alter_database(
-            &url,
-            "ALTER TABLE rating_changes_away RENAME TO rating_changes",
-            &[],
-        )
-        .await;
+        rated_results_storable(&url, true).await;
         let (_, result) = finished(&mut a, match_id).await;
         assert_eq!(
             (result.reason.as_str(), result.places.as_slice()),
