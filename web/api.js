@@ -55,6 +55,7 @@ export class Socket {
     this.handlers = new Map();
     this.pending = new Map();
     this.counter = 0;
+    this.idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.attempt = 0;
     this.ready = false;
     this.closed = false;
@@ -127,7 +128,9 @@ export class Socket {
       return Promise.reject(new ServerError("disconnected", "not connected to the server"));
     }
     this.counter += 1;
-    const id = `c${this.counter}`;
+    // Unique across reloads and tabs: the server answers a command id it has already carried
+    // out (same seat and action) with the original ack, as a resend.
+    const id = `${this.idPrefix}-${this.counter}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ ...msg, id }));

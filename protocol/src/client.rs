@@ -35,6 +35,10 @@ pub enum ClientMessage {
         match_id: MatchId,
         #[serde(default)]
         since: Option<Seq>,
+        /// A private match's invite code: a private match is visible only to its players and
+        /// to holders of its code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invite: Option<String>,
     },
     /// Stop following a match.
     Unwatch {

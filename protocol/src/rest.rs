@@ -332,3 +332,32 @@ pub struct TournamentDetails {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<u32>,
 }
+
+/// A security event, as admins see it (`GET /api/admin/security-events`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SecurityEvent {
+    /// When it first happened, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// When it last happened: repeats from one address within a minute are counted on one event.
+    pub last_ms: i64,
+    /// `login_refused`, `login_locked`, `banned_login`, `rate_limited`, `origin_refused`,
+    /// `too_many_sockets`, `banned` or `unbanned`.
+    pub kind: String,
+    /// The username concerned, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// The client address, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    pub detail: String,
+    pub count: u32,
+}
+
+/// Why an account is banned: shown to it when it tries to log in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Ban {
+    pub reason: String,
+}

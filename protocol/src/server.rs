@@ -151,6 +151,11 @@ pub enum MatchEvent {
         seat: u8,
         player: PlayerRef,
     },
+    /// The match was created rated but is played casual (sent before `started`): the same
+    /// players have played the day's rated games against each other.
+    Unrated {
+        reason: String,
+    },
     /// Every seat is taken; the game (and its clocks) started.
     Started {
         to_act: Vec<u8>,
@@ -199,7 +204,8 @@ pub struct MatchResult {
     /// Place of each seat, 0 best; equal places are ties.
     pub places: Vec<u8>,
     /// Stable reason code: a game's own (`king_captured`...) or `resigned`, `timeout`,
-    /// `draw_agreed`, `abandoned`, `aborted`.
+    /// `draw_agreed`, `abandoned`, `no_show`, `aborted` (called off before every seat had
+    /// acted, unrated), `idle` (a casual match without a clock left alone, unrated).
     pub reason: String,
     /// Rating changes, for rated matches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

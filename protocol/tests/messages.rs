@@ -93,6 +93,7 @@ fn command_id_is_the_id_of_commands() {
     }
 
     let watch = ClientMessage::Watch {
+        invite: None,
         id: id("resume-1"),
         match_id: MatchId(4217),
         since: Some(Seq(5)),

@@ -2,11 +2,14 @@
 
 use std::net::SocketAddr;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser, Clone, Debug)]
 #[command(name = "server", version, about = "The tafl match server")]
 pub struct Config {
+    /// Without a command, the server serves.
+    #[command(subcommand)]
+    pub command: Option<Operation>,
     /// Address to listen on. The default is loopback only; a deployment sets 0.0.0.0:8080.
     #[arg(long, env = "TAFL_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
@@ -19,24 +22,59 @@ pub struct Config {
     pub log: String,
     #[arg(long, env = "TAFL_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Largest WebSocket frame (and message) accepted, in bytes.
-    #[arg(long, env = "TAFL_MAX_FRAME_BYTES", default_value_t = 64 * 1024)]
+    /// Largest WebSocket frame (and message) accepted, in bytes (at least 1024).
+    #[arg(long, env = "TAFL_MAX_FRAME_BYTES", default_value_t = 64 * 1024, value_parser = at_least_usize(1024))]
     pub max_frame_bytes: usize,
-    /// Largest REST request body accepted, in bytes.
-    #[arg(long, env = "TAFL_MAX_BODY_BYTES", default_value_t = 16 * 1024)]
+    /// Largest REST request body accepted, in bytes (at least 1024).
+    #[arg(long, env = "TAFL_MAX_BODY_BYTES", default_value_t = 16 * 1024, value_parser = at_least_usize(1024))]
     pub max_body_bytes: usize,
+    /// Address to serve `GET /metrics` (Prometheus) on, apart from the public port; unset, it
+    /// is served on `--bind` with everything else.
+    #[arg(long, env = "TAFL_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
     /// Logins each client address may try per minute, on average (0: no limit).
     #[arg(long, env = "TAFL_LOGINS_PER_MINUTE", default_value_t = 10)]
     pub logins_per_minute: u32,
     /// Logins a client address may try in one burst before `rate_limited`.
-    #[arg(long, env = "TAFL_LOGIN_BURST", default_value_t = 20)]
+    #[arg(long, env = "TAFL_LOGIN_BURST", default_value_t = 20, value_parser = at_least_u32(1))]
     pub login_burst: u32,
     /// Registrations each client address may try per minute, on average (0: no limit).
     #[arg(long, env = "TAFL_REGISTRATIONS_PER_MINUTE", default_value_t = 2)]
     pub registrations_per_minute: u32,
     /// Registrations a client address may try in one burst before `rate_limited`.
-    #[arg(long, env = "TAFL_REGISTRATION_BURST", default_value_t = 10)]
+    #[arg(long, env = "TAFL_REGISTRATION_BURST", default_value_t = 10, value_parser = at_least_u32(1))]
     pub registration_burst: u32,
+    /// Guest accounts each client address may make per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_GUESTS_PER_MINUTE", default_value_t = 6)]
+    pub guests_per_minute: u32,
+    /// Guest accounts a client address may make in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_GUEST_BURST", default_value_t = 20, value_parser = at_least_u32(1))]
+    pub guest_burst: u32,
+    /// A guest account nobody has used for this many days is removed; its finished matches
+    /// stay, under an anonymous name.
+    #[arg(long, env = "TAFL_GUEST_IDLE_DAYS", default_value_t = 30, value_parser = at_least(1))]
+    pub guest_idle_days: u64,
+    /// Rated games the same two accounts may play against each other in 24 hours; later ones
+    /// are played casual, and the players are told before they start.
+    #[arg(long, env = "TAFL_RATED_GAMES_PER_PAIR", default_value_t = 5, value_parser = at_least_u32(1))]
+    pub rated_games_per_pair: u32,
+    /// Matches a player may have open (waiting for opponents) at once.
+    #[arg(long, env = "TAFL_OPEN_MATCHES_PER_PLAYER", default_value_t = 3, value_parser = at_least_u32(1))]
+    pub open_matches_per_player: u32,
+    /// WebSocket connections one player may have open at once.
+    #[arg(long, env = "TAFL_SOCKETS_PER_PLAYER", default_value_t = 10, value_parser = at_least_u32(1))]
+    pub sockets_per_player: u32,
+    /// Tournaments one player may create in 24 hours.
+    #[arg(long, env = "TAFL_TOURNAMENTS_PER_DAY", default_value_t = 3, value_parser = at_least_u32(1))]
+    pub tournaments_per_day: u32,
+    /// A casual match without a clock in which nobody has acted for this many minutes (or that
+    /// nobody joined) is aborted.
+    #[arg(long, env = "TAFL_IDLE_MATCH_MINS", default_value_t = 7 * 24 * 60, value_parser = at_least(1))]
+    pub idle_match_mins: u64,
+    /// How often the housekeeping runs (removing idle guests, aborting idle matches), in
+    /// seconds.
+    #[arg(long, env = "TAFL_HOUSEKEEPING_SECS", default_value_t = 60, value_parser = at_least(1))]
+    pub housekeeping_secs: u64,
     /// Failed logins a username may have before each further failure locks it for a while.
     #[arg(long, env = "TAFL_LOGIN_FREE_FAILURES", default_value_t = 5)]
     pub login_free_failures: u32,
@@ -62,20 +100,20 @@ pub struct Config {
     pub disconnect_grace_secs: u64,
     /// How long the room of an unfinished match that nobody follows, with no clock running,
     /// stays in memory. The match stays stored; the next command for it wakes its room.
-    #[arg(long, env = "TAFL_ROOM_SLEEP_SECS", default_value_t = 600)]
+    #[arg(long, env = "TAFL_ROOM_SLEEP_SECS", default_value_t = 600, value_parser = at_least(1))]
     pub room_sleep_secs: u64,
-    /// How long a session token stays valid.
-    #[arg(long, env = "TAFL_SESSION_DAYS", default_value_t = 30)]
+    /// How long a session token stays valid (at least 1).
+    #[arg(long, env = "TAFL_SESSION_DAYS", default_value_t = 30, value_parser = at_least(1))]
     pub session_days: u64,
     /// Seconds between server pings on an idle socket; a socket silent for three intervals is
     /// closed.
-    #[arg(long, env = "TAFL_PING_SECS", default_value_t = 20)]
+    #[arg(long, env = "TAFL_PING_SECS", default_value_t = 20, value_parser = at_least(1))]
     pub ping_secs: u64,
     /// Events each match keeps for resuming clients; older gaps get a snapshot.
-    #[arg(long, env = "TAFL_RESUME_EVENTS", default_value_t = 64)]
+    #[arg(long, env = "TAFL_RESUME_EVENTS", default_value_t = 64, value_parser = at_least_usize(1))]
     pub resume_events: usize,
     /// Searches the AI may run at once (each on its own blocking thread).
-    #[arg(long, env = "TAFL_AI_THREADS", default_value_t = 2)]
+    #[arg(long, env = "TAFL_AI_THREADS", default_value_t = 2, value_parser = at_least_usize(1))]
     pub ai_threads: usize,
     /// Longest the AI thinks about one move, in milliseconds (less on a short clock).
     #[arg(long, env = "TAFL_AI_MOVE_MS", default_value_t = 1000)]
@@ -95,13 +133,13 @@ pub struct Config {
     pub tournament_no_show_secs: u64,
     /// How often the tournament director looks for finished games and rounds to start, in
     /// milliseconds.
-    #[arg(long, env = "TAFL_TOURNAMENT_POLL_MS", default_value_t = 1000)]
+    #[arg(long, env = "TAFL_TOURNAMENT_POLL_MS", default_value_t = 1000, value_parser = at_least(10))]
     pub tournament_poll_ms: u64,
     /// WebSocket messages each socket may send per second, on average.
-    #[arg(long, env = "TAFL_WS_MESSAGES_PER_SEC", default_value_t = 30)]
+    #[arg(long, env = "TAFL_WS_MESSAGES_PER_SEC", default_value_t = 30, value_parser = at_least_u32(1))]
     pub ws_messages_per_sec: u32,
     /// WebSocket messages a socket may send in one burst before `rate_limited`.
-    #[arg(long, env = "TAFL_WS_MESSAGE_BURST", default_value_t = 60)]
+    #[arg(long, env = "TAFL_WS_MESSAGE_BURST", default_value_t = 60, value_parser = at_least_u32(1))]
     pub ws_message_burst: u32,
     /// On SIGTERM or Ctrl-C, the longest the server takes to say goodbye to every socket, let
     /// every match finish what it is doing and close the database, in seconds.
@@ -110,6 +148,42 @@ pub struct Config {
 }
 
 impl Config {
+    /// Checks what one setting alone cannot say; the error names the settings.
+    pub fn validate(&self) -> Result<(), String> {
+        let window = [
+            ("--queue-window", self.queue_window),
+            ("--queue-window-growth", self.queue_window_growth),
+            ("--queue-window-max", self.queue_window_max),
+        ];
+        if let Some((name, value)) = window.iter().find(|(_, v)| !v.is_finite() || *v < 0.0) {
+            return Err(format!(
+                "{name} must be a number of at least 0, not {value}"
+            ));
+        }
+        if self.queue_window_max < self.queue_window {
+            return Err(format!(
+                "--queue-window-max ({}) must be at least --queue-window ({})",
+                self.queue_window_max, self.queue_window
+            ));
+        }
+        if self.login_backoff_max_secs < self.login_backoff_secs {
+            return Err(format!(
+                "--login-backoff-max-secs ({}) must be at least --login-backoff-secs ({})",
+                self.login_backoff_max_secs, self.login_backoff_secs
+            ));
+        }
+        if self
+            .metrics_bind
+            .is_some_and(|m| m == self.bind && m.port() != 0)
+        {
+            return Err(format!(
+                "--metrics-bind ({}) must differ from --bind",
+                self.bind
+            ));
+        }
+        Ok(())
+    }
+
     /// The matchmaking window these settings describe.
     pub fn queue_window(&self) -> crate::queue::wave::Window {
         crate::queue::wave::Window {
@@ -118,6 +192,19 @@ impl Config {
             max: self.queue_window_max,
         }
     }
+}
+
+/// A whole number setting with a floor: clap's error then names the setting and the range.
+fn at_least(min: u64) -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(min..)
+}
+
+fn at_least_u32(min: u32) -> clap::builder::RangedU64ValueParser<u32> {
+    clap::builder::RangedU64ValueParser::<u32>::new().range(u64::from(min)..)
+}
+
+fn at_least_usize(min: usize) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(min as u64..)
 }
 
 /// An origin as browsers send it: `*`, or a scheme and a host with an optional port, and nothing
@@ -136,6 +223,24 @@ fn parse_origin(origin: &str) -> Result<String, String> {
             "'{origin}' is not an origin such as https://club.example or http://localhost:3000"
         )),
     }
+}
+
+/// What an operator runs instead of serving.
+#[derive(Subcommand, Clone, Debug)]
+pub enum Operation {
+    /// Account administration, on the database of `--database-url` (the server may be running).
+    Admin {
+        #[command(subcommand)]
+        action: AdminAction,
+    },
+}
+
+#[derive(Subcommand, Clone, Debug)]
+pub enum AdminAction {
+    /// Makes an account an admin: it may then ban accounts and read security events over REST.
+    Grant { name: String },
+    /// Makes an admin an ordinary account again.
+    Revoke { name: String },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -83,7 +83,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
-            StoreError::Database(e) => {
+            e @ (StoreError::Database(_) | StoreError::Unreachable { .. }) => {
                 // The details stay in the log; clients learn only that it was our fault.
                 tracing::error!(error = %e, "database error");
                 ApiError::new(

@@ -22,6 +22,7 @@ use crate::auth::{self, check_password, check_username, hash_password, new_token
 use crate::error::{ApiError, ApiResult};
 use crate::hosted;
 use crate::limits::ClientIp;
+use crate::security::Kind;
 use crate::state::AppState;
 use crate::store::{Status, StoredMatch};
 
@@ -35,6 +36,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/{id}", get(profile))
         .route("/api/players/{id}/matches", get(player_matches))
         .route("/api/matches/live", get(live_matches))
+        .route("/api/matches/open", get(open_matches))
         .route("/api/matches/{id}", get(match_record))
         .route("/api/queue", get(queue))
         .route("/api/health", get(health))
@@ -96,10 +98,61 @@ impl<S: Send + Sync> FromRequestParts<S> for Id {
     }
 }
 
+/// Who asks for a match over REST: the player of the request's session, if it has a live one,
+/// and the invite code it carries (`?invite=`), if any. A private match, live or finished, is
+/// shown only to its players and to holders of its code; to everyone else it does not exist.
+pub struct Viewer {
+    player: Option<PlayerId>,
+    invite: Option<String>,
+}
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> ApiResult<Viewer> {
+        let player = match auth::request_token(parts) {
+            Some(token) => state.authenticate(&token).await.ok().map(|p| p.id),
+            None => None,
+        };
+        let invite = parts.uri.query().and_then(|q| {
+            q.split('&')
+                .find_map(|kv| kv.strip_prefix("invite="))
+                .map(str::to_string)
+        });
+        Ok(Viewer { player, invite })
+    }
+}
+
+impl Viewer {
+    fn may_see(&self, m: &StoredMatch) -> bool {
+        let seated = |p: PlayerId| m.players.iter().flatten().any(|x| x.id == p);
+        !m.spec.private
+            || self.player.is_some_and(seated)
+            || (self.invite.is_some() && self.invite == m.spec.invite)
+    }
+
+    /// A match with its log, if this viewer may see it: `not_found` otherwise, exactly as for
+    /// a match that does not exist.
+    pub async fn load(&self, state: &AppState, id: MatchId) -> ApiResult<StoredMatch> {
+        state
+            .store()
+            .load_match(id)
+            .await?
+            .filter(|m| self.may_see(m))
+            .ok_or_else(|| {
+                ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
+            })
+    }
+}
+
 /// Starts a session for a player: the token in the body and as an HTTP-only cookie.
 async fn start_session(state: &AppState, player: crate::store::Player) -> ApiResult<Response> {
     let (token, hash) = new_token();
     let now = crate::clock_ms();
+    state.store().touch_player(player.id, now).await?;
     let days = state.config().session_days;
     let expires = now + (days * 24 * 3600 * 1000) as i64;
     state
@@ -141,7 +194,7 @@ async fn register(
     ClientIp(ip): ClientIp,
     Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
-    state.limits().registration_attempt(ip)?;
+    refused_if_limited(&state, ip, None, state.limits().registration_attempt(ip))?;
     check_username(&c.username)?;
     check_password(&c.password)?;
     let hash = hash_password(c.password).await?;
@@ -175,9 +228,15 @@ async fn login(
     ClientIp(ip): ClientIp,
     Body(c): Body<Credentials>,
 ) -> ApiResult<Response> {
-    state.limits().login_attempt(ip)?;
+    refused_if_limited(&state, ip, None, state.limits().login_attempt(ip))?;
     let backoff = state.limits().failed_logins();
-    backoff.check(&c.username, Instant::now())?;
+    if let Err(locked) = backoff.check(&c.username, Instant::now()) {
+        let detail = "a login for a username locked after failed logins";
+        state
+            .security()
+            .record(Kind::LoginLocked, Some(&c.username), Some(ip), detail);
+        return Err(locked);
+    }
     let player = state.store().player_by_name(&c.username).await?;
     let verified = match player.as_ref().and_then(|p| p.password_hash.clone()) {
         Some(hash) => auth::verify_password(hash, c.password).await,
@@ -185,12 +244,30 @@ async fn login(
     };
     let Some(player) = player.filter(|_| verified) else {
         backoff.failed(&c.username, Instant::now());
+        state.security().record(
+            Kind::LoginRefused,
+            Some(&c.username),
+            Some(ip),
+            "wrong username or password",
+        );
         return Err(ApiError::new(
             ErrorCode::Unauthorized,
             "wrong username or password",
         ));
     };
     backoff.succeeded(&c.username);
+    if let Some(reason) = state.store().ban_reason(player.id).await? {
+        state.security().record(
+            Kind::BannedLogin,
+            Some(&player.name),
+            Some(ip),
+            "a banned account tried to log in",
+        );
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!("this account is banned: {reason}"),
+        ));
+    }
     start_session(&state, player).await
 }
 
@@ -200,10 +277,18 @@ async fn login(
     path = "/api/guest",
     tag = "accounts",
     summary = "Play as a guest",
-    description = "A new guest account named `guest-xxxxxxxx` and its session; no body.",
-    responses((status = 200, description = "A guest session", body = Session)),
+    description = "A new guest account named `guest-xxxxxxxx` and its session; no body. Guests \
+        play casual games only (no rated match, queue, AI game or tournament). Each client \
+        address may make only so many guests; a guest unused for a while is removed, and its \
+        finished matches show it as `anonymous`.",
+    responses(
+        (status = 200, description = "A guest session", body = Session),
+        (status = 429, description = "`rate_limited`: too many guests from this address", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    ),
 )]
-async fn guest(State(state): State<AppState>) -> ApiResult<Response> {
+async fn guest(State(state): State<AppState>, ClientIp(ip): ClientIp) -> ApiResult<Response> {
+    refused_if_limited(&state, ip, None, state.limits().guest_attempt(ip))?;
     let name = format!("guest-{}", hex::encode(rand::random::<[u8; 4]>()));
     let player = state
         .store()
@@ -235,13 +320,39 @@ async fn logout(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Passes a limiter's verdict on, recording a refusal as a security event.
+fn refused_if_limited(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    account: Option<&str>,
+    verdict: ApiResult<()>,
+) -> ApiResult<()> {
+    if let Err(e) = &verdict {
+        state
+            .security()
+            .record(Kind::RateLimited, account, Some(ip), &e.message);
+    }
+    verdict
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct Page {
+pub struct Page {
     /// 1-based; 1 when absent.
     page: Option<u32>,
     /// Entries per page, 1 to 200; 50 when absent.
     per_page: Option<u32>,
+}
+
+impl Page {
+    /// The page asked for (1-based) and its size, from the query.
+    fn read(query: Result<Query<Page>, QueryRejection>) -> ApiResult<(u32, u32)> {
+        let Query(page) = query.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+        Ok((
+            page.page.unwrap_or(1).max(1),
+            page.per_page.unwrap_or(50).clamp(1, 200),
+        ))
+    }
 }
 
 #[utoipa::path(
@@ -267,13 +378,11 @@ async fn leaderboard(
     Path((game, variant)): Path<(String, String)>,
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Leaderboard>> {
-    let Query(page) = page.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+    let (page, per_page) = Page::read(page)?;
     let pool = format!("{game}/{variant}");
     hosted::defaults(&game, Some(&variant))
         .and_then(|(variant, seats)| hosted::host(&game, &variant, seats, 0))
         .map_err(|_| ApiError::new(ErrorCode::NotFound, format!("there is no pool {pool}")))?;
-    let per_page = page.per_page.unwrap_or(50).clamp(1, 200);
-    let page = page.page.unwrap_or(1).max(1);
     let rows = state.store().leaderboard(&pool, page, per_page).await?;
     let first_rank = (page - 1) * per_page + 1;
     let entries = rows
@@ -382,6 +491,7 @@ fn summary(m: &StoredMatch) -> MatchSummary {
 )]
 async fn player_matches(
     State(state): State<AppState>,
+    viewer: Viewer,
     Id(id): Id,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
     if state.store().player(PlayerId(id)).await?.is_none() {
@@ -391,19 +501,62 @@ async fn player_matches(
         ));
     }
     let matches = state.store().matches_of(PlayerId(id), 100).await?;
-    Ok(Json(matches.iter().map(summary).collect()))
+    Ok(Json(
+        matches
+            .iter()
+            .filter(|m| viewer.may_see(m))
+            .map(summary)
+            .collect(),
+    ))
 }
 
 #[utoipa::path(
     get,
     path = "/api/matches/live",
     tag = "matches",
-    summary = "Live matches to watch",
-    description = "Up to 100 open matches being played, to watch over the WebSocket.",
-    responses((status = 200, description = "The matches", body = Vec<MatchSummary>)),
+    summary = "Matches being played, to watch",
+    description = "Public matches being played (every seat taken; not hot-seat), newest first, \
+        one page at a time, to watch over the WebSocket.",
+    params(Page),
+    responses(
+        (status = 200, description = "One page of matches", body = Vec<MatchSummary>),
+        (status = 400, description = "`bad_request`: a page that is not a number", body = ErrorBody),
+    ),
 )]
-async fn live_matches(State(state): State<AppState>) -> ApiResult<Json<Vec<MatchSummary>>> {
-    let matches = state.store().live_matches(100).await?;
+async fn live_matches(
+    State(state): State<AppState>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
+    let (page, per_page) = Page::read(page)?;
+    let matches = state
+        .store()
+        .listed_matches(Status::Live, page, per_page)
+        .await?;
+    Ok(Json(matches.iter().map(summary).collect()))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/matches/open",
+    tag = "matches",
+    summary = "Open challenges, to join",
+    description = "Public matches waiting for players, newest first, one page at a time, to \
+        join over the WebSocket.",
+    params(Page),
+    responses(
+        (status = 200, description = "One page of matches", body = Vec<MatchSummary>),
+        (status = 400, description = "`bad_request`: a page that is not a number", body = ErrorBody),
+    ),
+)]
+async fn open_matches(
+    State(state): State<AppState>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
+    let (page, per_page) = Page::read(page)?;
+    let matches = state
+        .store()
+        .listed_matches(Status::Waiting, page, per_page)
+        .await?;
     Ok(Json(matches.iter().map(summary).collect()))
 }
 
@@ -416,18 +569,21 @@ async fn live_matches(State(state): State<AppState>) -> ApiResult<Json<Vec<Match
     summary = "A match with its full record",
     description = "The match, its actions (hidden ones only once it is over), its seed once it \
         is over, its result with the rating changes, and for tafl the OpenTafl record.",
-    params(("id" = i64, Path, description = "The match's number")),
+    params(
+        ("id" = i64, Path, description = "The match's number"),
+        ("invite" = Option<String>, Query, description = "A private match's invite code: a private match is shown only to its players (by their session) and to holders of its code"),
+    ),
     responses(
         (status = 200, description = "The match", body = MatchRecord),
-        (status = 404, description = "`not_found`: no such match", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such match, or a private one this request may not see", body = ErrorBody),
     ),
 )]
-async fn match_record(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<MatchRecord>> {
-    let m = state
-        .store()
-        .load_match(MatchId(id))
-        .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no match {id}")))?;
+async fn match_record(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Id(id): Id,
+) -> ApiResult<Json<MatchRecord>> {
+    let m = viewer.load(&state, MatchId(id)).await?;
     let over = matches!(m.status, Status::Finished | Status::Aborted);
     let mut summary = summary(&m);
     if let Some(result) = summary.result.as_mut() {
@@ -480,6 +636,9 @@ fn tafl_record(m: &StoredMatch) -> Option<String> {
     Some(export_record(&game))
 }
 
+/// The longest the health check waits for the database.
+const HEALTH_PATIENCE: std::time::Duration = std::time::Duration::from_millis(1500);
+
 /// Whether the server can serve matches: its database answers.
 #[utoipa::path(
     get,
@@ -492,9 +651,11 @@ fn tafl_record(m: &StoredMatch) -> Option<String> {
     ),
 )]
 async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
-    let (status, text, database) = match state.store().ping().await {
-        Ok(()) => (StatusCode::OK, "ok", "ok"),
-        Err(_) => (
+    // A database that hangs must not hang the health check: a load balancer waits for it.
+    let ping = tokio::time::timeout(HEALTH_PATIENCE, state.store().ping()).await;
+    let (status, text, database) = match ping {
+        Ok(Ok(())) => (StatusCode::OK, "ok", "ok"),
+        Ok(Err(_)) | Err(_) => (
             StatusCode::SERVICE_UNAVAILABLE,
             "unavailable",
             "unavailable",

@@ -2,20 +2,24 @@
 //! (`room.rs`, found through `rooms.rs`); accounts (`auth.rs`) and the REST API (`http.rs`) share
 //! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
 
+pub mod admin;
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod hosted;
+pub mod housekeeping;
 pub mod http;
 pub mod limits;
 pub mod metrics;
 pub mod openapi;
+pub mod policy;
 pub mod queue;
 pub mod ratings;
 pub mod replay;
 pub mod request_id;
 pub mod room;
 pub mod rooms;
+pub mod security;
 pub mod shutdown;
 pub mod sockets;
 pub mod state;
@@ -47,9 +51,13 @@ pub fn clock_ms() -> i64 {
 pub fn app(state: AppState) -> Router {
     let body_limit = state.config().max_body_bytes;
     let cors = limits::cors(state.config());
-    let router = Router::new()
-        .route("/ws", get(ws::upgrade))
-        .route("/metrics", get(metrics::serve))
+    let mut router = Router::new().route("/ws", get(ws::upgrade));
+    // With an address of their own, the metrics are not on the public port.
+    if state.config().metrics_bind.is_none() {
+        router = router.route("/metrics", get(metrics::serve));
+    }
+    let router = router
+        .merge(admin::routes())
         .merge(http::routes())
         .merge(replay::routes())
         .merge(tournament::http::routes())
@@ -67,6 +75,26 @@ pub fn app(state: AppState) -> Router {
     }
 }
 
+/// The limits in force, in one line, so that an operator sees what the server enforces.
+fn log_limits(c: &Config) {
+    tracing::info!(
+        logins_per_minute = c.logins_per_minute,
+        registrations_per_minute = c.registrations_per_minute,
+        guests_per_minute = c.guests_per_minute,
+        ws_messages_per_sec = c.ws_messages_per_sec,
+        sockets_per_player = c.sockets_per_player,
+        open_matches_per_player = c.open_matches_per_player,
+        tournaments_per_day = c.tournaments_per_day,
+        rated_games_per_pair = c.rated_games_per_pair,
+        guest_idle_days = c.guest_idle_days,
+        idle_match_mins = c.idle_match_mins,
+        session_days = c.session_days,
+        max_frame_bytes = c.max_frame_bytes,
+        cors_origins = ?c.cors_origins,
+        "limits in force"
+    );
+}
+
 /// A running server.
 pub struct Running {
     pub addr: SocketAddr,
@@ -75,16 +103,70 @@ pub struct Running {
     pub shutdown: shutdown::Shutdown,
 }
 
+/// Binds a listener, or says which address could not be had and why.
+async fn listen(addr: SocketAddr, what: &str) -> Result<TcpListener, String> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("could not listen for {what} on {addr}: {e}"))
+}
+
+/// The address to open in a browser for a listener bound to `addr`.
+fn url_of(addr: SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        format!(
+            "http://localhost:{}/ (listening on every interface)",
+            addr.port()
+        )
+    } else {
+        format!("http://{addr}/")
+    }
+}
+
 /// Connects the store, restores every unfinished match, binds and serves in a background task.
+/// Every failure names what failed: the setting, the address, or the database.
 pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error + Send + Sync>> {
+    config.validate()?;
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        "tafl match server starting"
+    );
+    let database = store::describe(&config.database_url);
     let store = Store::connect(&config.database_url).await?;
-    let listener = TcpListener::bind(config.bind).await?;
+    tracing::info!(%database, "database open, migrations applied");
+    let listener = listen(config.bind, "HTTP and WebSocket").await?;
     let addr = listener.local_addr()?;
+    let metrics_listener = match config.metrics_bind {
+        Some(at) => Some(listen(at, "metrics").await?),
+        None => None,
+    };
     let ai_players = store.ai_players().await?;
     let state = AppState::new(config, store, ai_players);
     state.start_actors();
     let restored = state.rooms().restore_all().await?;
-    tracing::info!(%addr, restored, "serving");
+    let held = state.store().counts().await?;
+    tracing::info!(
+        restored_matches = restored,
+        players = held.players,
+        finished_matches = held.finished_matches,
+        running_tournaments = held.running_tournaments,
+        "restored every unfinished match"
+    );
+    log_limits(state.config());
+    let metrics_addr = match metrics_listener {
+        Some(listener) => {
+            let at = listener.local_addr()?;
+            let metrics_app = Router::new().route("/metrics", get(metrics::serve));
+            tokio::spawn(async move { axum::serve(listener, metrics_app).await });
+            at
+        }
+        None => addr,
+    };
+    tracing::info!(
+        url = %url_of(addr),
+        websocket = %format!("ws://{addr}/ws"),
+        metrics = %format!("http://{metrics_addr}/metrics"),
+        "serving: open the url in a browser"
+    );
     // No Nagle delay: an ack and an event go out as two small writes, and the second would
     // otherwise wait for the peer's delayed ACK (40 ms on Linux).
     let listener = listener.tap_io(|tcp| {

@@ -1,5 +1,5 @@
-//! Limits on the REST API beyond the body size: how often one client address may try to log in
-//! and to register, a growing lock on a username after repeated failed logins, and which other
+//! Limits on the REST API beyond the body size: how often one client address may try to log in,
+//! to register and to make a guest, a growing lock on a username after repeated failed logins, and which other
 //! origins' pages may call the API (CORS). A refusal is a `rate_limited` error with a
 //! `Retry-After` header.
 
@@ -29,6 +29,7 @@ const REMEMBERED_ADDRESSES: usize = 10_000;
 pub struct Limits {
     logins: AddressLimit,
     registrations: AddressLimit,
+    guests: AddressLimit,
     failed_logins: LoginBackoff,
 }
 
@@ -44,6 +45,11 @@ impl Limits {
                 "too many registrations from your address",
                 config.registrations_per_minute,
                 config.registration_burst,
+            ),
+            guests: AddressLimit::new(
+                "too many guest accounts from your address",
+                config.guests_per_minute,
+                config.guest_burst,
             ),
             failed_logins: LoginBackoff {
                 free: config.login_free_failures,
@@ -62,6 +68,11 @@ impl Limits {
     /// One more registration attempt from `ip`.
     pub fn registration_attempt(&self, ip: IpAddr) -> ApiResult<()> {
         self.registrations.check(ip)
+    }
+
+    /// One more guest account made from `ip`.
+    pub fn guest_attempt(&self, ip: IpAddr) -> ApiResult<()> {
+        self.guests.check(ip)
     }
 
     pub fn failed_logins(&self) -> &LoginBackoff {

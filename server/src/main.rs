@@ -2,8 +2,10 @@
 //! database file `tafl.db` in the working directory; see `--help` for every setting. SIGTERM or
 //! Ctrl-C stops it gracefully (`shutdown.rs`).
 
+use std::io::IsTerminal;
+
 use clap::Parser;
-use server::config::{Config, LogFormat};
+use server::config::{AdminAction, Config, LogFormat, Operation};
 use tracing_subscriber::EnvFilter;
 
 /// Every move allocates many small, short-lived buffers (frames, JSON, channel messages);
@@ -15,13 +17,32 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();
     let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colour only for a person at a terminal: log files and collectors get plain text.
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal());
     match config.log_format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),
     }
     // Every socket is an open file: the soft limit goes up to the hard one, so that a common
     // default of 1024 does not cap the server at about a thousand sockets.
+    if let Some(Operation::Admin { action }) = &config.command {
+        let (name, admin) = match action {
+            AdminAction::Grant { name } => (name, true),
+            AdminAction::Revoke { name } => (name, false),
+        };
+        return match server::admin::set_admin(&config.database_url, name, admin).await {
+            Ok(done) => {
+                println!("{done}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("server admin: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     match rlimit::increase_nofile_limit(u64::MAX) {
         Ok(open_files) => tracing::debug!(open_files, "open-file limit"),
         Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),

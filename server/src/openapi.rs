@@ -27,6 +27,7 @@ use crate::state::AppState;
         crate::http::profile,
         crate::http::player_matches,
         crate::http::live_matches,
+        crate::http::open_matches,
         crate::http::match_record,
         crate::replay::replay,
         crate::http::queue,
@@ -37,6 +38,9 @@ use crate::state::AppState;
         crate::tournament::http::register,
         crate::tournament::http::add_entrant,
         crate::tournament::http::start,
+        crate::admin::ban,
+        crate::admin::unban,
+        crate::admin::security_events,
         document,
     ),
     modifiers(&SessionAuth),
@@ -46,6 +50,7 @@ use crate::state::AppState;
         (name = "matches", description = "Match records, live matches, the matchmaking queue"),
         (name = "tournaments", description = "Creating, entering, starting and following tournaments"),
         (name = "server", description = "The server itself"),
+        (name = "admin", description = "Moderation, for accounts an operator made admins with `server admin grant NAME`"),
     )
 )]
 pub struct ApiDoc;

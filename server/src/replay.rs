@@ -9,7 +9,7 @@ use protocol::{ErrorBody, ErrorCode, MatchId, MatchReplay, ReplayAction};
 
 use crate::error::{ApiError, ApiResult};
 use crate::hosted;
-use crate::http::Id;
+use crate::http::{Id, Viewer};
 use crate::state::AppState;
 use crate::store::Status;
 
@@ -26,18 +26,21 @@ pub fn routes() -> Router<AppState> {
     summary = "A match position by position",
     description = "The public view before the first action and after each one, rebuilt by the \
         server, so that a client can step through any game without knowing its rules.",
-    params(("id" = i64, Path, description = "The match's number")),
+    params(
+        ("id" = i64, Path, description = "The match's number"),
+        ("invite" = Option<String>, Query, description = "A private match's invite code"),
+    ),
     responses(
         (status = 200, description = "The replay", body = MatchReplay),
-        (status = 404, description = "`not_found`: no such match", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such match, or a private one this request may not see", body = ErrorBody),
     ),
 )]
-async fn replay(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<MatchReplay>> {
-    let m = state
-        .store()
-        .load_match(MatchId(id))
-        .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no match {id}")))?;
+async fn replay(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Id(id): Id,
+) -> ApiResult<Json<MatchReplay>> {
+    let m = viewer.load(&state, MatchId(id)).await?;
     let over = matches!(m.status, Status::Finished | Status::Aborted);
     let mut game = hosted::host(
         &m.spec.game,

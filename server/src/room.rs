@@ -7,7 +7,7 @@
 //! (each seat, and spectators), so hidden information never reaches the wrong socket; the last
 //! few rendered events are kept for clients that resume.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -51,9 +51,12 @@ pub enum Command {
         invited: bool,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
+    /// `invite`: the code the watcher came with, which a private match requires of anyone
+    /// not seated in it.
     Watch {
         conn: ConnId,
         player: Option<PlayerId>,
+        invite: Option<String>,
         since: Option<Seq>,
         outbox: Outbox,
         reply: oneshot::Sender<ApiResult<Ack>>,
@@ -61,10 +64,13 @@ pub enum Command {
     Unwatch {
         conn: ConnId,
     },
+    /// `command`: the client's id for the command, stored with the action so that a resend
+    /// is answered with the original ack instead of acting again.
     Act {
         player: PlayerId,
         seat: u8,
         action: String,
+        command: Option<String>,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
     /// The legal actions of a seat the player holds.
@@ -107,6 +113,12 @@ pub enum Command {
         seats: Vec<u8>,
         reply: oneshot::Sender<ApiResult<Vec<u8>>>,
     },
+    /// Aborts an idle casual match (reason `idle`), unless an action came in since the
+    /// housekeeping counted `plies` of them. Answers whether it was aborted.
+    Expire {
+        plies: usize,
+        reply: oneshot::Sender<ApiResult<bool>>,
+    },
 }
 
 /// How a room reaches the rest of the server.
@@ -122,6 +134,8 @@ pub struct RoomContext {
     /// How long a room whose match nobody follows and no clock drives stays in memory; its match
     /// stays in the store, and the next command for it starts the room again from there.
     pub sleep_after: Duration,
+    /// Rated games two players may start against each other in 24 hours; later ones are casual.
+    pub rated_games_per_pair: u32,
 }
 
 /// What a room does when its timer goes off.
@@ -201,6 +215,10 @@ pub struct Room {
     game: Box<dyn Hosted>,
     /// Every accepted action, in order, as (seat, text): rebuilds the game if a write fails.
     log: Vec<(u8, String)>,
+    /// The event number and text of each action a client sent with a command id, by seat and
+    /// id: the same command sent again (same seat, id and action) is answered with its original
+    /// ack. An id used again for another action is a new command.
+    commands: HashMap<(u8, String), (u64, String)>,
     seats: Vec<Option<Player>>,
     phase: Phase,
     result: Option<MatchResult>,
@@ -216,6 +234,8 @@ pub struct Room {
     /// Seats that have accepted the standing draw offer (the offerer first).
     draw: Vec<u8>,
     acted: Vec<bool>,
+    /// A tournament's game (see [`Room::unplayed`]).
+    in_tournament: bool,
     /// Seats whose player has followed the match since the room started.
     showed: Vec<bool>,
     /// Seats whose AI is searching for a move right now.
@@ -271,9 +291,13 @@ impl Room {
             running_since: vec![None; n],
         });
         let mut log = Vec::with_capacity(stored.actions.len());
+        let mut commands = HashMap::new();
         let mut acted = vec![false; n];
         for a in &stored.actions {
             game.play(a.seat, &a.action)?;
+            if let Some(command) = &a.command_id {
+                commands.insert((a.seat, command.clone()), (a.seq, a.action.clone()));
+            }
             if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
                 c.remaining_ms[usize::from(a.seat)] = ms;
             }
@@ -302,6 +326,7 @@ impl Room {
             ctx,
             game,
             log,
+            commands,
             // Everyone is away until their socket follows the match again; the AI never is.
             disconnected_since: stored
                 .players
@@ -322,6 +347,7 @@ impl Room {
             clocks,
             draw: Vec::new(),
             acted,
+            in_tournament: stored.in_tournament,
             showed: vec![false; n],
             thinking: vec![false; n],
             retry_result: None,
@@ -429,20 +455,22 @@ impl Room {
             Command::Watch {
                 conn,
                 player,
+                invite,
                 since,
                 outbox,
                 reply,
             } => {
-                let _ = reply.send(Ok(self.watch(conn, player, since, outbox)));
+                let _ = reply.send(self.watch(conn, player, invite, since, outbox));
             }
             Command::Unwatch { conn } => self.unwatch(conn),
             Command::Act {
                 player,
                 seat,
                 action,
+                command,
                 reply,
             } => {
-                let _ = reply.send(self.act(player, seat, &action).await);
+                let _ = reply.send(self.act(player, seat, &action, command).await);
             }
             Command::Legal {
                 player,
@@ -489,6 +517,14 @@ impl Room {
             }
             Command::Forfeit { seats, reply } => {
                 let _ = reply.send(self.forfeit(&seats).await);
+            }
+            Command::Expire { plies, reply } => {
+                let idle = self.phase != Phase::Over && self.log.len() == plies;
+                let expired = match idle {
+                    true => self.call_off(None, "idle").await,
+                    false => Ok(false),
+                };
+                let _ = reply.send(expired);
             }
         }
     }
@@ -556,7 +592,11 @@ impl Room {
 
     async fn join(&mut self, player: Player, wanted: Option<u8>, invited: bool) -> ApiResult<Ack> {
         if self.spec.private && !invited {
-            return Err(forbidden("a private match is joined with its invite code"));
+            // Its existence is not revealed to anyone without the code.
+            return Err(self.not_found());
+        }
+        if self.spec.rated && player.guest {
+            return Err(crate::policy::guests_play_casual());
         }
         if self.phase != Phase::Waiting {
             return Err(ApiError::new(
@@ -623,6 +663,7 @@ impl Room {
 
     /// Marks a match whose seats are all taken live, persisting first, and starts its clocks.
     async fn start(&mut self) -> ApiResult<()> {
+        self.limit_rated_pairs().await?;
         self.ctx.store.set_live(self.id, self.seq + 1).await?;
         self.set_phase(Phase::Live);
         let to_act = self.game.to_act();
@@ -637,13 +678,57 @@ impl Room {
         Ok(())
     }
 
+    /// A private match's existence is told only to its players and to holders of its code.
+    fn not_found(&self) -> ApiError {
+        ApiError::new(
+            ErrorCode::NotFound,
+            format!("there is no match {}", self.id.0),
+        )
+    }
+
+    /// A rated match between two players who have already played the day's rated games
+    /// against each other is played casual, and its followers are told before it starts: the
+    /// same two accounts cannot trade rating without limit.
+    async fn limit_rated_pairs(&mut self) -> ApiResult<()> {
+        if !self.spec.rated || self.spec.hotseat {
+            return Ok(());
+        }
+        let players: Vec<PlayerId> = self.seats.iter().flatten().map(|p| p.id).collect();
+        let since = now_ms() - 24 * 3600 * 1000;
+        let limit = self.ctx.rated_games_per_pair;
+        for (i, &a) in players.iter().enumerate() {
+            for &b in &players[i + 1..] {
+                if a == b || self.ctx.store.rated_games_between(a, b, since).await? < limit {
+                    continue;
+                }
+                self.ctx.store.set_casual(self.id).await?;
+                self.spec.rated = false;
+                let reason = format!(
+                    "these players have played {limit} rated games against each other in the \
+                     last 24 hours: this one is casual"
+                );
+                tracing::info!(%reason, "rated match played casual");
+                self.emit(|_| MatchEvent::Unrated {
+                    reason: reason.clone(),
+                });
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
     fn watch(
         &mut self,
         conn: ConnId,
         player: Option<PlayerId>,
+        invite: Option<String>,
         since: Option<Seq>,
         outbox: Outbox,
-    ) -> Ack {
+    ) -> ApiResult<Ack> {
+        let seated = player.is_some_and(|p| !self.seats_of(p).is_empty());
+        if self.spec.private && !seated && (invite.is_none() || invite != self.spec.invite) {
+            return Err(self.not_found());
+        }
         self.subscribers.retain(|s| s.conn != conn);
         // The watcher is present from now on: its return, if others were told it was away, is
         // announced before the snapshot or replay is taken, so that these include it.
@@ -683,12 +768,12 @@ impl Room {
             viewer,
             outbox,
         });
-        Ack {
+        Ok(Ack {
             match_id: Some(self.id),
             seats: yours,
             seq: Some(Seq(self.seq)),
             ..Ack::default()
-        }
+        })
     }
 
     fn unwatch(&mut self, conn: ConnId) {
@@ -749,7 +834,27 @@ impl Room {
         }
     }
 
-    async fn act(&mut self, player: PlayerId, seat: u8, action: &str) -> ApiResult<Ack> {
+    async fn act(
+        &mut self,
+        player: PlayerId,
+        seat: u8,
+        action: &str,
+        command: Option<String>,
+    ) -> ApiResult<Ack> {
+        // A command already carried out (its ack was lost on the way: a dropped connection, a
+        // restart) is answered as it was then, whatever happened since.
+        if let Some(command) = &command
+            && self.holds(player, seat)
+            && let Some((seq, done)) = self.commands.get(&(seat, command.clone()))
+            && done == action
+        {
+            let seq = *seq;
+            return Ok(Ack {
+                match_id: Some(self.id),
+                seq: Some(Seq(seq)),
+                ..Ack::default()
+            });
+        }
         self.seat_in_play(player, seat)?;
         let now = Instant::now();
         if let Some(c) = &self.clocks
@@ -771,6 +876,7 @@ impl Room {
             action: text.clone(),
             clock_ms,
             at_ms: now_ms(),
+            command_id: command,
         };
         if let Err(e) = self.ctx.store.append_action(self.id, &stored).await {
             // Not durable, so it did not happen: rebuild the game without it.
@@ -778,6 +884,10 @@ impl Room {
             return Err(e.into());
         }
         crate::metrics::action_accepted();
+        if let Some(command) = stored.command_id {
+            self.commands
+                .insert((seat, command), (stored.seq, text.clone()));
+        }
         self.log.push((seat, text.clone()));
         self.acted[usize::from(seat)] = true;
         let to_act = self.game.to_act();
@@ -882,7 +992,7 @@ impl Room {
         if ply != self.log.len() {
             return;
         }
-        if let Err(e) = self.act(player, seat, &action).await {
+        if let Err(e) = self.act(player, seat, &action, None).await {
             tracing::warn!(match_id = self.id.0, seat, %action, error = %e, "the AI's move was refused");
         }
     }
@@ -917,9 +1027,28 @@ impl Room {
 
     async fn resign(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
         self.seat_in_play(player, seat)?;
-        self.finish(self.places_with_loser(seat), "resigned")
+        self.end(self.places_with_loser(seat), "resigned", seat)
             .await?;
         Ok(self.ack_seq())
+    }
+
+    /// Whether some seat has not made its first action yet. Until every seat has, nothing was
+    /// played to rate, so a match that ends other than by its rules is called off instead
+    /// (as lichess does): a resignation before the first move would otherwise farm ratings. A
+    /// tournament's game keeps its result, since the tournament needs one and its pairings are
+    /// not the players' choice.
+    fn unplayed(&self) -> bool {
+        !self.in_tournament && self.acted.contains(&false)
+    }
+
+    /// Ends the match other than by its rules (a resignation, a flag, a claim, an agreed draw),
+    /// at `by`'s doing: with this result once every seat has acted, else called off.
+    async fn end(&mut self, places: Vec<u8>, reason: &str, by: u8) -> ApiResult<()> {
+        if self.unplayed() {
+            self.call_off(Some(by), "aborted").await.map(|_| ())
+        } else {
+            self.finish(places, reason).await
+        }
     }
 
     /// Records the result of a live game that its rules have ended: after its final action,
@@ -947,7 +1076,7 @@ impl Room {
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(flagged.contains(&s)))
             .collect();
-        let stored = self.finish(places, "timeout").await;
+        let stored = self.end(places, "timeout", flagged[0]).await;
         self.retry_result = stored.err().map(|_| Instant::now() + RESULT_RETRY);
     }
 
@@ -985,7 +1114,9 @@ impl Room {
         }
         self.draw.push(seat);
         if self.draw.len() == self.seats.len()
-            && let Err(e) = self.finish(vec![0; self.seats.len()], "draw_agreed").await
+            && let Err(e) = self
+                .end(vec![0; self.seats.len()], "draw_agreed", seat)
+                .await
         {
             self.draw.pop();
             return Err(e);
@@ -1006,26 +1137,45 @@ impl Room {
                 "every seat has moved: resign instead",
             ));
         }
+        self.call_off(Some(seat), "aborted").await?;
+        Ok(self.ack_seq())
+    }
+
+    /// Calls the match off, unrated, every seat in the same place, for `reason` (`aborted`,
+    /// `idle`); `by`, the seat whose doing it was, is announced with an `aborted` event. False
+    /// if the match was already over.
+    async fn call_off(&mut self, by: Option<u8>, reason: &str) -> ApiResult<bool> {
+        if self.phase == Phase::Over {
+            return Ok(false);
+        }
         let places = vec![0; self.seats.len()];
-        if self
+        let events = 1 + u64::from(by.is_some());
+        let stored = self
             .ctx
             .store
-            .abort_match(self.id, &places, self.seq + 2, now_ms())
-            .await?
-        {
-            self.set_phase(Phase::Over);
-            let result = MatchResult {
-                places,
-                reason: "aborted".into(),
-                ratings: Vec::new(),
-            };
-            self.result = Some(result.clone());
-            self.emit(|_| MatchEvent::Aborted { seat });
-            self.emit(|_| MatchEvent::Finished {
-                result: result.clone(),
-            });
+            .abort_match(self.id, &places, reason, self.seq + events, now_ms())
+            .await?;
+        if !stored {
+            return Ok(false);
         }
-        Ok(self.ack_seq())
+        self.set_phase(Phase::Over);
+        if let Some(c) = self.clocks.as_mut() {
+            c.follow(&[], Instant::now());
+        }
+        let result = MatchResult {
+            places,
+            reason: reason.into(),
+            ratings: Vec::new(),
+        };
+        tracing::info!(reason, "match called off");
+        self.result = Some(result.clone());
+        if let Some(seat) = by {
+            self.emit(|_| MatchEvent::Aborted { seat });
+        }
+        self.emit(|_| MatchEvent::Finished {
+            result: result.clone(),
+        });
+        Ok(true)
     }
 
     /// See [`Command::Forfeit`].
@@ -1073,7 +1223,7 @@ impl Room {
         let places = (0..self.seats.len() as u8)
             .map(|s| u8::from(gone.contains(&s)))
             .collect();
-        self.finish(places, "abandoned").await?;
+        self.end(places, "abandoned", seat).await?;
         Ok(self.ack_seq())
     }
 

@@ -16,6 +16,8 @@ pub struct Sockets {
 
 #[derive(Default)]
 struct Registry {
+    /// Sockets open per player, hello said or not: what the per-player cap counts.
+    open: HashMap<PlayerId, u32>,
     players: HashMap<PlayerId, Vec<(ConnId, Outbox)>>,
     tournaments: HashMap<TournamentId, Vec<(ConnId, Outbox)>>,
 }
@@ -26,7 +28,34 @@ impl Sockets {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A socket of `player` is open.
+    /// How many sockets `player` has open.
+    pub fn open_count(&self, player: PlayerId) -> u32 {
+        self.registry().open.get(&player).copied().unwrap_or(0)
+    }
+
+    /// Counts one more open socket of `player`, unless they have `most` already (false).
+    pub fn try_open(&self, player: PlayerId, most: u32) -> bool {
+        let mut registry = self.registry();
+        let open = registry.open.entry(player).or_default();
+        if *open >= most {
+            return false;
+        }
+        *open += 1;
+        true
+    }
+
+    /// A socket counted by [`Sockets::try_open`] closed.
+    pub fn close(&self, player: PlayerId) {
+        let mut registry = self.registry();
+        if let Some(open) = registry.open.get_mut(&player) {
+            *open = open.saturating_sub(1);
+            if *open == 0 {
+                registry.open.remove(&player);
+            }
+        }
+    }
+
+    /// A socket of `player` said hello: the server may reach them through it.
     pub fn register(&self, player: PlayerId, conn: ConnId, outbox: Outbox) {
         let mut registry = self.registry();
         let sockets = registry.players.entry(player).or_default();

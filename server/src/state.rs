@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use protocol::ErrorCode;
+use protocol::{ErrorCode, PlayerId};
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::auth::token_hash;
@@ -14,10 +14,18 @@ use crate::limits::Limits;
 use crate::queue::Queue;
 use crate::room::RoomContext;
 use crate::rooms::Rooms;
+use crate::security::SecurityLog;
 use crate::shutdown::Shutdown;
 use crate::sockets::Sockets;
 use crate::store::{Player, Store};
 use crate::tournament::director::Tournaments;
+
+/// Sockets to close now: those of one session (a logout), or every one of a player (a ban).
+#[derive(Clone, Debug)]
+pub enum Revocation {
+    Session(String),
+    Player(PlayerId),
+}
 
 #[derive(Clone)]
 pub struct AppState {
@@ -31,8 +39,10 @@ pub struct Shared {
     limits: Limits,
     pub rooms: Rooms,
     next_conn: AtomicU64,
-    /// Hashes of session tokens just revoked, so that sockets opened with them close at once.
-    revocations: broadcast::Sender<String>,
+    /// Sessions and accounts just revoked, so that sockets opened with them close at once.
+    revocations: broadcast::Sender<Revocation>,
+    /// Security events, for the log and for admins.
+    security: SecurityLog,
     /// The AI's accounts, one per level (level 1 first).
     ai_players: Vec<Player>,
     /// The matchmaking queue, started right after the state (it needs the state to open
@@ -54,6 +64,7 @@ impl AppState {
             ai_threads: Arc::new(Semaphore::new(config.ai_threads.max(1))),
             ai_move: Duration::from_millis(config.ai_move_ms),
             sleep_after: Duration::from_secs(config.room_sleep_secs),
+            rated_games_per_pair: config.rated_games_per_pair,
         });
         let (revocations, _) = broadcast::channel(64);
         AppState {
@@ -64,6 +75,7 @@ impl AppState {
                 rooms,
                 next_conn: AtomicU64::new(1),
                 revocations,
+                security: SecurityLog::default(),
                 ai_players,
                 queue: OnceLock::new(),
                 sockets: Sockets::default(),
@@ -77,6 +89,7 @@ impl AppState {
     pub fn start_actors(&self) {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
+        crate::housekeeping::start(self.clone());
     }
 
     /// The AI's accounts, one per level, level 1 first.
@@ -126,16 +139,25 @@ impl AppState {
         self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Revokes a session: stored first, then every socket using it is told.
+    /// Revokes a session (a logout): stored first, then every socket using it is closed.
     pub async fn revoke(&self, token: &str) -> ApiResult<()> {
         let hash = token_hash(token);
         self.store().revoke_session(&hash).await?;
-        let _ = self.inner.revocations.send(hash);
+        let _ = self.inner.revocations.send(Revocation::Session(hash));
         Ok(())
     }
 
-    pub fn revocations(&self) -> broadcast::Receiver<String> {
+    /// Closes every socket of a player whose sessions were just revoked in the store (a ban).
+    pub fn revoke_player(&self, player: PlayerId) {
+        let _ = self.inner.revocations.send(Revocation::Player(player));
+    }
+
+    pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
         self.inner.revocations.subscribe()
+    }
+
+    pub fn security(&self) -> &SecurityLog {
+        &self.inner.security
     }
 
     /// The player a session token belongs to.

@@ -33,6 +33,11 @@ pub enum StoreError {
     /// A uniqueness rule was broken (a taken username or seat).
     Conflict(String),
     Database(sqlx::Error),
+    /// The database could not be opened at start: where, and why.
+    Unreachable {
+        database: String,
+        cause: String,
+    },
 }
 
 impl std::fmt::Display for StoreError {
@@ -40,7 +45,45 @@ impl std::fmt::Display for StoreError {
         match self {
             StoreError::Conflict(what) => write!(f, "{what}"),
             StoreError::Database(e) => write!(f, "database error: {e}"),
+            StoreError::Unreachable { database, cause } => {
+                write!(f, "could not open the database ({database}): {cause}")
+            }
         }
+    }
+}
+
+/// How long the server waits for its database at start before it gives up and says why.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// Where a database URL points, for people: the SQLite file, or PostgreSQL's host, port,
+/// database and user. Never the password.
+pub fn describe(url: &str) -> String {
+    if let Some(path) = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+    {
+        let path = path.split('?').next().unwrap_or(path);
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.into());
+        return format!("SQLite file {}", absolute.display());
+    }
+    match sqlx::postgres::PgConnectOptions::from_str(url) {
+        Ok(o) => format!(
+            "PostgreSQL at {}:{}, database {}, user {}",
+            o.get_host(),
+            o.get_port(),
+            o.get_database().unwrap_or("(the user's)"),
+            o.get_username()
+        ),
+        Err(_) => "an unsupported database URL".to_string(),
+    }
+}
+
+/// The root cause of a failed connection, in words (`Connection refused (os error 111)`).
+fn cause(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Io(io) => io.to_string(),
+        sqlx::Error::Database(db) => db.message().to_string(),
+        other => other.to_string(),
     }
 }
 
@@ -79,6 +122,13 @@ struct Append {
 
 /// Most actions written in one transaction.
 const MOST_PER_BATCH: usize = 64;
+
+/// How much the database holds.
+pub struct Counts {
+    pub players: u64,
+    pub finished_matches: u64,
+    pub running_tournaments: u64,
+}
 
 /// A player row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +202,9 @@ pub struct StoredAction {
     pub action: String,
     pub clock_ms: Option<u64>,
     pub at_ms: i64,
+    /// The id of the command that sent it, if a client sent it: a resend of that command is
+    /// answered with the original ack.
+    pub command_id: Option<String>,
 }
 
 /// A match as stored: its configuration, seat holders, result and (when loaded) action log.
@@ -166,6 +219,9 @@ pub struct StoredMatch {
     pub last_seq: u64,
     pub players: Vec<Option<Player>>,
     pub actions: Vec<StoredAction>,
+    /// A tournament's game: its pairing was not the players' choice, and the tournament needs
+    /// a result however early it ends.
+    pub in_tournament: bool,
 }
 
 /// A rating change written with a result.
@@ -210,6 +266,26 @@ impl Store {
             _ => url.to_string(),
         };
         let options = AnyConnectOptions::from_str(&url)?;
+        // One connection first, bounded in time, so that a database that is down, unreachable or
+        // not writable is reported at once, by name, rather than after the pool's long wait.
+        let unreachable = |cause: String| StoreError::Unreachable {
+            database: describe(&url),
+            cause,
+        };
+        match tokio::time::timeout(CONNECT_TIMEOUT, sqlx::AnyConnection::connect_with(&options))
+            .await
+        {
+            Ok(Ok(conn)) => {
+                let _ = conn.close().await;
+            }
+            Ok(Err(e)) => return Err(unreachable(cause(&e))),
+            Err(_) => {
+                return Err(unreachable(format!(
+                    "no answer within {} s",
+                    CONNECT_TIMEOUT.as_secs()
+                )));
+            }
+        }
         let pool = AnyPoolOptions::new()
             // SQLite allows one writer at a time; more connections only wait on each other.
             .max_connections(match backend {
@@ -262,6 +338,22 @@ impl Store {
     /// the pool's, so each writer checks and lets its connection go.
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+
+    /// What the database holds, for the start-up log.
+    pub async fn counts(&self) -> StoreResult<Counts> {
+        let row = sqlx::query(
+            "SELECT (SELECT COUNT(*) FROM players WHERE removed_ms IS NULL) AS players,
+                    (SELECT COUNT(*) FROM matches WHERE status = 'finished') AS finished,
+                    (SELECT COUNT(*) FROM tournaments WHERE status = 'running') AS tournaments",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Counts {
+            players: row.try_get::<i64, _>("players")? as u64,
+            finished_matches: row.try_get::<i64, _>("finished")? as u64,
+            running_tournaments: row.try_get::<i64, _>("tournaments")? as u64,
+        })
     }
 
     /// Cheap check that the database answers.
@@ -377,7 +469,8 @@ impl Store {
         let row = sqlx::query(
             "SELECT p.id, p.name, p.password_hash, p.guest
              FROM sessions s JOIN players p ON p.id = s.player_id
-             WHERE s.token_hash = $1 AND s.revoked = 0 AND s.expires_ms > $2",
+             WHERE s.token_hash = $1 AND s.revoked = 0 AND s.expires_ms > $2
+               AND p.banned_ms IS NULL",
         )
         .bind(token_hash)
         .bind(now_ms)
@@ -392,6 +485,179 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Notes that an account is in use now (a login, a session, a socket): idle guests are
+    /// removed by how long they have gone unused.
+    pub async fn touch_player(&self, id: PlayerId, now_ms: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE players SET last_seen_ms = $1 WHERE id = $2")
+            .bind(now_ms)
+            .bind(id.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // --- Fair play and moderation ---------------------------------------------------------
+
+    /// Makes an account an admin, or not; false if there is no such account.
+    pub async fn set_admin(&self, name: &str, admin: bool) -> StoreResult<bool> {
+        let done = sqlx::query("UPDATE players SET admin = $1 WHERE name_key = $2")
+            .bind(flag(admin))
+            .bind(name.to_lowercase())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn is_admin(&self, id: PlayerId) -> StoreResult<bool> {
+        let row = sqlx::query("SELECT admin FROM players WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<i64, _>("admin")? != 0,
+            None => false,
+        })
+    }
+
+    /// Bans an account and revokes every session of it, in one transaction; false if there is
+    /// no such account.
+    pub async fn ban(&self, id: PlayerId, reason: &str, now_ms: i64) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("UPDATE players SET banned_ms = $1, ban_reason = $2 WHERE id = $3")
+            .bind(now_ms)
+            .bind(reason)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE sessions SET revoked = 1 WHERE player_id = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Lifts a ban; false if there is no such account.
+    pub async fn unban(&self, id: PlayerId) -> StoreResult<bool> {
+        let done =
+            sqlx::query("UPDATE players SET banned_ms = NULL, ban_reason = NULL WHERE id = $1")
+                .bind(id.0)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Why an account is banned; `None` when it is not.
+    pub async fn ban_reason(&self, id: PlayerId) -> StoreResult<Option<String>> {
+        let row =
+            sqlx::query("SELECT ban_reason FROM players WHERE id = $1 AND banned_ms IS NOT NULL")
+                .bind(id.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| r.try_get("ban_reason")).transpose()?)
+    }
+
+    /// Removes the guest accounts unused since `idle_since_ms` that sit in no unfinished match
+    /// and no unfinished tournament: their sessions go, and their name becomes `anonymous`; the
+    /// row stays, so that their finished matches keep their seats. Returns how many went.
+    pub async fn remove_idle_guests(&self, idle_since_ms: i64, now_ms: i64) -> StoreResult<u64> {
+        let mut tx = self.pool.begin().await?;
+        let idle = "guest = 1 AND removed_ms IS NULL
+            AND COALESCE(last_seen_ms, created_ms) < $1
+            AND NOT EXISTS (SELECT 1 FROM match_seats s JOIN matches m ON m.id = s.match_id
+                            WHERE s.player_id = players.id AND m.status IN ('waiting', 'live'))
+            AND NOT EXISTS (SELECT 1 FROM tournament_entrants e
+                            JOIN tournaments t ON t.id = e.tournament_id
+                            WHERE e.player_id = players.id
+                              AND t.status IN ('registering', 'running'))";
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM sessions WHERE player_id IN (SELECT id FROM players WHERE {idle})"
+        )))
+        .bind(idle_since_ms)
+        .execute(&mut *tx)
+        .await?;
+        let removed = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE players SET name = 'anonymous', name_key = 'removed-' || id,
+                    removed_ms = $2
+             WHERE {idle}"
+        )))
+        .bind(idle_since_ms)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(removed.rows_affected())
+    }
+
+    /// How many matches a player sits in that wait for opponents.
+    pub async fn open_matches_of(&self, player: PlayerId) -> StoreResult<u32> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM matches m JOIN match_seats s ON s.match_id = m.id
+             WHERE s.player_id = $1 AND m.status = 'waiting'",
+        )
+        .bind(player.0)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u32)
+    }
+
+    /// Rated matches two players have sat in together since `since_ms`, finished or still
+    /// being played.
+    pub async fn rated_games_between(
+        &self,
+        a: PlayerId,
+        b: PlayerId,
+        since_ms: i64,
+    ) -> StoreResult<u32> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM matches m
+             WHERE m.rated = 1 AND m.hotseat = 0 AND m.status IN ('live', 'finished')
+               AND COALESCE(m.finished_ms, m.created_ms) >= $3
+               AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.player_id = $1)
+               AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.player_id = $2)",
+        )
+        .bind(a.0)
+        .bind(b.0)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u32)
+    }
+
+    /// Makes a rated match casual before it starts.
+    pub async fn set_casual(&self, id: MatchId) -> StoreResult<()> {
+        sqlx::query("UPDATE matches SET rated = 0 WHERE id = $1")
+            .bind(id.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Casual matches without a clock, waiting or being played, in which nothing has happened
+    /// since `idle_since_ms`: each with its number of actions, so that the room can tell
+    /// whether one came in meanwhile.
+    pub async fn idle_matches(&self, idle_since_ms: i64) -> StoreResult<Vec<(MatchId, usize)>> {
+        let rows = sqlx::query(
+            "SELECT m.id, (SELECT COUNT(*) FROM match_actions a WHERE a.match_id = m.id) AS plies
+             FROM matches m
+             WHERE m.status IN ('waiting', 'live') AND m.rated = 0 AND m.clock_base_ms IS NULL
+               AND COALESCE((SELECT MAX(a.at_ms) FROM match_actions a WHERE a.match_id = m.id),
+                            m.created_ms) < $1
+             ORDER BY m.id",
+        )
+        .bind(idle_since_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    MatchId(r.try_get("id")?),
+                    r.try_get::<i64, _>("plies")? as usize,
+                ))
+            })
+            .collect()
     }
 
     // --- Matches --------------------------------------------------------------------------
@@ -589,18 +855,19 @@ impl Store {
         Ok(Some(changes))
     }
 
-    /// Calls off a match that has not finished, with every seat in `places` (all equal).
-    /// Returns false if it was already over.
+    /// Calls off a match that has not finished, unrated, with every seat in `places` (all
+    /// equal) and why (`aborted`, `idle`). Returns false if it was already over.
     pub async fn abort_match(
         &self,
         id: MatchId,
         places: &[u8],
+        reason: &str,
         seq: u64,
         now_ms: i64,
     ) -> StoreResult<bool> {
         let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
         let done = sqlx::query(
-            "UPDATE matches SET status = 'aborted', result_places = $4, result_reason = 'aborted',
+            "UPDATE matches SET status = 'aborted', result_places = $4, result_reason = $5,
                     finished_ms = $1, last_seq = $2
              WHERE id = $3 AND status IN ('waiting', 'live')",
         )
@@ -608,6 +875,7 @@ impl Store {
         .bind(seq as i64)
         .bind(id.0)
         .bind(places_json)
+        .bind(reason)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -634,7 +902,7 @@ impl Store {
             return Ok(None);
         };
         let rows = sqlx::query(
-            "SELECT ply, seq, seat, action, clock_ms, at_ms FROM match_actions
+            "SELECT ply, seq, seat, action, clock_ms, at_ms, command_id FROM match_actions
              WHERE match_id = $1 ORDER BY ply",
         )
         .bind(id.0)
@@ -648,6 +916,7 @@ impl Store {
                 action: r.try_get("action")?,
                 clock_ms: r.try_get::<Option<i64>, _>("clock_ms")?.map(|ms| ms as u64),
                 at_ms: r.try_get("at_ms")?,
+                command_id: r.try_get("command_id")?,
             });
         }
         // Moves do not update the match row (see `insert_as_json`): the last action may be newer.
@@ -671,7 +940,9 @@ impl Store {
         let row = sqlx::query(
             "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
                     invite, hotseat, seed, status, result_places, result_reason, last_seq,
-                    created_ms
+                    created_ms,
+                    EXISTS (SELECT 1 FROM tournament_games g WHERE g.match_id = matches.id)
+                        AS in_tournament
              FROM matches WHERE id = $1",
         )
         .bind(id.0)
@@ -727,51 +998,57 @@ impl Store {
             last_seq: row.try_get::<i64, _>("last_seq")? as u64,
             players,
             actions: Vec::new(),
+            // Lists of matches do not ask.
+            in_tournament: row
+                .try_get::<bool, _>("in_tournament")
+                .or_else(|_| row.try_get::<i64, _>("in_tournament").map(|n| n != 0))
+                .unwrap_or(false),
         })
     }
 
     /// The latest matches a player sat in, newest first.
     pub async fn matches_of(&self, player: PlayerId, limit: i64) -> StoreResult<Vec<StoredMatch>> {
-        self.match_list(
+        let rows = sqlx::query(
             "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
                     m.clock_increment_ms, m.private, m.invite, m.hotseat, m.seed, m.status,
                     m.result_places, m.result_reason, m.last_seq, m.created_ms
              FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
              ORDER BY m.id DESC LIMIT $2",
-            Some(player.0),
-            limit,
         )
-        .await
+        .bind(player.0)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        self.stored_matches(&rows).await
     }
 
-    /// Open (not private) matches waiting for players or being played, newest first: what
-    /// players and spectators pick from.
-    pub async fn live_matches(&self, limit: i64) -> StoreResult<Vec<StoredMatch>> {
-        self.match_list(
+    /// One page of the public matches with this status, newest first: those being played
+    /// (`Live`, hot-seat ones left out: nobody can join or would watch them) or those waiting
+    /// for players (`Waiting`).
+    pub async fn listed_matches(
+        &self,
+        status: Status,
+        page: u32,
+        per_page: u32,
+    ) -> StoreResult<Vec<StoredMatch>> {
+        let rows = sqlx::query(
             "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
                     invite, hotseat, seed, status, result_places, result_reason, last_seq,
                     created_ms
-             FROM matches WHERE status IN ('waiting', 'live') AND private = 0
-             ORDER BY id DESC LIMIT $1",
-            None,
-            limit,
+             FROM matches WHERE status = $1 AND private = 0 AND hotseat = 0
+             ORDER BY id DESC LIMIT $2 OFFSET $3",
         )
-        .await
+        .bind(status.as_str())
+        .bind(i64::from(per_page))
+        .bind(i64::from(page.saturating_sub(1)) * i64::from(per_page))
+        .fetch_all(&self.pool)
+        .await?;
+        self.stored_matches(&rows).await
     }
 
-    async fn match_list(
-        &self,
-        sql: &'static str,
-        player: Option<i64>,
-        limit: i64,
-    ) -> StoreResult<Vec<StoredMatch>> {
-        let query = match player {
-            Some(p) => sqlx::query(sql).bind(p).bind(limit),
-            None => sqlx::query(sql).bind(limit),
-        };
-        let rows = query.fetch_all(&self.pool).await?;
+    async fn stored_matches(&self, rows: &[AnyRow]) -> StoreResult<Vec<StoredMatch>> {
         let mut out = Vec::with_capacity(rows.len());
-        for row in &rows {
+        for row in rows {
             out.push(self.stored_match(row).await?);
         }
         Ok(out)
@@ -827,7 +1104,8 @@ impl Store {
         let rows = sqlx::query(
             "SELECT p.id, p.name, p.password_hash, p.guest, r.rating, r.games
              FROM ratings r JOIN players p ON p.id = r.player_id
-             WHERE r.pool = $1 ORDER BY r.rating DESC, p.id LIMIT $2 OFFSET $3",
+             WHERE r.pool = $1 AND p.banned_ms IS NULL
+             ORDER BY r.rating DESC, p.id LIMIT $2 OFFSET $3",
         )
         .bind(pool)
         .bind(i64::from(per_page))
@@ -1058,6 +1336,7 @@ async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> Sto
         action: &'a str,
         clock_ms: Option<u64>,
         at_ms: i64,
+        command_id: Option<&'a str>,
     }
     let rows: Vec<Row> = batch
         .iter()
@@ -1069,14 +1348,16 @@ async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> Sto
             action: &a.action,
             clock_ms: a.clock_ms,
             at_ms: a.at_ms,
+            command_id: a.command_id.as_deref(),
         })
         .collect();
     sqlx::query(
-        "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
-         SELECT match_id, ply, seq, seat, action, clock_ms, at_ms
+        "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id)
+         SELECT match_id, ply, seq, seat, action, clock_ms, at_ms, command_id
          FROM json_to_recordset($1::json) AS v (match_id BIGINT, ply INTEGER, seq BIGINT,
                                                 seat INTEGER, action TEXT,
-                                                clock_ms BIGINT, at_ms BIGINT)",
+                                                clock_ms BIGINT, at_ms BIGINT,
+                                                command_id TEXT)",
     )
     .bind(serde_json::to_string(&rows).expect("actions serialise"))
     .execute(conn)
@@ -1090,8 +1371,9 @@ async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<
     let mut tx = pool.begin().await?;
     for Append { id, action, .. } in batch {
         sqlx::query(
-            "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO match_actions
+                 (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(id.0)
         .bind(action.ply as i32)
@@ -1100,6 +1382,7 @@ async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<
         .bind(&action.action)
         .bind(action.clock_ms.map(|ms| ms as i64))
         .bind(action.at_ms)
+        .bind(action.command_id.as_deref())
         .execute(&mut *tx)
         .await?;
     }

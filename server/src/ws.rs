@@ -4,6 +4,7 @@
 //! except after a message past the hard cap (four times the frame limit), which closes it with
 //! 1009.
 
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -26,11 +27,14 @@ use tracing::Instrument;
 use crate::auth::{request_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::defaults;
+use crate::limits::ClientIp;
 use crate::metrics::{OpenSocket, Via};
 use crate::queue::Pool;
 use crate::room::{Command, ConnId, Frame, OUTBOX_FRAMES};
+use crate::security::Kind;
 use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::state::AppState;
+use crate::state::Revocation;
 use crate::store::{NewMatch, Player};
 
 /// The longest command id a client may choose, in characters.
@@ -43,12 +47,58 @@ const MESSAGE_TOO_BIG: u16 = 1009;
 /// written, and the longest that writing may take.
 const CLOSE_LINGER: Duration = Duration::from_secs(1);
 
-/// Upgrades an authenticated request to a WebSocket session.
+/// The WebSocket close code for "policy violation" (RFC 6455, section 7.4.1): the session was
+/// revoked by a ban, or the player has too many sockets.
+const POLICY_VIOLATION: u16 = 1008;
+
+/// The WebSocket close code for a normal closure: the session was logged out.
+const NORMAL_CLOSURE: u16 = 1000;
+
+/// Whether a browser page on `origin` may open a socket here: the page is this server's own
+/// (its origin names the host the request was sent to), or its origin is configured.
+fn origin_allowed(parts: &Parts, origin: &str, allowed: &[String]) -> bool {
+    if allowed
+        .iter()
+        .any(|o| o == "*" || o.eq_ignore_ascii_case(origin))
+    {
+        return true;
+    }
+    let host = parts
+        .headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"));
+    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+}
+
+/// Upgrades an authenticated request to a WebSocket session. A browser page from another
+/// origin is refused (the session cookie would otherwise let any site act for the player), as
+/// is a player past the number of sockets allowed.
 pub async fn upgrade(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     parts: Parts,
     ws: WebSocketUpgrade,
 ) -> Response {
+    // Clients that are not browsers send no Origin; browsers always do on a WebSocket.
+    if let Some(origin) = parts.headers.get(axum::http::header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        if !origin_allowed(&parts, origin, &state.config().cors_origins) {
+            state.security().record(
+                Kind::OriginRefused,
+                None,
+                Some(ip),
+                &format!("a WebSocket from a page on {origin}"),
+            );
+            return ApiError::new(
+                ErrorCode::Forbidden,
+                format!("pages on {origin} may not open a socket here"),
+            )
+            .into_response();
+        }
+    }
     let Some(token) = request_token(&parts) else {
         return ApiError::new(
             ErrorCode::Unauthorized,
@@ -60,6 +110,10 @@ pub async fn upgrade(
         Ok(player) => player,
         Err(e) => return e.into_response(),
     };
+    let most = state.config().sockets_per_player;
+    if state.sockets().open_count(player.id) >= most {
+        return too_many_sockets(&state, &player, ip).into_response();
+    }
     let limit = state.config().max_frame_bytes;
     // The socket's lines carry the request id of its upgrade, its connection and its player.
     let request = tracing::Span::current();
@@ -72,7 +126,7 @@ pub async fn upgrade(
         .max_message_size(limit * 4)
         .max_frame_size(limit * 4)
         .on_upgrade(move |socket| {
-            let session = Session::new(state, player, token_hash(&token));
+            let session = Session::new(state, player, token_hash(&token), ip);
             let span = tracing::info_span!(
                 parent: &request,
                 "socket",
@@ -83,10 +137,26 @@ pub async fn upgrade(
         })
 }
 
+/// The refusal of a socket past `--sockets-per-player`.
+fn too_many_sockets(state: &AppState, player: &Player, ip: IpAddr) -> ApiError {
+    let most = state.config().sockets_per_player;
+    state.security().record(
+        Kind::TooManySockets,
+        Some(&player.name),
+        Some(ip),
+        &format!("over {most} sockets"),
+    );
+    ApiError::new(
+        ErrorCode::RateLimited,
+        format!("you have {most} sockets open, the most allowed: close one first"),
+    )
+}
+
 struct Session {
     state: AppState,
     player: Player,
     token_hash: String,
+    ip: IpAddr,
     conn: ConnId,
     said_hello: bool,
     watching: Vec<MatchId>,
@@ -111,6 +181,13 @@ fn error_frame(id: Option<CommandId>, error: &ApiError) -> Frame {
     })
 }
 
+/// The answer to a frame that is not a valid message, logged: a client sending such frames is
+/// broken or probing.
+fn refused_frame(id: Option<CommandId>, error: &ApiError) -> Frame {
+    tracing::info!(code = ?error.code, message = %error.message, "frame refused");
+    error_frame(id, error)
+}
+
 /// Why a frame is not a valid client message, as precisely as can be said.
 fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiError) {
     let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
@@ -129,6 +206,7 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
         "join_match",
         "watch",
         "unwatch",
+        "legal",
         "act",
         "resign",
         "offer_draw",
@@ -161,7 +239,7 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
 }
 
 impl Session {
-    fn new(state: AppState, player: Player, token_hash: String) -> Session {
+    fn new(state: AppState, player: Player, token_hash: String, ip: IpAddr) -> Session {
         let (outbox, inbox) = mpsc::channel(OUTBOX_FRAMES);
         // Messages a socket may send per second, and in one burst (configured; at least 1).
         let per_second =
@@ -173,6 +251,7 @@ impl Session {
             state,
             player,
             token_hash,
+            ip,
             said_hello: false,
             watching: Vec::new(),
             outbox,
@@ -184,6 +263,24 @@ impl Session {
     }
 
     async fn run(mut self, mut socket: WebSocket) {
+        // Counted here, not at the upgrade: many upgrades at once all pass that first look.
+        let most = self.state.config().sockets_per_player;
+        if !self.state.sockets().try_open(self.player.id, most) {
+            let error = too_many_sockets(&self.state, &self.player, self.ip);
+            close_with(
+                &mut socket,
+                Some(&error),
+                POLICY_VIOLATION,
+                "too many sockets",
+            )
+            .await;
+            return;
+        }
+        self.serve(&mut socket).await;
+        self.state.sockets().close(self.player.id);
+    }
+
+    async fn serve(&mut self, socket: &mut WebSocket) {
         let mut inbox = self.inbox.take().expect("a session runs once");
         let ping_every = Duration::from_secs(self.state.config().ping_secs.max(1));
         let mut ping = tokio::time::interval(ping_every);
@@ -195,22 +292,29 @@ impl Session {
         loop {
             tokio::select! {
                 () = &mut stopping => {
-                    say_goodbye(&mut socket, &mut inbox).await;
+                    say_goodbye(socket, &mut inbox).await;
                     break;
                 }
                 revoked = revocations.recv() => {
-                    if revoked.is_ok_and(|hash| hash == self.token_hash) {
-                        let error = ApiError::new(ErrorCode::Unauthorized, "the session was revoked");
-                        let _ = socket.send(Message::Text(error_frame(None, &error).as_ref().into())).await;
-                        break;
-                    }
+                    let (code, why) = match revoked {
+                        Ok(Revocation::Session(hash)) if hash == self.token_hash => {
+                            (NORMAL_CLOSURE, "the session was logged out")
+                        }
+                        Ok(Revocation::Player(id)) if id == self.player.id => {
+                            (POLICY_VIOLATION, "the account was banned")
+                        }
+                        _ => continue,
+                    };
+                    let error = ApiError::new(ErrorCode::Unauthorized, why);
+                    close_with(socket, Some(&error), code, why).await;
+                    break;
                 }
                 received = socket.recv() => {
                     let message = match received {
                         Some(Ok(message)) => message,
                         Some(Err(e)) if is_capacity_error(&e) => {
                             tracing::info!(error = %e, "message past the hard cap; closing with 1009");
-                            close_too_big(&mut socket, self.state.config().max_frame_bytes).await;
+                            close_too_big(socket, self.state.config().max_frame_bytes).await;
                             break;
                         }
                         Some(Err(e)) => {
@@ -233,12 +337,12 @@ impl Session {
                     if std::mem::take(&mut self.acked_act) {
                         crate::metrics::ack_sent(received_at.elapsed());
                     }
-                    if send_with_pending(&mut socket, reply, &mut inbox).await.is_err() {
+                    if send_with_pending(socket, reply, &mut inbox).await.is_err() {
                         break;
                     }
                 }
                 Some(out) = inbox.recv() => {
-                    if send_with_pending(&mut socket, Some(out), &mut inbox).await.is_err() {
+                    if send_with_pending(socket, Some(out), &mut inbox).await.is_err() {
                         break;
                     }
                 }
@@ -268,7 +372,7 @@ impl Session {
     async fn on_text(&mut self, text: &str) -> Option<Frame> {
         if text.len() > self.state.config().max_frame_bytes {
             let limit = self.state.config().max_frame_bytes;
-            return Some(error_frame(
+            return Some(refused_frame(
                 None,
                 &ApiError::new(
                     ErrorCode::TooLarge,
@@ -284,6 +388,12 @@ impl Session {
                     Some(Value::String(id)) => Some(CommandId(id.clone())),
                     _ => None,
                 });
+            self.state.security().record(
+                Kind::RateLimited,
+                Some(&self.player.name),
+                Some(self.ip),
+                "too many WebSocket messages",
+            );
             return Some(error_frame(
                 id,
                 &ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"),
@@ -293,12 +403,12 @@ impl Session {
             // Serde would also read a message from a JSON array (`["ping", 1]`); ours are objects.
             Ok(_) if !text.trim_start().starts_with('{') => {
                 let error = ApiError::new(ErrorCode::Malformed, "a message is one JSON object");
-                return Some(error_frame(None, &error));
+                return Some(refused_frame(None, &error));
             }
             Ok(m) => m,
             Err(e) => {
                 let (id, error) = parse_error(text, &e);
-                return Some(error_frame(id, &error));
+                return Some(refused_frame(id, &error));
             }
         };
         let id = message.command_id().cloned();
@@ -315,7 +425,11 @@ impl Session {
         match (answer, id) {
             (Ok(Some(reply)), _) => Some(frame(&reply)),
             (Ok(None), _) => None,
-            (Err(e), id) => Some(error_frame(id, &e)),
+            (Err(e), id) => {
+                // What a player does wrong in a game is routine; the rest says more.
+                tracing::debug!(code = ?e.code, message = %e.message, "command refused");
+                Some(error_frame(id, &e))
+            }
         }
     }
 
@@ -344,6 +458,10 @@ impl Session {
                     ));
                 }
                 self.said_hello = true;
+                self.state
+                    .store()
+                    .touch_player(self.player.id, crate::clock_ms())
+                    .await?;
                 // From now on the server may reach this player here (tournament rounds).
                 self.state
                     .sockets()
@@ -356,9 +474,13 @@ impl Session {
             ClientMessage::Ping { nonce } => Ok(Some(ServerMessage::Pong { nonce })),
             ClientMessage::CreateMatch { id, spec } => {
                 let spec = self.new_match(spec)?;
+                crate::policy::may_play(&self.player, spec.0.rated)?;
+                if !spec.0.hotseat {
+                    crate::policy::may_open_match(&self.state, &self.player).await?;
+                }
                 let created = rooms.create(spec.0, self.player.clone(), spec.1).await?;
                 let match_id = created.match_id.expect("a created match has an id");
-                self.follow(match_id, None).await?;
+                self.follow(match_id, None, None).await?;
                 ack(id, created)
             }
             ClientMessage::JoinMatch {
@@ -368,14 +490,22 @@ impl Session {
                 seat,
             } => {
                 let (match_id, invited) = match (match_id, invite) {
-                    (_, Some(code)) => {
-                        let found = self.state.store().match_by_invite(&code).await?;
-                        (
-                            found.ok_or_else(|| {
+                    (named, Some(code)) => {
+                        let found = self
+                            .state
+                            .store()
+                            .match_by_invite(&code)
+                            .await?
+                            .ok_or_else(|| {
                                 ApiError::new(ErrorCode::NotFound, "no match has that invite code")
-                            })?,
-                            true,
-                        )
+                            })?;
+                        if named.is_some_and(|m| m != found) {
+                            return Err(ApiError::new(
+                                ErrorCode::BadRequest,
+                                "the match_id and the invite code name different matches",
+                            ));
+                        }
+                        (found, true)
                     }
                     (Some(m), None) => (m, false),
                     (None, None) => {
@@ -394,15 +524,16 @@ impl Session {
                         reply,
                     })
                     .await?;
-                self.follow(match_id, None).await?;
+                self.follow(match_id, None, None).await?;
                 ack(id, joined)
             }
             ClientMessage::Watch {
                 id,
                 match_id,
                 since,
+                invite,
             } => {
-                let watched = self.follow(match_id, since).await?;
+                let watched = self.follow(match_id, since, invite).await?;
                 ack(id, watched)
             }
             ClientMessage::Unwatch { id, match_id } => {
@@ -424,11 +555,13 @@ impl Session {
                 seat,
                 action,
             } => {
+                let command = Some(id.0.clone());
                 let done = rooms
                     .ask(match_id, |reply| Command::Act {
                         player: me,
                         seat,
                         action,
+                        command,
                         reply,
                     })
                     .await?;
@@ -510,6 +643,7 @@ impl Session {
                 rated,
                 ai_after_secs,
             } => {
+                crate::policy::may_play(&self.player, rated)?;
                 let (variant, default_seats) = defaults(&game, variant.as_deref())?;
                 let seats = seats.unwrap_or(default_seats as u8);
                 // Checks the game, variant and seat count now rather than at pairing time.
@@ -550,6 +684,7 @@ impl Session {
                 rated,
                 seat,
             } => {
+                crate::policy::may_play(&self.player, rated)?;
                 let level = Level::new(level).ok_or_else(|| {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
@@ -590,7 +725,7 @@ impl Session {
                     })
                     .collect();
                 let match_id = self.state.rooms().open(spec, seating).await?;
-                self.follow(match_id, None).await?;
+                self.follow(match_id, None, None).await?;
                 ack(
                     id,
                     Ack {
@@ -623,7 +758,12 @@ impl Session {
     }
 
     /// Follows a match's events on this socket.
-    async fn follow(&mut self, match_id: MatchId, since: Option<protocol::Seq>) -> ApiResult<Ack> {
+    async fn follow(
+        &mut self,
+        match_id: MatchId,
+        since: Option<protocol::Seq>,
+        invite: Option<String>,
+    ) -> ApiResult<Ack> {
         let (conn, player, outbox) = (self.conn, Some(self.player.id), self.outbox.clone());
         let ack = self
             .state
@@ -631,6 +771,7 @@ impl Session {
             .ask(match_id, |reply| Command::Watch {
                 conn,
                 player,
+                invite,
                 since,
                 outbox,
                 reply,
@@ -692,6 +833,41 @@ async fn send_with_pending(
     socket.flush().await
 }
 
+/// Sends an error, if any, then a close frame with this code and reason, and waits a moment
+/// for the client's close.
+async fn close_with(socket: &mut WebSocket, error: Option<&ApiError>, code: u16, reason: &str) {
+    if let Some(error) = error {
+        let text = error_frame(None, error);
+        if socket
+            .send(Message::Text(text.as_ref().into()))
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+    let close = Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.to_string().into(),
+    }));
+    if socket.send(close).await.is_err() {
+        return;
+    }
+    wait_for_close(socket).await;
+}
+
+/// The close handshake: the client answers with its own close frame (or is given a second).
+async fn wait_for_close(socket: &mut WebSocket) {
+    let answered = async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                return;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), answered).await;
+}
+
 /// Tells a socket the server is stopping: the frames already queued for it, `shutdown`, and a
 /// close frame with code 1012 "service restart"; then waits a moment for the client's close.
 async fn say_goodbye(socket: &mut WebSocket, inbox: &mut mpsc::Receiver<Frame>) {
@@ -713,15 +889,7 @@ async fn say_goodbye(socket: &mut WebSocket, inbox: &mut mpsc::Receiver<Frame>) 
     {
         return;
     }
-    // The close handshake: the client answers with its own close frame.
-    let answered = async {
-        while let Some(Ok(message)) = socket.recv().await {
-            if matches!(message, Message::Close(_)) {
-                return;
-            }
-        }
-    };
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), answered).await;
+    wait_for_close(socket).await;
 }
 
 /// Whether a read failed because a frame or message was past the library's size limits

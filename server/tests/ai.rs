@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{BACKENDS, Client, fresh_database, guest, start};
+use common::{BACKENDS, Client, fresh_database, new_player, start};
 use engine::MatchRng;
 use engine::catalog::{GameTask, Hostable, with_game};
 use engine::game::Seat;
@@ -84,7 +84,7 @@ async fn the_ai_plays_whole_games_at_every_level() {
             ],
         )
         .await;
-        let me = guest(addr).await;
+        let me = new_player(addr).await;
         let mut c = Client::connect(addr, &me.token).await;
         for (game, variant, level) in [
             ("tafl", "brandubh", 1),
@@ -136,7 +136,7 @@ async fn the_ai_plays_whole_games_at_every_level() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ai_levels_are_refused_outside_one_to_five() {
     let addr = start(&fresh_database(BACKENDS[0]).await, &[]).await;
-    let me = guest(addr).await;
+    let me = new_player(addr).await;
     let mut c = Client::connect(addr, &me.token).await;
     c.refused(protocol::ErrorCode::BadRequest, |id| {
         ClientMessage::PlayAi {

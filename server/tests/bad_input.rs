@@ -88,6 +88,7 @@ async fn snapshot(observer: &mut Client, match_id: MatchId) -> (u64, MatchSnapsh
     observer.pending.clear();
     observer
         .ok(|id| ClientMessage::Watch {
+            invite: None,
             id,
             match_id,
             since: None,
@@ -686,6 +687,7 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
             }
             client
                 .ok(|id| ClientMessage::Watch {
+                    invite: None,
                     id,
                     match_id: m,
                     since: None,
@@ -739,6 +741,7 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
             }
             stranger
                 .refused(ErrorCode::NotFound, |id| ClientMessage::Watch {
+                    invite: None,
                     id,
                     match_id: missing,
                     since: Some(protocol::Seq(3)),

@@ -35,6 +35,7 @@ fn action(ply: u32) -> StoredAction {
         action: format!("a{}-b{}", ply + 1, ply + 2),
         clock_ms: ply.is_multiple_of(3).then_some(1000 * u64::from(ply)),
         at_ms: 100 + i64::from(ply),
+        command_id: ply.is_multiple_of(2).then(|| format!("cmd-{ply}")),
     }
 }
 

@@ -69,6 +69,9 @@ async fn json_log_lines_carry_match_request_and_connection_ids() {
 
     let (alice, _, mut a, mut b) = two_guests(addr).await;
     let match_id = copenhagen_match(&mut a, &mut b, json!({})).await;
+    // Both sides move: a match resigned before that is called off, not finished.
+    a.ok(|id| common::act(id, match_id, 0, "d1-d3")).await;
+    b.ok(|id| common::act(id, match_id, 1, "f4-c4")).await;
     a.ok(|id| ClientMessage::Resign {
         id,
         match_id,

@@ -84,16 +84,18 @@ async fn a_private_match_is_joined_with_its_invite_and_watched_by_spectators() {
             .ok(|id| ClientMessage::JoinMatch {
                 id,
                 match_id: None,
-                invite: Some(invite),
+                invite: Some(invite.clone()),
                 seat: None,
             })
             .await;
         assert_eq!((joined.match_id, joined.seats), (Some(m), vec![0]));
         f.ok(|id| act(id, m, 0, "d9-d8")).await;
 
+        // A private match is watched with its invite code (fair_play.rs: without, it is hidden).
         let mut w = Client::connect(addr, &watcher.token).await;
         let watched = w
             .ok(|id| ClientMessage::Watch {
+                invite: Some(invite.clone()),
                 id,
                 match_id: m,
                 since: None,
@@ -141,6 +143,7 @@ async fn hidden_choices_reach_only_their_own_seat() {
             .unwrap();
         b.ok(|id| join(id, m)).await;
         w.ok(|id| ClientMessage::Watch {
+            invite: None,
             id,
             match_id: m,
             since: None,

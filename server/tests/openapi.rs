@@ -169,6 +169,7 @@ async fn assert_served(addr: SocketAddr, path: &str, method: &str) {
     let request = match method {
         "get" => http().get(&url),
         "post" => http().post(&url).json(&serde_json::json!({})),
+        "delete" => http().delete(&url),
         other => panic!("a {other} route: extend this test"),
     };
     let response = request.send().await.unwrap();

@@ -90,6 +90,7 @@ async fn a_copenhagen_match_is_played_to_its_result_and_rated() {
         let mut spectator = Client::connect(addr, &alice.token).await;
         spectator
             .ok(|id| ClientMessage::Watch {
+                invite: None,
                 id,
                 match_id,
                 since: None,

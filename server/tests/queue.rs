@@ -96,6 +96,7 @@ async fn queued_players_are_paired_with_balanced_sides() {
         // The match is live and rated, with the blitz clock.
         let watched = ca
             .ok(|id| ClientMessage::Watch {
+                invite: None,
                 id,
                 match_id: ma,
                 since: None,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::{
     BACKENDS, Client, act, copenhagen_match, corpus_game, create, fresh_database, get, guest, join,
-    short_copenhagen_game, start, two_guests, watch,
+    new_player, short_copenhagen_game, start, two_players, watch,
 };
 use protocol::{
     Ack, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot,
@@ -105,7 +105,7 @@ async fn simultaneous_moves_are_taken_one_at_a_time() {
     let (moves, _) = corpus_game(30);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
+        let (alice, bjorn, mut a, mut b) = two_players(addr).await;
         let match_id = new_match(&mut a, &mut b, json!({})).await;
         let mut spectator = Client::connect(addr, &guest(addr).await.token).await;
         let (mut seen, _) = snapshot(&mut spectator, match_id).await;
@@ -215,8 +215,13 @@ async fn a_resignation_racing_the_final_move_ends_the_match_once() {
     );
     const MATCHES: u64 = 20;
     for backend in BACKENDS {
-        let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn) = (guest(addr).await, guest(addr).await);
+        // The same two play all 20 rated: the daily limit between two accounts is lifted.
+        let addr = start(
+            &fresh_database(backend).await,
+            &["--rated-games-per-pair", "1000"],
+        )
+        .await;
+        let (alice, bjorn) = (new_player(addr).await, new_player(addr).await);
         let (mut by_move, mut by_resignation) = (0, 0);
         let mut ratings_before = [1500.0, 1500.0];
         for n in 1..=MATCHES {
@@ -316,12 +321,15 @@ async fn rated_results_that_finish_together_lose_no_rating_update() {
     const MATCHES: usize = 8;
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let hub = guest(addr).await;
+        let hub = new_player(addr).await;
         let mut h = Client::connect(addr, &hub.token).await;
         let mut opponents = Vec::new();
         for _ in 0..MATCHES {
-            let mut o = Client::connect(addr, &guest(addr).await.token).await;
+            let mut o = Client::connect(addr, &new_player(addr).await.token).await;
             let match_id = new_match(&mut h, &mut o, json!({"rated": true})).await;
+            // Both move: a resignation before that would call the match off, unrated.
+            h.ok(|id| act(id, match_id, 0, "d1-d3")).await;
+            o.ok(|id| act(id, match_id, 1, "f4-c4")).await;
             opponents.push((o, match_id));
         }
         let resigned = futures_util::future::join_all(
@@ -387,13 +395,16 @@ async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let addr = start(&url, &[]).await;
-        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
         let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        // Both move: a resignation before that would call the match off, with nothing to rate.
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        b.ok(|id| act(id, match_id, 1, &moves[1])).await;
         rated_results_storable(&url, false).await;
         b.refused(ErrorCode::Internal, resign(match_id, 1)).await;
         let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
         assert_eq!(record["summary"]["status"], "live", "{backend:?}");
-        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        a.ok(|id| act(id, match_id, 0, &moves[2])).await;
 
         rated_results_storable(&url, true).await;
         b.ok(resign(match_id, 1)).await;
@@ -420,7 +431,7 @@ async fn a_final_move_whose_result_cannot_be_stored_keeps_its_result() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let addr = start(&url, &[]).await;
-        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
         let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;
         let (last, before_last) = moves.split_last().unwrap();
         for (i, mv) in before_last.iter().enumerate() {
@@ -467,10 +478,13 @@ async fn a_fallen_flag_whose_result_cannot_be_stored_is_retried_at_a_pace() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let addr = start(&url, &[]).await;
-        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
         rated_results_storable(&url, false).await;
-        let clock = json!({"rated": true, "clock": {"base_ms": 300, "increment_ms": 0}});
+        let clock = json!({"rated": true, "clock": {"base_ms": 600, "increment_ms": 0}});
         let match_id = new_match(&mut a, &mut b, clock).await;
+        // Both move (a flag before that calls the match off); then seat 0's time runs out.
+        a.ok(|id| act(id, match_id, 0, "d1-d3")).await;
+        b.ok(|id| act(id, match_id, 1, "f4-c4")).await;
         let before = result_writes(addr).await;
         tokio::time::sleep(Duration::from_millis(1800)).await;
         let tries = result_writes(addr).await - before;
@@ -504,10 +518,11 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
     let (moves, _) = corpus_game(4);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
+        let (alice, bjorn, mut a, mut b) = two_players(addr).await;
 
-        // Nobody moves: seat 0, the first to act, runs out of time.
-        let clock = json!({"rated": true, "clock": {"base_ms": 300, "increment_ms": 0}});
+        // Both move once (a flag before that calls the match off, fair_play.rs), then seat 0
+        // runs out of time.
+        let clock = json!({"rated": true, "clock": {"base_ms": 1000, "increment_ms": 0}});
         let match_id = a
             .ok(|id| create(id, "tafl", "copenhagen", clock))
             .await
@@ -515,10 +530,12 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
             .unwrap();
         let joining = Instant::now();
         b.ok(|id| join(id, match_id)).await;
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        b.ok(|id| act(id, match_id, 1, &moves[1])).await;
         let (seq, result) = finished(&mut a, match_id).await;
         let waited = joining.elapsed();
         assert!(
-            waited >= Duration::from_millis(300),
+            waited >= Duration::from_millis(1000),
             "{backend:?}: the flag fell after {waited:?}"
         );
         assert_eq!(result.reason, "timeout", "{backend:?}");
@@ -529,7 +546,7 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
         );
         assert_eq!(result.ratings.len(), 2);
         assert_eq!(finished(&mut b, match_id).await, (seq, result.clone()));
-        a.refused(ErrorCode::GameOver, |id| act(id, match_id, 0, &moves[0]))
+        a.refused(ErrorCode::GameOver, |id| act(id, match_id, 0, &moves[2]))
             .await;
         b.refused(ErrorCode::GameOver, resign(match_id, 1)).await;
         let (snap_seq, snap) = snapshot(&mut a, match_id).await;
@@ -538,7 +555,8 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
         assert_eq!((status.as_str(), stored.len()), ("finished", 2));
         assert_eq!(games(addr, &[&alice, &bjorn]).await, vec![1, 1]);
 
-        // Seat 0 moves at once (it has 2 s); seat 1 then runs out of time.
+        // Seat 0 moves at once (it has 2 s), seat 1 too, seat 0 again; seat 1 then runs out
+        // of time.
         let clock = json!({"rated": true, "clock": {"base_ms": 2000, "increment_ms": 0}});
         let match_id = new_match(&mut a, &mut b, clock).await;
         let ack = a.ok(|id| act(id, match_id, 0, &moves[0])).await;
@@ -549,6 +567,8 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
             }
             other => panic!("{other:?}"),
         }
+        b.ok(|id| act(id, match_id, 1, &moves[1])).await;
+        a.ok(|id| act(id, match_id, 0, &moves[2])).await;
         let (_, result) = finished(&mut a, match_id).await;
         assert_eq!(result.reason, "timeout", "{backend:?}");
         assert_eq!(
@@ -556,7 +576,7 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
             vec![0, 1],
             "{backend:?}: seat 1 lost on time"
         );
-        b.refused(ErrorCode::GameOver, |id| act(id, match_id, 1, &moves[1]))
+        b.refused(ErrorCode::GameOver, |id| act(id, match_id, 1, &moves[3]))
             .await;
         assert_eq!(games(addr, &[&alice, &bjorn]).await, vec![2, 2]);
         let (_, stored) = stored_ratings(addr, match_id).await;
@@ -572,7 +592,7 @@ async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
     const THINK: Duration = Duration::from_millis(150);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
         let clock = json!({"clock": {"base_ms": BASE, "increment_ms": INCREMENT}});
         let match_id = a
             .ok(|id| create(id, "tafl", "copenhagen", clock))
@@ -636,10 +656,12 @@ async fn draws_are_offered_declined_lapsed_and_agreed() {
     let (moves, _) = corpus_game(6);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
+        let (alice, bjorn, mut a, mut b) = two_players(addr).await;
 
         // Alice wins a first match, so the ratings differ: 1520 against 1480.
         let first = new_match(&mut a, &mut b, json!({"rated": true})).await;
+        a.ok(|id| act(id, first, 0, &moves[0])).await;
+        b.ok(|id| act(id, first, 1, &moves[1])).await;
         b.ok(resign(first, 1)).await;
         let (_, result) = finished(&mut a, first).await;
         assert_eq!(
@@ -720,7 +742,7 @@ async fn a_match_can_be_aborted_until_every_seat_has_moved() {
     let (moves, _) = corpus_game(6);
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
+        let (alice, bjorn, mut a, mut b) = two_players(addr).await;
 
         // Alice has moved, Bjorn not yet: he may call the rated match off.
         let match_id = new_match(&mut a, &mut b, json!({"rated": true})).await;

@@ -414,6 +414,7 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
             action: moves[last].clone(),
             clock_ms: Some(played.clocks_ms[usize::from(mover)] + 1_000),
             at_ms: server::clock_ms(),
+            command_id: Some("final".into()),
         };
         store.append_action(match_id, &final_move).await.unwrap();
         drop(store);

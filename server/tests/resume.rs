@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::{
     BACKENDS, Backend, Client, act, create, fresh_database, get, guest, join,
-    short_copenhagen_game, start, two_guests, watch,
+    short_copenhagen_game, start, two_guests, two_players, watch,
 };
 use protocol::{ClientMessage, ErrorCode, MatchEvent, MatchId, Seq, ServerMessage};
 use serde_json::json;
@@ -279,7 +279,7 @@ async fn a_player_who_stays_away_past_the_grace_period_loses_by_abandonment() {
             &["--disconnect-grace-secs", "1"],
         )
         .await;
-        let (_, bjorn, mut a, mut b) = two_guests(addr).await;
+        let (_, bjorn, mut a, mut b) = two_players(addr).await;
         let match_id = new_match(&mut a, &mut b, true).await;
         a.ok(|id| act(id, match_id, 0, &moves[0])).await;
         b.ok(|id| act(id, match_id, 1, &moves[1])).await;

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{BACKENDS, fresh_database, guest};
+use common::{BACKENDS, fresh_database, new_player};
 use engine::MatchRng;
 use engine::catalog::Hostable;
 use engine::game::Seat;
@@ -43,6 +43,8 @@ const FLAGS: &[&str] = &[
     "1000",
     "--ws-message-burst",
     "1000",
+    "--tournaments-per-day",
+    "100",
 ];
 
 /// How long a whole tournament may take before the test fails.
@@ -247,6 +249,7 @@ impl Bot {
                     {
                         let id = conn.id();
                         conn.send(ClientMessage::Watch {
+                            invite: None,
                             id,
                             match_id,
                             since: None,
@@ -269,6 +272,7 @@ impl Bot {
                         report.notified.push((round, match_id));
                         let id = conn.id();
                         conn.send(ClientMessage::Watch {
+                            invite: None,
                             id,
                             match_id,
                             since: None,
@@ -343,6 +347,7 @@ impl Bot {
                         MatchEvent::Started { .. } if !games.contains_key(&match_id) => {
                             let id = conn.id();
                             conn.send(ClientMessage::Watch {
+                                invite: None,
                                 id,
                                 match_id,
                                 since: None,
@@ -419,7 +424,7 @@ struct Field {
 /// Creates a tournament, enters AI levels 1.. `ai` and `bots` bot clients (connected before the
 /// start), and returns it still registering.
 async fn field(addr: SocketAddr, spec: Value, ai: u8, bots: usize) -> Field {
-    let organiser = guest(addr).await;
+    let organiser = new_player(addr).await;
     let created = post_ok(addr, &organiser.token, "/api/tournaments", spec).await;
     let id = created.summary.id;
     assert_eq!(created.summary.status, "registering");
@@ -432,7 +437,7 @@ async fn field(addr: SocketAddr, spec: Value, ai: u8, bots: usize) -> Field {
     let mut handles = Vec::new();
     let mut players = Vec::new();
     for _ in 0..bots {
-        let session = guest(addr).await;
+        let session = new_player(addr).await;
         let path = format!("/api/tournaments/{}/register", id.0);
         post_ok(addr, &session.token, &path, json!({})).await;
         players.push(session.player.id);
@@ -905,7 +910,7 @@ async fn a_player_who_never_comes_forfeits() {
         let spec = json!({"name": "No-show", "game": "tafl", "variant": VARIANT,
                           "format": "round_robin", "rated": true});
         let field = field(server.addr, spec, 2, 1).await;
-        let absent = guest(server.addr).await;
+        let absent = new_player(server.addr).await;
         let path = format!("/api/tournaments/{}/register", field.id.0);
         post_ok(server.addr, &absent.token, &path, json!({})).await;
         field.start().await;
@@ -998,8 +1003,8 @@ async fn a_match_stored_but_not_seated_before_a_crash_is_seated_after_it() {
         let mut flags = FLAGS.to_vec();
         flags[5] = "600";
         let mut first = Server::start(&url, &flags).await;
-        let alice = guest(first.addr).await;
-        let bob = guest(first.addr).await;
+        let alice = new_player(first.addr).await;
+        let bob = new_player(first.addr).await;
         let spec = json!({"name": "Crash", "game": "tafl", "variant": VARIANT,
                           "format": "round_robin"});
         let created = post_ok(first.addr, &alice.token, "/api/tournaments", spec).await;
@@ -1067,8 +1072,8 @@ async fn a_tournament_stored_without_a_clock_plays_on_the_default_one() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let mut first = Server::start(&url, FLAGS).await;
-        let alice = guest(first.addr).await;
-        let bob = guest(first.addr).await;
+        let alice = new_player(first.addr).await;
+        let bob = new_player(first.addr).await;
         let spec = json!({"name": "Old", "game": "tafl", "variant": VARIANT,
                           "format": "round_robin"});
         let id = post_ok(first.addr, &alice.token, "/api/tournaments", spec)
@@ -1107,8 +1112,8 @@ async fn tournaments_are_checked_and_kept_to_their_rules() {
     for backend in BACKENDS {
         let url = fresh_database(backend).await;
         let addr = common::start(&url, &["--tournament-poll-ms", "100"]).await;
-        let alice = guest(addr).await;
-        let bob = guest(addr).await;
+        let alice = new_player(addr).await;
+        let bob = new_player(addr).await;
         let create = |body: Value| {
             let token = alice.token.clone();
             async move { post_as(addr, &token, "/api/tournaments", body).await }

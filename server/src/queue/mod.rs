@@ -55,6 +55,13 @@ struct Entry {
     outbox: Outbox,
 }
 
+/// Who leaves the queue: a socket's entry (it left, or closed), or every entry of a player
+/// (banned).
+enum Leaving {
+    Socket(ConnId),
+    Player(PlayerId),
+}
+
 enum Request {
     Join {
         pool: Pool,
@@ -62,7 +69,7 @@ enum Request {
         reply: oneshot::Sender<ApiResult<()>>,
     },
     Leave {
-        conn: ConnId,
+        who: Leaving,
         reply: oneshot::Sender<bool>,
     },
     Pools {
@@ -122,7 +129,14 @@ impl Queue {
 
     /// Takes a socket's player out of the queue; false if they were not in it.
     pub async fn leave(&self, conn: ConnId) -> ApiResult<bool> {
-        self.ask(|reply| Request::Leave { conn, reply }).await
+        let who = Leaving::Socket(conn);
+        self.ask(|reply| Request::Leave { who, reply }).await
+    }
+
+    /// Takes a player out of the queue, whichever socket they joined from.
+    pub async fn remove_player(&self, player: PlayerId) -> ApiResult<bool> {
+        let who = Leaving::Player(player);
+        self.ask(|reply| Request::Leave { who, reply }).await
     }
 
     /// Every pool with players waiting.
@@ -176,8 +190,12 @@ impl Matchmaker {
                 };
                 let _ = reply.send(answer);
             }
-            Request::Leave { conn, reply } => {
-                let _ = reply.send(self.remove(|e| e.conn == conn));
+            Request::Leave { who, reply } => {
+                let removed = match who {
+                    Leaving::Socket(conn) => self.remove(|e| e.conn == conn),
+                    Leaving::Player(player) => self.remove(|e| e.player.id == player),
+                };
+                let _ = reply.send(removed);
             }
             Request::Pools { reply } => {
                 let pools = self

@@ -70,7 +70,9 @@ fn check_two_seats(game: &str, variant: &str) -> ApiResult<()> {
         (status = 200, description = "The new tournament", body = TournamentDetails),
         (status = 400, description = "`malformed` or `bad_request`: a bad body, name, game or number of rounds", body = ErrorBody),
         (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a guest asked for a rated tournament", body = ErrorBody),
         (status = 404, description = "`not_found`: no such game or variant", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: the player created the most tournaments allowed in 24 hours", body = ErrorBody),
     ),
 )]
 async fn create(
@@ -86,6 +88,8 @@ async fn create(
     }
     let (variant, _) = defaults(&spec.game, spec.variant.as_deref())?;
     check_two_seats(&spec.game, &variant)?;
+    crate::policy::may_play(&creator, spec.rated)?;
+    crate::policy::may_create_tournament(&state, &creator).await?;
     let rounds = match (spec.format, spec.rounds) {
         (TournamentFormat::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
         (TournamentFormat::Swiss, _) => {
@@ -171,6 +175,7 @@ async fn creator_only(
     responses(
         (status = 200, description = "The tournament", body = TournamentDetails),
         (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a guest cannot enter a rated tournament", body = ErrorBody),
         (status = 404, description = "`not_found`: no such tournament", body = ErrorBody),
         (status = 409, description = "`conflict`: already entered, or registration is closed", body = ErrorBody),
     ),
@@ -181,7 +186,7 @@ async fn register(
     Id(id): Id,
 ) -> ApiResult<Json<TournamentDetails>> {
     let id = TournamentId(id);
-    tournament(&state, id).await?;
+    crate::policy::may_play(&player, tournament(&state, id).await?.rated)?;
     state
         .store()
         .add_entrant(id, player.id, crate::clock_ms())

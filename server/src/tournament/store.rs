@@ -285,6 +285,22 @@ impl Store {
         Ok(row.as_ref().map(tournament_from).transpose()?)
     }
 
+    /// How many tournaments a player has created since `since_ms`.
+    pub async fn tournaments_created_since(
+        &self,
+        creator: PlayerId,
+        since_ms: i64,
+    ) -> StoreResult<u32> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM tournaments WHERE creator_id = $1 AND created_ms >= $2",
+        )
+        .bind(creator.0)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u32)
+    }
+
     /// The latest tournaments, newest first.
     pub async fn tournaments(&self, limit: i64) -> StoreResult<Vec<StoredTournament>> {
         let sql = format!("{TOURNAMENT_COLUMNS} ORDER BY t.id DESC LIMIT $1");

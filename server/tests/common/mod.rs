@@ -68,6 +68,18 @@ pub async fn alter_database(url: &str, statement: &'static str, ids: &[i64]) {
     pool.close().await;
 }
 
+/// The per-address limits on making accounts are off in tests, unless a test sets them: every
+/// test's players come from one address.
+pub fn unlimited_accounts(extra: &[&str]) -> Vec<&'static str> {
+    let mut args = Vec::new();
+    for flag in ["--registrations-per-minute", "--guests-per-minute"] {
+        if !extra.contains(&flag) {
+            args.extend([flag, "0"]);
+        }
+    }
+    args
+}
+
 /// The server's configuration for a test: loopback, an ephemeral port, the given database.
 pub fn config(database_url: &str, extra: &[&str]) -> server::config::Config {
     let mut args = vec![
@@ -77,6 +89,7 @@ pub fn config(database_url: &str, extra: &[&str]) -> server::config::Config {
         "--database-url",
         database_url,
     ];
+    args.extend(unlimited_accounts(extra));
     args.extend_from_slice(extra);
     server::config::Config::parse_from(args)
 }
@@ -147,6 +160,7 @@ pub async fn guest(addr: SocketAddr) -> Session {
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     next_id: u64,
+    id_salt: u32,
     /// Events and snapshots received but not yet taken by the test.
     pub pending: Vec<ServerMessage>,
 }
@@ -176,6 +190,7 @@ impl Client {
         Client {
             ws,
             next_id: 0,
+            id_salt: rand::random(),
             pending: Vec::new(),
         }
     }
@@ -208,9 +223,11 @@ impl Client {
         }
     }
 
+    /// A command id no other socket uses: the server takes a command whose id it has already
+    /// carried out, for the same seat and action, as a resend.
     pub fn fresh_id(&mut self) -> CommandId {
         self.next_id += 1;
-        CommandId(format!("c{}", self.next_id))
+        CommandId(format!("c{}-{:08x}", self.next_id, self.id_salt))
     }
 
     /// Sends a command built with a fresh id and returns the server's ack or error for it;
@@ -404,10 +421,25 @@ pub fn join(id: CommandId, match_id: MatchId) -> ClientMessage {
 /// Follows a match: from a fresh snapshot (`since` none), or with the events after `since`.
 pub fn watch(id: CommandId, match_id: MatchId, since: Option<u64>) -> ClientMessage {
     ClientMessage::Watch {
+        invite: None,
         id,
         match_id,
         since: since.map(Seq),
     }
+}
+
+/// A newly registered player with a fresh name.
+pub async fn new_player(addr: SocketAddr) -> Session {
+    register(addr, &format!("p{:08x}", rand::random::<u32>())).await
+}
+
+/// Two newly registered players, each connected on a socket of its own: the sessions, then the
+/// sockets. Rated play needs accounts; guests play casual games only.
+pub async fn two_players(addr: SocketAddr) -> (Session, Session, Client, Client) {
+    let (alice, bjorn) = (new_player(addr).await, new_player(addr).await);
+    let a = Client::connect(addr, &alice.token).await;
+    let b = Client::connect(addr, &bjorn.token).await;
+    (alice, bjorn, a, b)
 }
 
 /// Two new guests, each connected on a socket of its own: the sessions, then the sockets.
@@ -432,14 +464,14 @@ pub async fn copenhagen_match(a: &mut Client, b: &mut Client, options: Value) ->
     match_id
 }
 
-/// Two new guests in a new rated Copenhagen match with this clock, started: their sessions, their
-/// sockets (seat 0's first) and the match.
+/// Two new players in a new rated Copenhagen match with this clock, started: their sessions,
+/// their sockets (seat 0's first) and the match.
 pub async fn rated_match(
     addr: SocketAddr,
     base_ms: u64,
     increment_ms: u64,
 ) -> (Session, Session, Client, Client, MatchId) {
-    let (alice, bjorn, mut a, mut b) = two_guests(addr).await;
+    let (alice, bjorn, mut a, mut b) = two_players(addr).await;
     let clock = json!({"base_ms": base_ms, "increment_ms": increment_ms});
     let match_id = copenhagen_match(&mut a, &mut b, json!({"rated": true, "clock": clock})).await;
     (alice, bjorn, a, b, match_id)

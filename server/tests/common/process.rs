@@ -46,6 +46,7 @@ impl ServerProcess {
                 .unwrap();
             let child = Command::new(env!("CARGO_BIN_EXE_server"))
                 .args(["--bind", &addr.to_string(), "--database-url", database_url])
+                .args(super::unlimited_accounts(extra))
                 .args(extra)
                 .stdin(Stdio::null())
                 .stdout(out.try_clone().unwrap())

@@ -1,0 +1,190 @@
+//! Moderation. An operator makes an account an admin from the command line, against the same
+//! database (`server admin grant NAME`); admins then ban and unban accounts and read recent
+//! security events over REST. A ban revokes the account's sessions and closes its sockets,
+//! refuses its logins with the reason, takes it off the leaderboards and out of the queue.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use protocol::{Ban, ErrorBody, ErrorCode, PlayerId, SecurityEvent};
+use serde::Deserialize;
+
+use crate::auth::Authed;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{Body, Id};
+use crate::limits::ClientIp;
+use crate::security::Kind;
+use crate::state::AppState;
+use crate::store::{Player, Store};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/players/{id}/ban", post(ban).delete(unban))
+        .route("/api/admin/security-events", get(security_events))
+}
+
+/// The longest reason a ban may give.
+const MAX_REASON: usize = 500;
+
+/// Refuses anyone but an admin.
+async fn admin_only(state: &AppState, player: &Player) -> ApiResult<()> {
+    if state.store().is_admin(player.id).await? {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::Forbidden,
+            "only admins may do this (an operator makes an admin with `server admin grant NAME`)",
+        ))
+    }
+}
+
+async fn target(state: &AppState, id: i64) -> ApiResult<Player> {
+    state
+        .store()
+        .player(PlayerId(id))
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no player {id}")))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/admin/players/{id}/ban",
+    tag = "admin",
+    summary = "Ban an account",
+    description = "Bans the account: its sessions are revoked and its sockets closed, its logins \
+        are refused with the reason, it leaves the leaderboards and the matchmaking queue. Admins \
+        only.",
+    security(("bearer" = []), ("cookie" = [])),
+    params(("id" = i64, Path, description = "The player's number")),
+    request_body = Ban,
+    responses(
+        (status = 204, description = "Banned"),
+        (status = 400, description = "`bad_request`: no reason, a reason too long, or the admin's own account", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: not an admin", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
+    ),
+)]
+pub async fn ban(
+    State(state): State<AppState>,
+    Authed(admin): Authed,
+    ClientIp(ip): ClientIp,
+    Id(id): Id,
+    Body(body): Body<Ban>,
+) -> ApiResult<StatusCode> {
+    admin_only(&state, &admin).await?;
+    let reason = body.reason.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("a ban gives its reason, 1 to {MAX_REASON} characters"),
+        ));
+    }
+    let player = target(&state, id).await?;
+    if player.id == admin.id {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "an admin cannot ban their own account",
+        ));
+    }
+    state
+        .store()
+        .ban(player.id, reason, crate::clock_ms())
+        .await?;
+    state.revoke_player(player.id);
+    state.queue().remove_player(player.id).await?;
+    state.security().record(
+        Kind::Banned,
+        Some(&player.name),
+        Some(ip),
+        &format!("banned by {}: {reason}", admin.name),
+    );
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/admin/players/{id}/ban",
+    tag = "admin",
+    summary = "Lift a ban",
+    description = "The account may log in again. Admins only.",
+    security(("bearer" = []), ("cookie" = [])),
+    params(("id" = i64, Path, description = "The player's number")),
+    responses(
+        (status = 204, description = "The ban is lifted"),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: not an admin", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
+    ),
+)]
+pub async fn unban(
+    State(state): State<AppState>,
+    Authed(admin): Authed,
+    ClientIp(ip): ClientIp,
+    Id(id): Id,
+) -> ApiResult<StatusCode> {
+    admin_only(&state, &admin).await?;
+    let player = target(&state, id).await?;
+    state.store().unban(player.id).await?;
+    state.security().record(
+        Kind::Unbanned,
+        Some(&player.name),
+        Some(ip),
+        &format!("ban lifted by {}", admin.name),
+    );
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Limit {
+    /// How many events, 1 to 1000; 100 when absent.
+    limit: Option<usize>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/security-events",
+    tag = "admin",
+    summary = "Recent security events",
+    description = "Refused logins, locked usernames, rate limiting, refused origins and sockets, \
+        bans: newest first, as this server process saw them (kept in memory, the latest 1000; \
+        repeats from one address within a minute are counted on one event). Admins only.",
+    security(("bearer" = []), ("cookie" = [])),
+    params(Limit),
+    responses(
+        (status = 200, description = "The events", body = Vec<SecurityEvent>),
+        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: not an admin", body = ErrorBody),
+    ),
+)]
+pub async fn security_events(
+    State(state): State<AppState>,
+    Authed(admin): Authed,
+    limit: Result<Query<Limit>, QueryRejection>,
+) -> ApiResult<Json<Vec<SecurityEvent>>> {
+    admin_only(&state, &admin).await?;
+    let Query(limit) = limit.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+    let limit = limit.limit.unwrap_or(100).clamp(1, 1000);
+    Ok(Json(state.security().recent(limit)))
+}
+
+/// `server admin grant NAME` / `server admin revoke NAME`: run by an operator against the
+/// server's database. Returns what to print.
+pub async fn set_admin(database_url: &str, name: &str, admin: bool) -> Result<String, String> {
+    let store = Store::connect(database_url)
+        .await
+        .map_err(|e| e.to_string())?;
+    let found = store
+        .set_admin(name, admin)
+        .await
+        .map_err(|e| e.to_string())?;
+    store.close().await;
+    match (found, admin) {
+        (false, _) => Err(format!("there is no account named '{name}'")),
+        (true, true) => Ok(format!("{name} is an admin")),
+        (true, false) => Ok(format!("{name} is no longer an admin")),
+    }
+}

@@ -1,0 +1,63 @@
+//! Housekeeping, every `--housekeeping-secs`: guest accounts unused for `--guest-idle-days` are
+//! removed (their finished matches stay, under an anonymous name), and casual matches without a
+//! clock in which nothing has happened for `--idle-match-mins` are called off (reason `idle`),
+//! so that abandoned games do not pile up among the live ones.
+
+use std::time::Duration;
+
+use crate::room::Command;
+use crate::state::AppState;
+
+pub fn start(state: AppState) {
+    let every = Duration::from_secs(state.config().housekeeping_secs);
+    let stopping = state.shutdown().stopped();
+    tokio::spawn(async move {
+        tokio::pin!(stopping);
+        // The first pass waits one period, so that the unfinished matches are restored first.
+        let mut passes = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        passes.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = &mut stopping => return,
+                _ = passes.tick() => pass(&state).await,
+            }
+        }
+    });
+}
+
+/// One round of housekeeping. A failure is logged and tried again next time.
+async fn pass(state: &AppState) {
+    let now = crate::clock_ms();
+    let config = state.config();
+    let guests_idle_since = now - (config.guest_idle_days * 24 * 3600 * 1000) as i64;
+    match state
+        .store()
+        .remove_idle_guests(guests_idle_since, now)
+        .await
+    {
+        Ok(0) => {}
+        Ok(removed) => tracing::info!(removed, "idle guest accounts removed"),
+        Err(e) => tracing::warn!(error = %e, "could not remove idle guests"),
+    }
+    let matches_idle_since = now - (config.idle_match_mins * 60 * 1000) as i64;
+    let idle = match state.store().idle_matches(matches_idle_since).await {
+        Ok(idle) => idle,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not list idle matches");
+            return;
+        }
+    };
+    for (id, plies) in idle {
+        let expired = state
+            .rooms()
+            .ask(id, |reply| Command::Expire { plies, reply })
+            .await;
+        match expired {
+            Ok(true) => tracing::info!(match_id = id.0, "idle match called off"),
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(match_id = id.0, error = %e, "could not call off an idle match")
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Fair-play policy that more than one door enforces: guests play casual games only, a player
+//! may keep only so many matches open, and may create only so many tournaments a day. Each
+//! refusal is a clear error naming the reason and the limit.
+
+use protocol::ErrorCode;
+
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use crate::store::Player;
+
+/// The refusal a guest gets for anything rated.
+pub fn guests_play_casual() -> ApiError {
+    ApiError::new(
+        ErrorCode::Forbidden,
+        "guests play casual games only: register an account to play rated",
+    )
+}
+
+/// Refuses a rated game to a guest.
+pub fn may_play(player: &Player, rated: bool) -> ApiResult<()> {
+    if rated && player.guest {
+        return Err(guests_play_casual());
+    }
+    Ok(())
+}
+
+/// Refuses one more match waiting for opponents to a player who has as many as allowed, so
+/// that nobody can flood the list of open challenges.
+pub async fn may_open_match(state: &AppState, player: &Player) -> ApiResult<()> {
+    let limit = state.config().open_matches_per_player;
+    if state.store().open_matches_of(player.id).await? >= limit {
+        return Err(ApiError::new(
+            ErrorCode::Conflict,
+            format!(
+                "you have {limit} matches waiting for opponents, the most allowed: \
+                 play or abort one first"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses one more tournament to a player who has created as many as allowed in 24 hours.
+pub async fn may_create_tournament(state: &AppState, player: &Player) -> ApiResult<()> {
+    let limit = state.config().tournaments_per_day;
+    let since = crate::clock_ms() - 24 * 3600 * 1000;
+    let created = state
+        .store()
+        .tournaments_created_since(player.id, since)
+        .await?;
+    if created >= limit {
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            format!("you have created {limit} tournaments in the last 24 hours, the most allowed"),
+        ));
+    }
+    Ok(())
+}

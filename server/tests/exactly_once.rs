@@ -1,0 +1,119 @@
+//! Exactly-once commands: an action is stored with the id of the command that sent it, so a
+//! client that lost the ack (the server was killed between storing the action and sending the
+//! ack) and sends the same command again after a restart gets the original ack, and nothing is
+//! applied twice. Shown in Hanoi, where the mover acts several times in a row (a split), so that
+//! the same action sent twice would be legal twice.
+
+mod common;
+
+use std::time::Duration;
+
+use common::process::ServerProcess;
+use common::{BACKENDS, Client, act, create, fresh_database, join, two_players};
+use protocol::{Ack, ClientMessage, CommandId, MatchId, Seq, ServerMessage};
+use serde_json::json;
+use server::hosted::host;
+
+/// How many actions the database holds for a match.
+async fn stored_actions(url: &str, m: MatchId) -> i64 {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM match_actions WHERE match_id = $1")
+        .bind(m.0)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    n
+}
+
+/// White's first disc of a split, then a next disc that White could move the same way again
+/// right after: the action a double application would repeat.
+fn a_split_that_could_repeat() -> (String, String) {
+    let mut game = host("hanoi", "standard", 2, 0).unwrap();
+    for first in game.legal(0) {
+        let mut after_first = game.boxed_clone();
+        after_first.play(0, &first).unwrap();
+        for second in after_first.legal(0) {
+            let mut after_second = after_first.boxed_clone();
+            after_second.play(0, &second).unwrap();
+            if after_second.to_act() == vec![0] && after_second.legal(0).contains(&second) {
+                return (first, second);
+            }
+        }
+        game = host("hanoi", "standard", 2, 0).unwrap();
+    }
+    panic!("no split of White's first turn repeats a line");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_resent_after_a_lost_ack_is_answered_once_and_applied_once() {
+    let (first, second) = a_split_that_could_repeat();
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let server = ServerProcess::start(&url).await;
+        let (white, _, mut w, mut b) = two_players(server.addr).await;
+        let m = w
+            .ok(|id| create(id, "hanoi", "standard", json!({})))
+            .await
+            .match_id
+            .unwrap();
+        b.ok(|id| join(id, m)).await;
+        w.ok(|id| act(id, m, 0, &first)).await;
+
+        // The second disc: sent, stored, and the server killed before White reads the ack.
+        let lost = CommandId(format!("split-{:08x}", rand::random::<u32>()));
+        w.send(&act(lost.clone(), m, 0, &second)).await;
+        let stored = async {
+            while stored_actions(&url, m).await < 2 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        tokio::time::timeout(common::PATIENCE, stored)
+            .await
+            .expect("the action was stored");
+        server.kill();
+        drop((w, b));
+
+        // After a restart White sends the same command again.
+        let server = ServerProcess::start(&url).await;
+        let mut w = Client::connect(server.addr, &white.token).await;
+        w.send(&act(lost.clone(), m, 0, &second)).await;
+        let ack = match w.answer(&lost).await {
+            ServerMessage::Ack { ack, .. } => ack,
+            other => panic!("{backend:?}: expected the original ack, got {other:?}"),
+        };
+        assert_eq!(
+            stored_actions(&url, m).await,
+            2,
+            "{backend:?}: applied twice"
+        );
+        // The original ack: the event the action caused (seat taken twice, started, first).
+        let original = Ack {
+            match_id: Some(m),
+            seq: Some(Seq(5)),
+            ..Ack::default()
+        };
+        assert_eq!(ack, original, "{backend:?}");
+        // Again, on the same socket: the same answer.
+        w.send(&act(lost.clone(), m, 0, &second)).await;
+        assert!(matches!(w.answer(&lost).await, ServerMessage::Ack { ack, .. } if ack == original));
+        // The same id for another action is a new command, not a resend.
+        let next = w
+            .ok(|id| ClientMessage::Legal {
+                id,
+                match_id: m,
+                seat: 0,
+            })
+            .await
+            .actions
+            .unwrap();
+        let other = next.iter().find(|a| **a != second).expect("another line");
+        w.send(&act(lost.clone(), m, 0, other)).await;
+        match w.answer(&lost).await {
+            ServerMessage::Ack { ack, .. } => assert_eq!(ack.seq, Some(Seq(6)), "{backend:?}"),
+            other => panic!("{backend:?}: {other:?}"),
+        }
+        assert_eq!(stored_actions(&url, m).await, 3);
+    }
+}
