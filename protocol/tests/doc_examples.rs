@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, ServerMessage,
-    Session, TournamentDetails, TournamentSummary,
+    AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
+    Leaderboard, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, SecurityEvent,
+    ServerMessage, Session, TournamentDetails, TournamentSummary,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -58,6 +58,7 @@ const SERVER_TYPES: &[&str] = &[
 /// Every `kind` of a match event, as [`event_kind`] names them.
 const EVENT_KINDS: &[&str] = &[
     "seat_taken",
+    "unrated",
     "started",
     "acted",
     "draw_offered",
@@ -130,6 +131,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
 fn event_kind(event: &MatchEvent) -> &'static str {
     match event {
         MatchEvent::SeatTaken { .. } => "seat_taken",
+        MatchEvent::Unrated { .. } => "unrated",
         MatchEvent::Started { .. } => "started",
         MatchEvent::Acted { .. } => "acted",
         MatchEvent::DrawOffered { .. } => "draw_offered",
@@ -322,6 +324,15 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "Health" => {
             round_trip::<Health>(json, true)?;
+        }
+        "Ban" => {
+            round_trip::<Ban>(json, false)?;
+        }
+        "SecurityEventList" => {
+            let list: Vec<SecurityEvent> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one event".to_string());
+            }
         }
         "QueuePoolList" => {
             round_trip::<Vec<QueuePool>>(json, true)?;

@@ -22,11 +22,11 @@ pub struct Config {
     pub log: String,
     #[arg(long, env = "TAFL_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Largest WebSocket frame (and message) accepted, in bytes (at least 1024).
-    #[arg(long, env = "TAFL_MAX_FRAME_BYTES", default_value_t = 64 * 1024, value_parser = at_least_usize(1024))]
+    /// Largest WebSocket frame (and message) accepted, in bytes (at least 256).
+    #[arg(long, env = "TAFL_MAX_FRAME_BYTES", default_value_t = 64 * 1024, value_parser = at_least_usize(256))]
     pub max_frame_bytes: usize,
-    /// Largest REST request body accepted, in bytes (at least 1024).
-    #[arg(long, env = "TAFL_MAX_BODY_BYTES", default_value_t = 16 * 1024, value_parser = at_least_usize(1024))]
+    /// Largest REST request body accepted, in bytes (at least 256).
+    #[arg(long, env = "TAFL_MAX_BODY_BYTES", default_value_t = 16 * 1024, value_parser = at_least_usize(256))]
     pub max_body_bytes: usize,
     /// Address to serve `GET /metrics` (Prometheus) on, apart from the public port; unset, it
     /// is served on `--bind` with everything else.

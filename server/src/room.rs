@@ -690,7 +690,8 @@ impl Room {
     /// against each other is played casual, and its followers are told before it starts: the
     /// same two accounts cannot trade rating without limit.
     async fn limit_rated_pairs(&mut self) -> ApiResult<()> {
-        if !self.spec.rated || self.spec.hotseat {
+        // A tournament's pairings are not the players' choice.
+        if !self.spec.rated || self.spec.hotseat || self.in_tournament {
             return Ok(());
         }
         let players: Vec<PlayerId> = self.seats.iter().flatten().map(|p| p.id).collect();

@@ -761,13 +761,14 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
                 })
                 .await;
         }
-        // A private match is joined with its invite code, never by its id alone.
+        // A private match is joined with its invite code, never by its id alone: without the
+        // code it does not exist (fair_play.rs).
         let private =
             t.a.ok(|id| create(id, "tafl", "brandubh", json!({"visibility": "private"})))
                 .await;
         let (pm, invite) = (private.match_id.unwrap(), private.invite.unwrap());
         stranger
-            .refused(ErrorCode::Forbidden, |id| join(id, pm))
+            .refused(ErrorCode::NotFound, |id| join(id, pm))
             .await;
         stranger
             .refused(ErrorCode::NotFound, |id| ClientMessage::JoinMatch {
@@ -777,7 +778,7 @@ async fn illegal_foreign_and_unknown_commands_change_nothing() {
                 seat: None,
             })
             .await;
-        let record = get(addr, &format!("/api/matches/{}", pm.0)).await;
+        let record = get(addr, &format!("/api/matches/{}?invite={invite}", pm.0)).await;
         assert_eq!(record["summary"]["status"], "waiting", "{backend:?}");
         assert!(record["summary"]["players"][1].is_null());
         let joined = guest_socket
@@ -1844,5 +1845,18 @@ async fn thousands_of_random_frames_change_nothing_they_should_not() {
             heard.other_frames,
             began.elapsed()
         );
+    }
+}
+
+/// A `legal` message with a bad field is a known message badly written, as for every other type.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_legal_is_a_bad_request() {
+    let addr = start(&fresh_database(BACKENDS[0]).await, &[]).await;
+    let mut c = Client::connect(addr, &guest(addr).await.token).await;
+    c.send_text(r#"{"type": "legal", "id": "l1", "match_id": "four", "seat": 0}"#)
+        .await;
+    match c.answer(&protocol::CommandId("l1".into())).await {
+        ServerMessage::Error { error, .. } => assert_eq!(error.code, ErrorCode::BadRequest),
+        other => panic!("{other:?}"),
     }
 }

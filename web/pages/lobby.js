@@ -1,5 +1,5 @@
 // The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
-// hot-seat matches on one screen, live matches to watch, and the way to leaderboards and
+// hot-seat matches on one screen, open challenges to join, live matches to watch, and the way to leaderboards and
 // tournaments. `#/join/<code>` lands here and joins the private match at once.
 import { el, playerLink } from "../dom.js";
 import { games, seatName, seatRange, timeControls } from "../catalog.js";
@@ -63,7 +63,12 @@ export default async function render(root, params, app) {
   // Quick play.
   const quick = gamePicker("queue");
   const quickTime = select("queue-time", timeOptions, "blitz");
-  const quickRated = el("input", { type: "checkbox", checked: !app.me.guest, "data-testid": "queue-rated" });
+  // Guests play casual games only: the server refuses them anything rated.
+  const ratedBox = (testid) => el("input", {
+    type: "checkbox", checked: !app.me.guest, disabled: app.me.guest, "data-testid": testid,
+    title: app.me.guest ? "Guests play casual games: register to play rated" : undefined,
+  });
+  const quickRated = ratedBox("queue-rated");
   const queueState = el("p", { class: "muted", "data-testid": "queue-state" });
   const joinQueue = el("button", { "data-testid": "queue-join" }, "Find an opponent");
   const leaveQueue = el("button", { class: "secondary", "data-testid": "queue-leave", hidden: true }, "Leave the queue");
@@ -100,7 +105,8 @@ export default async function render(root, params, app) {
   const aiLevel = select("ai-level", [1, 2, 3, 4, 5].map((l) => [String(l), `level ${l}`]), "1");
   const aiSeat = seatSelect(ai, "ai-seat");
   const aiTime = select("ai-time", [["", "no clock"], ...timeOptions], "");
-  const aiRated = el("input", { type: "checkbox", "data-testid": "ai-rated" });
+  const aiRated = ratedBox("ai-rated");
+  aiRated.checked = false;
   const playAi = el("button", { "data-testid": "ai-play" }, "Play the AI");
   playAi.onclick = async () => {
     message.textContent = "";
@@ -118,7 +124,7 @@ export default async function render(root, params, app) {
   const priv = gamePicker("private", { twoSeatsOnly: false });
   const privSeat = seatSelect(priv, "private-seat");
   const privTime = select("private-time", [["", "no clock"], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
-  const privRated = el("input", { type: "checkbox", checked: !app.me.guest, "data-testid": "private-rated" });
+  const privRated = ratedBox("private-rated");
   const createPrivate = el("button", { "data-testid": "private-create" }, "Create a private match");
   createPrivate.onclick = async () => {
     message.textContent = "";
@@ -160,17 +166,24 @@ export default async function render(root, params, app) {
     }
   };
 
-  // Live matches.
+  // Open challenges (matches waiting for players) to join, and live matches to watch.
+  const matchLine = (m, prefix, label, onclick) => {
+    const players = m.players.flatMap((p, i) => (i ? [" v ", playerLink(p)] : [playerLink(p)]));
+    const go = el("button", { class: "small", "data-testid": `${prefix}-${m.id}` }, label);
+    go.onclick = onclick;
+    return el("li", {}, go, ` ${m.game} ${m.variant}${m.rated ? " (rated)" : ""}: `, ...players);
+  };
+  const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
   const live = el("ul", { class: "plain matches", "data-testid": "live-matches" });
   const refreshLive = async () => {
-    const matches = await app.api.get("/api/matches/live").catch(() => []);
-    live.replaceChildren(...matches.map((m) => {
-      const free = m.players.some((p) => p === null);
+    const [waiting, playing] = await Promise.all([
+      app.api.get("/api/matches/open").catch(() => []),
+      app.api.get("/api/matches/live").catch(() => []),
+    ]);
+    open.replaceChildren(...waiting.map((m) => {
       const mine = m.players.some((p) => p?.id === app.me.id);
-      const players = m.players.flatMap((p, i) => (i ? [" v ", playerLink(p)] : [playerLink(p)]));
-      const go = el("button", { class: "small", "data-testid": `live-${m.id}` }, mine ? "Play" : free ? "Join" : "Watch");
-      go.onclick = async () => {
-        if (free && !mine) {
+      return matchLine(m, "open", mine ? "Open" : "Join", async () => {
+        if (!mine) {
           try {
             await app.socket.send({ type: "join_match", match_id: m.id });
           } catch (e) {
@@ -178,10 +191,14 @@ export default async function render(root, params, app) {
           }
         }
         goTo(m.id);
-      };
-      return el("li", {}, go, ` ${m.game} ${m.variant}${m.rated ? " (rated)" : ""}: `, ...players);
+      });
     }));
-    if (!matches.length) live.append(el("li", { class: "muted" }, "No match is being played."));
+    if (!waiting.length) open.append(el("li", { class: "muted" }, "No open challenge."));
+    live.replaceChildren(...playing.map((m) => {
+      const mine = m.players.some((p) => p?.id === app.me.id);
+      return matchLine(m, "live", mine ? "Play" : "Watch", () => goTo(m.id));
+    }));
+    if (!playing.length) live.append(el("li", { class: "muted" }, "No match is being played."));
   };
 
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
@@ -203,6 +220,7 @@ export default async function render(root, params, app) {
         el("h3", {}, "Join by code"), el("div", { class: "row" }, code, join)),
       el("section", { class: "card" }, el("h2", {}, "Hot seat"), el("p", { class: "muted" }, "Every side played from this screen."),
         ...hot.nodes, el("div", { class: "row" }, hotPlay)),
+      el("section", { class: "card wide" }, el("h2", {}, "Open challenges"), open),
       el("section", { class: "card wide" }, el("h2", {}, "Live matches"), live),
       el("section", { class: "card wide" }, el("h2", {}, "Leaderboards"), leaderboards,
         el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, "Tournaments →"))),
