@@ -119,6 +119,21 @@ fn play_shows_the_board_the_moves_and_the_status() {
     );
 }
 
+/// OpenTafl's own Copenhagen string carries `tfr:w`: the side that completes a threefold
+/// repetition loses. Here the defenders' eighth-ply shuffle brings the start back a third time.
+#[test]
+fn play_reads_opentafls_copenhagen_repetition_rule() {
+    let copenhagen = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y \
+        start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+    let out = succeeds(&[
+        "play", copenhagen, "a4-b4", "f4-e4", "b4-a4", "e4-f4", "a4-b4", "f4-e4", "b4-a4", "e4-f4",
+    ]);
+    assert!(
+        out.ends_with("status: over, attackers win (repetition)\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn play_reports_a_finished_game() {
     // Brandubh: the king leaves the throne by d5, walks up the e-file and escapes at g7.
