@@ -51,7 +51,7 @@ fn variants_lists_every_preset_with_its_size_and_rules_string() {
     let out = succeeds(&["variants"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), variants::NAMES.len());
-    assert_eq!(lines.len(), 10);
+    assert_eq!(lines.len(), 16);
     for (line, name) in lines.iter().zip(variants::NAMES) {
         let fields: Vec<&str> = line.splitn(3, char::is_whitespace).collect();
         assert_eq!(fields[0], name, "{line}");
