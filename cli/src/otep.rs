@@ -46,9 +46,9 @@ use std::time::{Duration, Instant};
 
 use engine::MatchRng;
 use engine::ai::{Ai, Budget, Level};
-use engine::tafl::opentafl::{parse_move, parse_position, parse_rules, parse_square, print_move};
+use engine::tafl::opentafl::{parse_move, parse_position, parse_rules, print_move};
 use engine::tafl::search::{MATE, MAX_DEPTH, SearchParams, SearchReport, is_decisive};
-use engine::tafl::{Layout, Rules, Side, Square, Tafl, seat_of};
+use engine::tafl::{Layout, Rules, Side, Tafl, seat_of};
 
 /// How `tafl engine` plays.
 pub struct Options {
