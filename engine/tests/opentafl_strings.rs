@@ -2,7 +2,7 @@
 //! repetition and king-strength letters, and the exit fort it recognises beside a corner.
 
 use engine::tafl::opentafl::{parse_move, parse_rules};
-use engine::tafl::{KingStrength, Reason, Repetition, Side, Tafl};
+use engine::tafl::{KingStrength, Layout, Reason, Repetition, Side, Tafl};
 
 const BUILTIN: &str = include_str!("data/opentafl-builtin-variants.tsv");
 
@@ -23,7 +23,7 @@ fn play_all(game: &mut Tafl, moves: &str) {
     }
 }
 
-/// Every built-in variant is read, except those needing a piece or a move we do not have, which
+/// Every built-in variant is read, except those needing a piece or a square we do not have, which
 /// are refused with the switch or letter named and the words "not supported".
 #[test]
 fn every_builtin_variant_is_read_or_refused_by_name() {
@@ -37,7 +37,7 @@ fn every_builtin_variant_is_read_or_refused_by_name() {
             }
             Err(e) => {
                 assert!(e.message.contains("not supported"), "{menu}: {e}");
-                let named = ["ber:c", "kj:r", "'c'", "'N'", "afor:", "spd:"];
+                let named = ["ber:c", "kj:r", "'c'", "'N'", "afor:"];
                 assert!(named.iter().any(|n| e.message.contains(n)), "{menu}: {e}");
             }
         }
@@ -51,7 +51,8 @@ fn every_builtin_variant_is_read_or_refused_by_name() {
             "Copenhagen",
             "Brandub",
             "Tawlbwrdd",
-            "Tablut"
+            "Tablut",
+            "Magpie",
         ]
     );
 }
@@ -63,14 +64,9 @@ fn builtin_letters_take_opentafl_meanings() {
     assert!(copenhagen.shieldwall_flank);
     let relaxed = parse_rules(builtin("(relaxed shieldwall variant)")).unwrap();
     assert!(!relaxed.shieldwall_flank);
-    // Magpie's king moves one square at a time (`spd`), which we refuse; its `ks:m` we read.
-    let magpie = builtin("Magpie 7x7").replace("spd:", "x:");
-    let magpie = magpie
-        .split(' ')
-        .filter(|w| !w.starts_with("x:"))
-        .collect::<Vec<_>>();
-    let magpie = parse_rules(&magpie.join(" ")).unwrap();
+    let magpie = parse_rules(builtin("Magpie 7x7")).unwrap();
     assert_eq!(magpie.king_strength, KingStrength::Middleweight);
+    assert_eq!(magpie.speed, [None, None, Some(1)]);
     let tablut = parse_rules(builtin("Tablut 9x9")).unwrap();
     assert_eq!(tablut.king_strength, KingStrength::StrongAtThrone);
     assert_eq!(tablut.corner_block, 0, "cor: lists no corner");
@@ -113,6 +109,33 @@ fn an_exit_fort_beside_a_corner_is_recognised_at_once() {
     assert_eq!(
         (verdict.winner, verdict.reason),
         (Some(Side::Defenders), Reason::ExitFort)
+    );
+}
+
+/// Magpie's `spd`: the king moves one square at a time, the men as far as they like.
+#[test]
+fn a_speed_limit_bounds_the_moves() {
+    let magpie = parse_rules(builtin("Magpie 7x7")).unwrap();
+    let start =
+        Layout::from_diagram(". . . . . . .\n. . . . . . .\n. . . . . . .\n. . . K . . .\n. . . . . . .\n. . . . . . .\n. . . . . A .")
+            .unwrap();
+    let game = Tafl::from_layout(magpie.clone(), &start, Side::Defenders).unwrap();
+    let king_moves: Vec<String> = game.legal_moves().iter().map(|m| m.to.name(7)).collect();
+    assert_eq!(king_moves.len(), 4, "{king_moves:?}");
+    let mut game = game;
+    let far = parse_move("d4-d6", 7).unwrap().mv;
+    assert_eq!(
+        game.play_move(far).unwrap_err().to_string(),
+        "the king moves at most 1 squares"
+    );
+    let attackers = Tafl::from_layout(magpie, &start, Side::Attackers).unwrap();
+    // f1 to b1 (a1 is a corner) and up the f-file: the men have no limit.
+    assert_eq!(attackers.legal_moves().len(), 10);
+    // The string prints back as OpenTafl writes it.
+    let printed = engine::tafl::opentafl::print_rules(&parse_rules(builtin("Magpie 7x7")).unwrap());
+    assert!(
+        printed.contains(" spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, "),
+        "{printed}"
     );
 }
 

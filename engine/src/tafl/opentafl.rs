@@ -9,9 +9,9 @@
 //!   `start:` required, every other key defaulting to [`Rules::default_for`]'s value (OpenTafl's
 //!   documented defaults) and omitted when printed at its default. Every key and letter means
 //!   what it means in OpenTafl; our extensions are values OpenTafl does not have (`ks:a`,
-//!   `tfr:c`, `linc`). OpenTafl switches for pieces and moves we do not have (knights and
-//!   commanders, jumps, berserk, fortresses, speed limits) are read when they change nothing
-//!   here and refused, with the switch named, when they would.
+//!   `tfr:c`). OpenTafl switches for pieces, squares and moves we do not have (knights,
+//!   commanders, jumps, berserk, fortresses) are read when they change nothing here and
+//!   refused, with the switch named, when they would.
 //! * Game record: `[tag:value]` header lines, then numbered move pairs `1. d1-d3 h6-h9`.
 //!
 //! Every error names the 1-based character column of the problem in the text it was given.
@@ -101,12 +101,12 @@ pub fn parse_position(text: &str) -> Result<Layout, NotationError> {
                 .last_mut()
                 .expect("rank")
                 .push((column, Some(Piece::King))),
-            'c' | 'n' | 'k' | 'C' | 'N' => {
+            'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {
                 return error(
                     column,
                     format!(
-                        "OpenTafl's piece '{c}' (knight, commander or attacking king) is not \
-                         supported: only t, T and K"
+                        "OpenTafl's piece '{c}' (commander, knight, attacking king, mercenary \
+                         or guard) is not supported: only t, T and K"
                     ),
                 );
             }
@@ -279,6 +279,7 @@ impl Rules {
             encirclement: true,
             repetition: Repetition::Draw,
             linnaean: false,
+            speed: [None; 3],
             start,
         }
     }
@@ -353,6 +354,37 @@ fn repetition_letter(r: Repetition) -> &'static str {
     }
 }
 
+/// OpenTafl's kinds in the order of its per-kind lists (`spd`): attacker man, commander,
+/// knight, king, mercenary, guard, then the same for the defenders. Kinds we do not have are
+/// `None`.
+const OPENTAFL_KINDS: [Option<Piece>; 12] = [
+    Some(Piece::Attacker),
+    None,
+    None,
+    None,
+    None,
+    None,
+    Some(Piece::Defender),
+    None,
+    None,
+    Some(Piece::King),
+    None,
+    None,
+];
+
+/// `spd`'s value: one number when every kind has the same limit (`-1` for none), else one per
+/// OpenTafl kind.
+fn speed_list(speed: [Option<u8>; 3]) -> String {
+    let text = |limit: Option<u8>| limit.map_or("-1".to_string(), |n| n.to_string());
+    if speed.iter().all(|&s| s == speed[0]) {
+        return text(speed[0]);
+    }
+    OPENTAFL_KINDS
+        .iter()
+        .map(|kind| format!("{},", text(kind.and_then(|p| speed[p.index()]))))
+        .collect()
+}
+
 /// Writes a rules string: `dim` (first, as OpenTafl requires), `name` (if any), every key that
 /// differs from its default, and `start` (last).
 pub fn print_rules(rules: &Rules) -> String {
@@ -417,6 +449,7 @@ pub fn print_rules(rules: &Rules) -> String {
         repetition_letter(d.repetition).into(),
     );
     flag("linc", yn(rules.linnaean), yn(d.linnaean));
+    flag("spd", speed_list(rules.speed), speed_list(d.speed));
     parts.push(format!("start:{}", print_position(&rules.start)));
     parts.join(" ")
 }
@@ -452,8 +485,8 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
             "n" => Ok(false),
             _ => error(at, format!("{key} takes y or n, not '{v}'")),
         };
-        // OpenTafl's piece-type letters; knights, commanders and the attacking king (c, n, k,
-        // C, N) never stand on our boards, so what a list says about them changes nothing.
+        // OpenTafl's piece-type letters; knights, commanders, mercenaries, guards and the
+        // attacking king never stand on our boards, so what a list says about them is moot.
         let pieces = |v: &str| {
             let mut list = Vec::new();
             for (i, c) in v.chars().enumerate() {
@@ -461,7 +494,7 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
                     't' => list.push(Piece::Attacker),
                     'T' => list.push(Piece::Defender),
                     'K' => list.push(Piece::King),
-                    'c' | 'n' | 'k' | 'C' | 'N' => {}
+                    'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {}
                     other => {
                         return error(at + i, format!("'{other}' is not an OpenTafl piece letter"));
                     }
@@ -585,9 +618,30 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
                 _ => return bad("expected n, c or m"),
             },
             "spd" => {
-                if !value.split(',').all(|v| v.is_empty() || v == "-1") {
-                    return unsupported("speed limits");
-                }
+                let limits = value
+                    .split(',')
+                    .filter(|v| !v.is_empty())
+                    .map(|v| match v.parse::<i32>() {
+                        Ok(-1) => Ok(None),
+                        Ok(n @ 1..=255) => Ok(Some(n as u8)),
+                        _ => error(at, format!("spd:{value}: '{v}' is not -1 or a speed")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                rules.speed = match limits[..] {
+                    [all] => [all; 3],
+                    _ if limits.len() == OPENTAFL_KINDS.len() => {
+                        let mut speed = [None; 3];
+                        for (kind, limit) in OPENTAFL_KINDS.iter().zip(&limits) {
+                            if let Some(piece) = kind {
+                                speed[piece.index()] = *limit;
+                            }
+                        }
+                        speed
+                    }
+                    // OpenTafl's reader drops the two per-side values, so say what we cannot.
+                    [_, _] => return unsupported("speed limits by side"),
+                    _ => return bad("expected one speed, or one for each of OpenTafl's 12 kinds"),
+                };
             }
             "afor" | "dfor" => {
                 if !squares(value)?.is_empty() {

@@ -142,6 +142,9 @@ pub struct Rules {
     /// `linc`: Linnaean capture: a defender beside the throne is captured against it when the
     /// king sits there surrounded by attackers on his other three sides.
     pub linnaean: bool,
+    /// `spd`: the most squares a piece of each kind may move (indexed by [`Piece::index`]);
+    /// `None` for no limit.
+    pub speed: [Option<u8>; 3],
     /// `start`.
     pub start: Layout,
 }
@@ -178,6 +181,11 @@ impl Rules {
                 "corner block of {} does not fit a {dim}x{dim} board",
                 self.corner_block
             )));
+        }
+        if self.speed.contains(&Some(0)) {
+            return Err(RulesError(
+                "a speed limit of 0 leaves a piece unable to move".into(),
+            ));
         }
         if self.corner_block == 0 && self.escape == Escape::Corner {
             return Err(RulesError(

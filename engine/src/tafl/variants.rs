@@ -207,6 +207,7 @@ fn hnefatafl() -> Rules {
         encirclement: false,
         repetition: Repetition::Draw,
         linnaean: false,
+        speed: [None; 3],
         start: layout(ELEVEN),
     }
 }
@@ -250,6 +251,7 @@ fn copenhagen(name: &str, diagram: &str) -> Rules {
         encirclement: true,
         repetition: Repetition::DefendersLose,
         linnaean: false,
+        speed: [None; 3],
         start: layout(diagram),
     }
 }
