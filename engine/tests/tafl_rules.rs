@@ -873,12 +873,15 @@ fn a_position_needs_exactly_one_king() {
 
 #[test]
 fn a_position_may_not_put_a_man_where_he_may_not_stop() {
-    let rules = variants::preset("copenhagen").unwrap();
     let on_corner = Layout::from_diagram(&SANDWICH.replacen('#', "A", 1)).unwrap();
-    let err = Tafl::from_layout(rules.clone(), &on_corner, Side::Attackers).unwrap_err();
-    assert!(err.to_string().contains("an attacker stands on a7"), "{err}");
+    let rules = rules_on("copenhagen", SANDWICH);
+    let err = Tafl::from_layout(rules, &on_corner, Side::Attackers).unwrap_err();
+    assert!(
+        err.to_string().contains("an attacker stands on a7"),
+        "{err}"
+    );
     // The seed's corners are ordinary squares.
-    let seed = variants::preset("hnefatafl").unwrap();
+    let seed = rules_on("hnefatafl", SANDWICH);
     Tafl::from_layout(seed, &on_corner, Side::Attackers).unwrap();
 }
 
