@@ -8,6 +8,7 @@ export const games = [
     variants: [
       "copenhagen", "fetlar", "brandubh", "tablut", "tawlbwrdd", "hnefatafl",
       "hnefatafl-weaponless", "hnefatafl-second-board", "copenhagen-13", "alea-evangelii",
+      "hnefatafl-axes", "hnefatafl-13", "tawlbwrdd-13", "fithcheall", "ard-ri", "irish-board",
     ],
     seats: [2, 2],
   },

@@ -26,12 +26,10 @@
 //! OpenTafl's convention: positive is good for the attackers; the unit is one defending man, and
 //! a forced win shows as 10000 less a hundredth per ply (`9999.97`: the attackers win in three).
 //!
-//! Rules strings are read with [`engine::tafl::opentafl::parse_rules`], which takes OpenTafl's
-//! defaults (`surf:y` when left out) and its `ks:y`/`ks:n`. OpenTafl keys
-//! the engine has no rule for are accepted when they cannot change the game (`kj:n`, `ber:n`,
-//! `swf:y`, `spd:-1`, `nj` and `cj`, empty `afor`/`dfor` and the fortress switches that go with
-//! them, `corre`/`cenre` letting every piece back in, `cor`/`cen` naming the usual squares, the
-//! knight and commander letters in piece lists); any other value of them is refused.
+//! Rules strings are read with [`engine::tafl::opentafl::parse_rules`], which gives every
+//! OpenTafl switch and letter OpenTafl's meaning, reads the switches for pieces and moves the
+//! engine has not got when they change nothing, and refuses them, naming the switch, when they
+//! would.
 //!
 //! Time: `clock` messages are turned into a time limit per move, counted from the `play`
 //! command (when OpenTafl starts the clock): a thirtieth of the main time left, plus seven tenths
@@ -48,9 +46,9 @@ use std::time::{Duration, Instant};
 
 use engine::MatchRng;
 use engine::ai::{Ai, Budget, Level};
-use engine::tafl::opentafl::{parse_move, parse_position, parse_rules, parse_square, print_move};
+use engine::tafl::opentafl::{parse_move, parse_position, parse_rules, print_move};
 use engine::tafl::search::{MATE, MAX_DEPTH, SearchParams, SearchReport, is_decisive};
-use engine::tafl::{Layout, Rules, Side, Square, Tafl, seat_of};
+use engine::tafl::{Layout, Rules, Side, Tafl, seat_of};
 
 /// How `tafl engine` plays.
 pub struct Options {
@@ -221,7 +219,7 @@ impl<W: Write> Engine<W> {
             "hello" | "start" => {}
             "rules" => {
                 self.cancel();
-                match opentafl_rules(rest) {
+                match parse_rules(rest) {
                     Ok(rules) => self.new_game(rules)?,
                     Err(reason) => {
                         self.rules = None;
@@ -570,69 +568,4 @@ fn simple_move(text: &str) -> &str {
         _ => text,
     };
     text.trim_end_matches(['+', '-'])
-}
-
-/// Reads an OpenTafl rules string (see the module documentation for the adaptations).
-pub fn opentafl_rules(text: &str) -> Result<Rules, String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let value_of = |key: &str| {
-        words
-            .iter()
-            .find_map(|w| w.strip_prefix(key).and_then(|rest| rest.strip_prefix(':')))
-    };
-    let start = value_of("start").ok_or("the rules string has no start: position")?;
-    let layout = parse_position(start).map_err(|e| format!("bad start position {e}"))?;
-    let dim = layout.dim();
-    // `cor` and `cen` list squares (`a1,a11,k1,k11,`); compared as sorted lists.
-    let squares = |list: &str| -> Option<Vec<Square>> {
-        let mut out: Vec<Square> = list
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .map(|s| parse_square(s, dim).ok())
-            .collect::<Option<_>>()?;
-        out.sort();
-        Some(out)
-    };
-    let usual = |coordinates: &[(u8, u8)]| {
-        let mut out: Vec<Square> = coordinates
-            .iter()
-            .map(|&(file, rank)| Square::at(file, rank, dim))
-            .collect();
-        out.sort();
-        out
-    };
-    let last = dim - 1;
-    let corners = usual(&[(0, 0), (last, 0), (0, last), (last, last)]);
-    let centre = usual(&[(dim / 2, dim / 2)]);
-    let forts = [value_of("afor"), value_of("dfor")]
-        .iter()
-        .any(|v| v.is_some_and(|v| !v.is_empty()));
-    let every_piece = |v: &str| v.contains('t') && v.contains('T') && v.contains(['K', 'k']);
-    let mut kept: Vec<String> = Vec::new();
-    for word in &words {
-        let (key, value) = word.split_once(':').unwrap_or((word, ""));
-        let unsupported = || Err(format!("{key}:{value} is not supported"));
-        match key {
-            "corh" | "cenh" | "cenhe" | "cenp" | "cens" | "corp" | "cors" => {
-                let pieces: String = value.chars().filter(|c| !"cnCN".contains(*c)).collect();
-                kept.push(format!("{key}:{pieces}"));
-            }
-            "nj" | "cj" => {}
-            "kj" if value == "n" => {}
-            "ber" if value == "n" => {}
-            "swf" if value == "y" => {}
-            "spd" if value.is_empty() || value == "-1" => {}
-            "afor" | "dfor" if value.is_empty() => {}
-            "aforh" | "dforh" | "aforp" | "dforp" | "afors" | "dfors" | "aforre" | "dforre"
-                if !forts => {}
-            "corre" | "cenre" if every_piece(value) => {}
-            "cor" if squares(value).as_ref() == Some(&corners) => {}
-            "cen" if squares(value).as_ref() == Some(&centre) => {}
-            "kj" | "ber" | "swf" | "spd" | "afor" | "dfor" | "aforh" | "dforh" | "aforp"
-            | "dforp" | "afors" | "dfors" | "aforre" | "dforre" | "corre" | "cenre" | "cor"
-            | "cen" => return unsupported(),
-            _ => kept.push(word.to_string()),
-        }
-    }
-    parse_rules(&kept.join(" ")).map_err(|e| e.to_string())
 }

@@ -51,7 +51,7 @@ fn variants_lists_every_preset_with_its_size_and_rules_string() {
     let out = succeeds(&["variants"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), variants::NAMES.len());
-    assert_eq!(lines.len(), 10);
+    assert_eq!(lines.len(), 16);
     for (line, name) in lines.iter().zip(variants::NAMES) {
         let fields: Vec<&str> = line.splitn(3, char::is_whitespace).collect();
         assert_eq!(fields[0], name, "{line}");
@@ -116,6 +116,21 @@ fn play_shows_the_board_the_moves_and_the_status() {
     assert!(
         record.ends_with("[result:ongoing]\n1. d1-d3 h6-h3\n"),
         "{record}"
+    );
+}
+
+/// OpenTafl's own Copenhagen string carries `tfr:w`: the side that completes a threefold
+/// repetition loses. Here the defenders' eighth-ply shuffle brings the start back a third time.
+#[test]
+fn play_reads_opentafls_copenhagen_repetition_rule() {
+    let copenhagen = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y \
+        start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+    let out = succeeds(&[
+        "play", copenhagen, "a4-b4", "f4-e4", "b4-a4", "e4-f4", "a4-b4", "f4-e4", "b4-a4", "e4-f4",
+    ]);
+    assert!(
+        out.ends_with("status: over, attackers win (repetition)\n"),
+        "{out}"
     );
 }
 

@@ -254,7 +254,7 @@ fn answers_what_it_cannot_do_with_errors() {
     engine.send(&format!("rules dim:7 ber:c start:{brandubh}"));
     assert_eq!(
         engine.answer(),
-        "error -1 rules not supported: ber:c is not supported"
+        "error -1 rules not supported: at column 7: ber:c is not supported: berserk moves"
     );
     engine.send(&format!("rules dim:7 frob:y start:{brandubh}"));
     assert!(
@@ -271,6 +271,26 @@ fn answers_what_it_cannot_do_with_errors() {
     let mut game = Tafl::preset("brandubh").unwrap();
     engine.expect_move(&mut game);
     engine.goodbye();
+}
+
+/// OpenTafl's built-in Copenhagen, Fetlar and Brandub strings, exactly as OpenTafl writes them,
+/// are games the engine plays (under the meanings tests/opentafl_strings.rs in the engine pins).
+#[test]
+fn plays_opentafl_builtin_strings() {
+    let builtin = include_str!("../../engine/tests/data/opentafl-builtin-variants.tsv");
+    for name in ["Copenhagen 11x11", "Fetlar 11x11", "Brandub 7x7"] {
+        let rules = builtin
+            .lines()
+            .find_map(|l| l.split_once('\t').filter(|(menu, _)| menu.ends_with(name)))
+            .map(|(_, rules)| rules)
+            .unwrap();
+        let mut game = Tafl::new(engine::tafl::opentafl::parse_rules(rules).unwrap()).unwrap();
+        let mut engine = Engine::start(&["--level", "2", "--nodes", "5000"]);
+        engine.send(&format!("rules {rules}"));
+        engine.send("play attackers");
+        engine.expect_move(&mut game);
+        engine.goodbye();
+    }
 }
 
 #[test]

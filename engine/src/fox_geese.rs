@@ -1,50 +1,10 @@
 //! Fox and Geese (Hala-tafl): a hunt game for two on the 33-point cross.
 //!
-//! # Rules as implemented
-//!
-//! * **Board.** The cross: a 7x7 grid without the 2x2 block in each corner, 33 points. Points
-//!   are named like chess squares, files `a`-`g` and ranks `1`-`7` with `a1` at the bottom left,
-//!   so `c1`-`e1`, `c2`-`e2`, all of ranks 3 to 5, `c6`-`e6` and `c7`-`e7` exist, and `a1`, `b2`
-//!   or `f6` do not. Lines are orthogonal only: the Norse board of Hala-tafl draws no diagonals
-//!   (those came with later English boards), so every move and jump runs along a rank or a file.
-//! * **Seats.** Seat 0 plays the geese and moves first; seat 1 plays the fox.
-//! * **Start.** Thirteen geese fill the three lowest rows: `c1 d1 e1 c2 d2 e2` and `a3` to `g3`.
-//!   The fox stands on `d5`. The seed places it "in the center square of the 3rd row"; the
-//!   geese already fill the lowest three rows, so that row must be counted from the fox's side,
-//!   the top.
-//! * **Geese** move one at a time, one step along a line to the adjacent empty point, forward
-//!   (towards rank 7) or sideways, never backward. They never capture.
-//! * **The fox** steps one point along any line to an empty point, or jumps over an adjacent
-//!   goose to the empty point straight beyond it and removes that goose. After a jump it may
-//!   jump again, and may stop after any jump; the whole chain is one action, written as its
-//!   points: `d5-d4` is a step, `d5-d3-f3` two jumps. The point the fox left is empty while it
-//!   jumps, so a chain may pass back through it. A step never joins a chain. Captures are not
-//!   compulsory: the old huffing rule would need the geese to decide in the fox's turn, and
-//!   leaving it out keeps one decision per action.
-//! * **Ends**, judged by the engine after every action (and on a position set up by
-//!   [`FoxGeese::from_points`]), in this order, with these stable reason codes:
-//!   - `geese_too_few`: fewer than four geese remain; the fox wins. To trap the fox every point
-//!     next to it must hold a goose it cannot jump, one with a goose or the edge of the board
-//!     behind it. Every point has at least two neighbours. Where it has exactly two (an arm's
-//!     end, such as `c1` or `a3`) the point beyond each neighbour exists, so both neighbours
-//!     need a goose behind them: four geese. Where it has three, at least one neighbour has a
-//!     point behind it: four again. Where it has four, filling them takes four. Geese are never
-//!     added, so with three left the geese can never win, and the game is scored for the fox at
-//!     once rather than played out. (A test checks the claim against every placement of three
-//!     geese.)
-//!   - `fox_trapped`: the fox has no legal move on its turn; the geese win.
-//!   - `geese_stuck`: the geese have no legal move on their turn; the fox wins.
-//!   - `fox_escaped`: the fox stands on a lower rank than every goose; the fox wins. Geese
-//!     never step back, so the points below the lowest goose stay empty for ever: from there
-//!     the fox always has a move on its own rank or below, and only its own choice could take
-//!     it back up among the geese. The geese's task is to hem the fox in, and once it is
-//!     behind them they have failed. Some published versions of the game score this for the
-//!     fox; without the rule such a game could only end by repetition, after hundreds of
-//!     moves of geese shuffling sideways (self-play games ran to 400 and more).
-//!   - `repetition`: a position (where every piece stands, and who is to move) occurs for the
-//!     third time; a draw. Without it the geese could shuffle sideways for ever instead of
-//!     advancing. Only positions since the last capture or forward goose step are compared:
-//!     neither can be undone, so nothing earlier can come back.
+//! The rules as implemented, with every choice made where the seed is silent and why, are in
+//! `docs/rules/fox-geese.md`: the 33-point cross with orthogonal lines only; the geese (seat 0,
+//! first) step forward or sideways; the fox steps, or jumps and removes geese in one chained
+//! action; the game ends by `geese_too_few`, `fox_trapped`, `geese_stuck`, `fox_escaped` or a
+//! drawn `repetition`, judged in that order.
 //!
 //! There is no hidden information and no chance: every viewer sees the same [`FoxGeeseView`].
 
@@ -60,7 +20,7 @@ use crate::rng::MatchRng;
 /// Files and ranks of the grid the cross is cut from.
 const SIZE: u8 = 7;
 
-/// The fewest geese that can trap the fox (see the module documentation).
+/// The fewest geese that can trap the fox (see `docs/rules/fox-geese.md`, "Ends").
 const MIN_GEESE: u32 = 4;
 
 /// The geese's start: files c-e of ranks 1 and 2, then all of rank 3 (bit `rank * 7 + file`).

@@ -462,7 +462,7 @@ fn a_brandubh_king_is_weak_away_from_the_throne_and_strong_beside_it() {
 }
 
 #[test]
-fn a_middleweight_king_is_not_taken_against_a_hostile_square() {
+fn our_throne_or_two_attackers_king_is_not_taken_against_a_hostile_square() {
     let diagram = "
         # K . . . A #
         . . . . . . .
@@ -473,8 +473,39 @@ fn a_middleweight_king_is_not_taken_against_a_hostile_square() {
         # . . . . . #";
     let mut weak = game_with(tweaked("copenhagen", diagram, "ks:w"), Side::Attackers);
     assert!(play(&mut weak, "f7-c7").king_captured);
-    let mut middle = game_with(tweaked("copenhagen", diagram, "ks:m"), Side::Attackers);
-    assert!(!play(&mut middle, "f7-c7").king_captured);
+    let mut ours = game_with(tweaked("copenhagen", diagram, "ks:a"), Side::Attackers);
+    assert!(!play(&mut ours, "f7-c7").king_captured);
+}
+
+/// OpenTafl's `ks:m` (middleweight): the king is taken when every square next to him on the
+/// board is hostile: three attackers take him against the edge, two in the open never do.
+#[test]
+fn an_opentafl_middleweight_king_is_confined_not_sandwiched() {
+    let on_edge = "
+        # . . . . . #
+        . . . . . . .
+        . . . . . . .
+        . . . # . . .
+        . . . . . A .
+        . . . . A . .
+        # . . A K . #";
+    let mut g = game_with(tweaked("copenhagen", on_edge, "ks:m"), Side::Attackers);
+    assert!(play(&mut g, "f3-f1").king_captured);
+    let mut strong = game("copenhagen", Side::Attackers, on_edge);
+    assert!(!play(&mut strong, "f3-f1").king_captured);
+
+    let in_the_open = "
+        # . . . . . #
+        . . . . . . A
+        . K . . . . .
+        . A . # . . .
+        . . . . . . .
+        . . . . . . .
+        # . . . . . #";
+    let mut g = game_with(tweaked("copenhagen", in_the_open, "ks:m"), Side::Attackers);
+    assert!(!play(&mut g, "g6-b6").king_captured);
+    let mut g = game_with(tweaked("copenhagen", in_the_open, "ks:a"), Side::Attackers);
+    assert!(play(&mut g, "g6-b6").king_captured);
 }
 
 // --- Shieldwall --------------------------------------------------------------------------------
@@ -768,18 +799,20 @@ fn repetition_rules_of_other_presets_and_switches() {
     assert_eq!(shuffle(&mut g, 20), 8);
     assert_eq!(winner(&g), Some((None, Reason::Repetition)));
 
+    // OpenTafl's `w`: the side that makes the third occurrence (here the defenders, on move 8)
+    // loses, and the side that must answer it wins; `l` is the reverse.
     let mut g = game_with(tweaked("copenhagen", SHUFFLE, "tfr:w"), Side::Attackers);
     assert_eq!(shuffle(&mut g, 20), 8);
     assert_eq!(
         winner(&g),
-        Some((Some(Side::Defenders), Reason::Repetition))
+        Some((Some(Side::Attackers), Reason::Repetition))
     );
 
     let mut g = game_with(tweaked("copenhagen", SHUFFLE, "tfr:l"), Side::Attackers);
     assert_eq!(shuffle(&mut g, 20), 8);
     assert_eq!(
         winner(&g),
-        Some((Some(Side::Attackers), Reason::Repetition))
+        Some((Some(Side::Defenders), Reason::Repetition))
     );
 
     let mut g = game_with(tweaked("copenhagen", SHUFFLE, "tfr:i"), Side::Attackers);
@@ -836,6 +869,20 @@ fn a_position_needs_exactly_one_king() {
         err.to_string(),
         "the position has 0 kings; exactly one needed"
     );
+}
+
+#[test]
+fn a_position_may_not_put_a_man_where_he_may_not_stop() {
+    let on_corner = Layout::from_diagram(&SANDWICH.replacen('#', "A", 1)).unwrap();
+    let rules = rules_on("copenhagen", SANDWICH);
+    let err = Tafl::from_layout(rules, &on_corner, Side::Attackers).unwrap_err();
+    assert!(
+        err.to_string().contains("an attacker stands on a7"),
+        "{err}"
+    );
+    // The seed's corners are ordinary squares.
+    let seed = rules_on("hnefatafl", SANDWICH);
+    Tafl::from_layout(seed, &on_corner, Side::Attackers).unwrap();
 }
 
 #[test]

@@ -15,9 +15,10 @@ pub struct Board<B> {
     pub edge: B,
     /// The corner squares (2x2 blocks when `corner_block` is 2).
     pub corners: B,
-    pub throne: Square,
-    /// The throne and its four neighbours: where `StrongAtThrone` and `Middleweight` kings are
-    /// strong.
+    /// The throne, unless the rules make the centre an ordinary square.
+    pub throne: Option<Square>,
+    /// The throne and its four neighbours: where `StrongAtThrone` and `ThroneOrTwoAttackers`
+    /// kings are strong (empty without a throne).
     pub throne_zone: B,
     /// Where the king wins by reaching: the edge or the corners.
     pub escape: B,
@@ -54,12 +55,14 @@ impl<B: Bits> Board<B> {
         let all = select(&|_, _| true);
         let edge = select(&|f, r| f == 0 || r == 0 || f == last || r == last);
         let corners = select(&|f, r| (f < cb || f > last - cb) && (r < cb || r > last - cb));
-        let throne = Square::at(dim / 2, dim / 2, dim);
-        let throne_zone = Dir::ALL
-            .iter()
-            .filter_map(|&d| throne.step(d, dim))
-            .fold(B::single(throne), |acc, sq| acc.with(sq));
-        let throne_bit = B::single(throne);
+        let throne = rules.throne.then(|| Square::at(dim / 2, dim / 2, dim));
+        let throne_bit = throne.map_or(B::EMPTY, B::single);
+        let throne_zone = throne.map_or(B::EMPTY, |throne| {
+            Dir::ALL
+                .iter()
+                .filter_map(|&d| throne.step(d, dim))
+                .fold(throne_bit, |acc, sq| acc.with(sq))
+        });
         let escape = match rules.escape {
             super::rules::Escape::Edge => edge,
             super::rules::Escape::Corner => corners,
@@ -156,24 +159,32 @@ impl<B: Bits> Board<B> {
     pub fn king_is_strong_at(&self, sq: Square) -> bool {
         match self.rules.king_strength {
             KingStrength::Strong => true,
-            KingStrength::Weak => false,
-            KingStrength::StrongAtThrone | KingStrength::Middleweight => self.throne_zone.has(sq),
+            KingStrength::Weak | KingStrength::Middleweight => false,
+            KingStrength::StrongAtThrone | KingStrength::ThroneOrTwoAttackers => {
+                self.throne_zone.has(sq)
+            }
         }
     }
 
     /// True for squares drawn as `#` in diagrams: the throne and corners when they have rules.
     pub fn is_special(&self, sq: Square) -> bool {
+        let Some(throne) = self.throne else {
+            return self.corners.has(sq) && self.corner_is_special();
+        };
         let throne_special = self
             .passable
             .iter()
             .chain(&self.stoppable)
-            .any(|b| !b.has(self.throne))
-            || self.hostile_when_empty.iter().any(|b| b.has(self.throne));
-        let corner_special = self.escape == self.corners
+            .any(|b| !b.has(throne))
+            || self.hostile_when_empty.iter().any(|b| b.has(throne));
+        (sq == throne && throne_special) || (self.corners.has(sq) && self.corner_is_special())
+    }
+
+    fn corner_is_special(&self) -> bool {
+        self.escape == self.corners
             || self
                 .hostile_when_empty
                 .iter()
-                .any(|b| (*b & self.corners).any());
-        (sq == self.throne && throne_special) || (self.corners.has(sq) && corner_special)
+                .any(|b| (*b & self.corners).any())
     }
 }

@@ -79,7 +79,7 @@ impl<B: Bits> Position<B> {
         if !self.occupied().has(sq) {
             return board.hostile_when_empty(victim).has(sq);
         }
-        if sq != board.throne {
+        if board.throne != Some(sq) {
             return false;
         }
         board.rules.throne_hostile.contains(victim)
@@ -91,10 +91,13 @@ impl<B: Bits> Position<B> {
     /// Linnaean capture: the king is on the throne and attackers stand on the throne's other
     /// three sides, so the throne counts against the defender on the fourth (`victim_sq`).
     fn linnaean_throne(&self, board: &Board<B>, victim_sq: Square) -> bool {
-        self.king.has(board.throne)
+        let Some(throne) = board.throne else {
+            return false;
+        };
+        self.king.has(throne)
             && Dir::ALL
                 .iter()
-                .filter_map(|&d| board.step(board.throne, d))
+                .filter_map(|&d| board.step(throne, d))
                 .filter(|&n| n != victim_sq)
                 .all(|n| self.attackers.has(n))
     }
@@ -142,11 +145,17 @@ impl<B: Bits> Position<B> {
                 .iter()
                 .all(|&d| board.step(k, d).is_some_and(hostile_square));
         }
+        if board.rules.king_strength == KingStrength::Middleweight {
+            // Only the squares on the board count, so the edge helps to confine him.
+            return Dir::ALL
+                .iter()
+                .all(|&d| board.step(k, d).is_none_or(hostile_square));
+        }
         let Some(opposite) = board.step(k, toward_mover.opposite()) else {
             return false;
         };
         match board.rules.king_strength {
-            KingStrength::Middleweight => self.attackers.has(opposite),
+            KingStrength::ThroneOrTwoAttackers => self.attackers.has(opposite),
             _ => hostile_square(opposite),
         }
     }
@@ -156,9 +165,11 @@ impl<B: Bits> Position<B> {
     /// under the strong rule by a corner), is captured by the move that brackets it. The king
     /// may stand in the wall but is never taken by it.
     ///
-    /// Only a bracketing move captures, as the rules word it ("captured together, by bracketing
-    /// the whole group at both ends") and as the recorded Copenhagen games confirm: moving the
-    /// last piece into the front row of an already bracketed wall captures nothing.
+    /// Under `swf:y` only a bracketing move captures, as the Copenhagen rules word it ("captured
+    /// together, by bracketing the whole group at both ends") and as the recorded Copenhagen games
+    /// confirm: moving the last piece into the front row of an already bracketed wall captures
+    /// nothing. Under `swf:n` (OpenTafl's relaxed shieldwall) any move that leaves a wall closed,
+    /// on any edge, captures it.
     fn shieldwall_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
         let dim = board.dim;
         let last = dim - 1;
@@ -177,7 +188,7 @@ impl<B: Bits> Position<B> {
             (usize::from(last), d, -1, last - tf, tr),
         ];
         for (first, step, inward, depth, along) in edges {
-            if depth != 0 {
+            if depth != 0 && board.rules.shieldwall_flank {
                 continue;
             }
             let at = |i: u8| Square::from_index(first + usize::from(i) * step);
@@ -199,7 +210,9 @@ impl<B: Bits> Position<B> {
                     i += 1;
                 }
                 let end = i - 1;
-                let involved = along + 1 == start || along == end + 1;
+                // Under `swf:y` the move must bracket the wall; otherwise completing it is enough.
+                let involved =
+                    !board.rules.shieldwall_flank || along + 1 == start || along == end + 1;
                 let fronted = (start..=end).all(|j| hammers.has(front(j)));
                 if end > start
                     && involved

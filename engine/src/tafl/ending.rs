@@ -81,7 +81,8 @@ impl<B: Bits> Position<B> {
     }
 
     /// An exit fort: the king stands on the edge and can move, the empty squares he can reach
-    /// touch no attacker, and every defender walling them in is unbreakable.
+    /// (short of squares no attacker may enter) touch no attacker, and every defender walling
+    /// them in is unbreakable.
     ///
     /// Unbreakable is found as a fixed point: start from all defenders and drop any that could
     /// be sandwiched, i.e. that have, along a rank or a file, no neighbour that is off the board,
@@ -98,8 +99,12 @@ impl<B: Bits> Position<B> {
         if (board.neighbours(self.king) & empty & board.stoppable(Piece::King)).is_empty() {
             return false;
         }
-        let inside = flood(board, self.king, self.king | empty);
-        let wall = board.neighbours(inside) & !inside;
+        // Squares no attacker may enter (a corner, usually) are neither inside the fort nor a gap
+        // in its wall: the fill must not run through an empty corner to an attacker beyond it.
+        let closed =
+            board.all & !(board.passable(Piece::Attacker) | board.stoppable(Piece::Attacker));
+        let inside = flood(board, self.king, (self.king | empty) & !closed);
+        let wall = board.neighbours(inside) & !inside & !closed;
         if (wall & self.attackers).any() {
             return false;
         }

@@ -106,20 +106,9 @@ impl Tafl {
     }
 
     /// A game from any position, with `turn` to move.
+    /// The position must suit the rules ([`Rules::check_layout`]).
     pub fn from_layout(rules: Rules, layout: &Layout, turn: Side) -> Result<Tafl, RulesError> {
-        if layout.dim() != rules.dim() {
-            return Err(RulesError(format!(
-                "a {0}x{0} position for {1}x{1} rules",
-                layout.dim(),
-                rules.dim()
-            )));
-        }
-        let kings = layout.count(Piece::King);
-        if kings != 1 {
-            return Err(RulesError(format!(
-                "the position has {kings} kings; exactly one needed"
-            )));
-        }
+        rules.check_layout(layout)?;
         fn build<B: Bits>(
             rules: Rules,
             layout: &Layout,

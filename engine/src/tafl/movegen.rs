@@ -40,6 +40,11 @@ pub enum IllegalMove {
         piece: Piece,
         square: Coord,
     },
+    /// The move is longer than the rules' speed limit for the piece.
+    TooFar {
+        piece: Piece,
+        limit: u8,
+    },
 }
 
 impl fmt::Display for IllegalMove {
@@ -66,6 +71,9 @@ impl fmt::Display for IllegalMove {
             }
             IllegalMove::CannotStop { piece, square } => {
                 write!(f, "{} may not stop on {square}", piece_name(*piece))
+            }
+            IllegalMove::TooFar { piece, limit } => {
+                write!(f, "{} moves at most {limit} squares", piece_name(*piece))
             }
         }
     }
@@ -101,10 +109,11 @@ impl<B: Bits> Position<B> {
             let pass = board.passable(kind);
             let stop = board.stoppable(kind);
             let enter = empty & (pass | stop);
+            let limit = board.rules.speed[kind.index()].map_or(u32::MAX, u32::from);
             for dir in Dir::ALL {
                 let mut front = pieces;
                 let mut distance = 0;
-                loop {
+                while distance < limit {
                     let reached = board.shift(front, dir) & enter;
                     if reached.is_empty() {
                         break;
@@ -179,6 +188,12 @@ impl<B: Bits> Position<B> {
             (std::cmp::Ordering::Greater, std::cmp::Ordering::Equal) => Dir::West,
             _ => return Err(IllegalMove::NotStraight { from, to }),
         };
+        if let Some(limit) = board.rules.speed[piece.index()] {
+            let distance = from.file.abs_diff(to.file) + from.rank.abs_diff(to.rank);
+            if distance > limit {
+                return Err(IllegalMove::TooFar { piece, limit });
+            }
+        }
         let occupied = self.occupied();
         let mut sq = mv.from;
         while let Some(next) = board.step(sq, dir) {

@@ -5,11 +5,13 @@
 //!   `/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/`.
 //! * Move: `from-to`, then `x` and the captured squares joined by `/` (`e5-e8xe9/d8`). Reading
 //!   also accepts one `x` per capture (`e5-e8xe9xd8`), as some game collections write them.
-//! * Rules string: space-separated `key:value` pairs (keys in `rules.rs`), `start:` required,
-//!   every other key defaulting to [`Rules::default_for`]'s value (OpenTafl's documented
-//!   defaults) and omitted when printed at its default. `ks` takes OpenTafl's `y` (strong) and
-//!   `n` (weak), and our `c` and `m` for the strengths OpenTafl has no letter for; `s` and `w`
-//!   are read as `y` and `n`.
+//! * Rules string: space-separated `key:value` pairs (keys in `rules.rs`), `dim:` first and
+//!   `start:` required, every other key defaulting to [`Rules::default_for`]'s value (OpenTafl's
+//!   documented defaults) and omitted when printed at its default. Every key and letter means
+//!   what it means in OpenTafl; our extensions are values OpenTafl does not have (`ks:a`,
+//!   `tfr:c`). OpenTafl switches for pieces, squares and moves we do not have (knights,
+//!   commanders, jumps, berserk, fortresses) are read when they change nothing here and
+//!   refused, with the switch named, when they would.
 //! * Game record: `[tag:value]` header lines, then numbered move pairs `1. d1-d3 h6-h9`.
 //!
 //! Every error names the 1-based character column of the problem in the text it was given.
@@ -99,6 +101,15 @@ pub fn parse_position(text: &str) -> Result<Layout, NotationError> {
                 .last_mut()
                 .expect("rank")
                 .push((column, Some(Piece::King))),
+            'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {
+                return error(
+                    column,
+                    format!(
+                        "OpenTafl's piece '{c}' (commander, knight, attacking king, mercenary \
+                         or guard) is not supported: only t, T and K"
+                    ),
+                );
+            }
             other => {
                 return error(
                     column,
@@ -252,6 +263,7 @@ impl Rules {
             attackers_first: true,
             escape: Escape::Corner,
             corner_block: 1,
+            throne: true,
             king_armed: true,
             king_strength: KingStrength::Strong,
             corner_hostile: PieceSet::ALL,
@@ -262,10 +274,12 @@ impl Rules {
             corner_passable: PieceSet::KING,
             corner_stoppable: PieceSet::KING,
             shieldwall: Shieldwall::None,
+            shieldwall_flank: true,
             edge_fort: false,
             encirclement: true,
             repetition: Repetition::Draw,
             linnaean: false,
+            speed: [None; 3],
             start,
         }
     }
@@ -285,129 +299,163 @@ fn piece_list(set: PieceSet) -> String {
         .collect()
 }
 
-/// Writes a rules string: `name` (if any), `dim`, every key that differs from its default, and
-/// `start`.
+/// The squares of the corner blocks of side `block` (none for 0), in square order.
+fn corner_squares(rules: &Rules, block: u8) -> Vec<Square> {
+    let probe = Rules {
+        corner_block: block,
+        ..Rules::default_for(Layout::empty(rules.dim()))
+    };
+    let dim = rules.dim();
+    (0..usize::from(dim) * usize::from(dim))
+        .map(Square::from_index)
+        .filter(|&sq| block > 0 && probe.is_corner(sq))
+        .collect()
+}
+
+fn print_square_list(squares: &[Square], dim: u8) -> String {
+    squares
+        .iter()
+        .map(|sq| format!("{},", sq.name(dim)))
+        .collect()
+}
+
+fn escape_letter(e: Escape) -> &'static str {
+    match e {
+        Escape::Edge => "e",
+        Escape::Corner => "c",
+    }
+}
+
+fn strength_letter(k: KingStrength) -> &'static str {
+    match k {
+        KingStrength::Strong => "y",
+        KingStrength::Weak => "n",
+        KingStrength::StrongAtThrone => "c",
+        KingStrength::Middleweight => "m",
+        KingStrength::ThroneOrTwoAttackers => "a",
+    }
+}
+
+fn wall_letter(s: Shieldwall) -> &'static str {
+    match s {
+        Shieldwall::None => "n",
+        Shieldwall::Weak => "w",
+        Shieldwall::Strong => "s",
+    }
+}
+
+fn repetition_letter(r: Repetition) -> &'static str {
+    match r {
+        Repetition::Ignored => "i",
+        Repetition::Draw => "d",
+        Repetition::MoverLoses => "w",
+        Repetition::MoverWins => "l",
+        Repetition::DefendersLose => "c",
+    }
+}
+
+/// OpenTafl's kinds in the order of its per-kind lists (`spd`): attacker man, commander,
+/// knight, king, mercenary, guard, then the same for the defenders. Kinds we do not have are
+/// `None`.
+const OPENTAFL_KINDS: [Option<Piece>; 12] = [
+    Some(Piece::Attacker),
+    None,
+    None,
+    None,
+    None,
+    None,
+    Some(Piece::Defender),
+    None,
+    None,
+    Some(Piece::King),
+    None,
+    None,
+];
+
+/// `spd`'s value: one number when every kind has the same limit (`-1` for none), else one per
+/// OpenTafl kind.
+fn speed_list(speed: [Option<u8>; 3]) -> String {
+    let text = |limit: Option<u8>| limit.map_or("-1".to_string(), |n| n.to_string());
+    if speed.iter().all(|&s| s == speed[0]) {
+        return text(speed[0]);
+    }
+    OPENTAFL_KINDS
+        .iter()
+        .map(|kind| format!("{},", text(kind.and_then(|p| speed[p.index()]))))
+        .collect()
+}
+
+/// Writes a rules string: `dim` (first, as OpenTafl requires), `name` (if any), every key that
+/// differs from its default, and `start` (last).
 pub fn print_rules(rules: &Rules) -> String {
     let d = Rules::default_for(rules.start.clone());
-    let mut parts = Vec::new();
+    let mut parts = vec![format!("dim:{}", rules.dim())];
     if !rules.name.is_empty() {
         parts.push(format!("name:{}", rules.name));
     }
-    parts.push(format!("dim:{}", rules.dim()));
     let mut flag = |key: &str, value: String, default: String| {
         if value != default {
             parts.push(format!("{key}:{value}"));
         }
     };
-    let escape = |e| match e {
-        Escape::Edge => "e",
-        Escape::Corner => "c",
-    };
-    let strength = |k| match k {
-        KingStrength::Strong => "y",
-        KingStrength::Weak => "n",
-        KingStrength::StrongAtThrone => "c",
-        KingStrength::Middleweight => "m",
-    };
-    let wall = |s| match s {
-        Shieldwall::None => "n",
-        Shieldwall::Weak => "w",
-        Shieldwall::Strong => "s",
-    };
-    let repetition = |r| match r {
-        Repetition::Ignored => "i",
-        Repetition::Draw => "d",
-        Repetition::MoverWins => "w",
-        Repetition::MoverLoses => "l",
-        Repetition::DefendersLose => "c",
-    };
+    let yn = |v: bool| yes_no(v).to_string();
+    flag("atkf", yn(rules.attackers_first), yn(d.attackers_first));
     flag(
-        "atkf",
-        yes_no(rules.attackers_first).into(),
-        yes_no(d.attackers_first).into(),
+        "esc",
+        escape_letter(rules.escape).into(),
+        escape_letter(d.escape).into(),
     );
-    flag("esc", escape(rules.escape).into(), escape(d.escape).into());
+    let dim = rules.dim();
     flag(
-        "corb",
-        rules.corner_block.to_string(),
-        d.corner_block.to_string(),
+        "cor",
+        print_square_list(&corner_squares(rules, rules.corner_block), dim),
+        print_square_list(&corner_squares(rules, d.corner_block), dim),
     );
-    flag(
-        "ka",
-        yes_no(rules.king_armed).into(),
-        yes_no(d.king_armed).into(),
-    );
+    // No throne: OpenTafl writes an empty list of centre squares.
+    let centre = |throne: bool| match throne {
+        true => print_square_list(&[Square::at(dim / 2, dim / 2, dim)], dim),
+        false => String::new(),
+    };
+    flag("cen", centre(rules.throne), centre(d.throne));
+    flag("ka", yn(rules.king_armed), yn(d.king_armed));
     flag(
         "ks",
-        strength(rules.king_strength).into(),
-        strength(d.king_strength).into(),
+        strength_letter(rules.king_strength).into(),
+        strength_letter(d.king_strength).into(),
     );
-    flag(
-        "corh",
-        piece_list(rules.corner_hostile),
-        piece_list(d.corner_hostile),
-    );
-    flag(
-        "cenh",
-        piece_list(rules.throne_hostile),
-        piece_list(d.throne_hostile),
-    );
-    flag(
-        "cenhe",
-        piece_list(rules.empty_throne_hostile),
-        piece_list(d.empty_throne_hostile),
-    );
-    flag(
-        "cenp",
-        piece_list(rules.throne_passable),
-        piece_list(d.throne_passable),
-    );
-    flag(
-        "cens",
-        piece_list(rules.throne_stoppable),
-        piece_list(d.throne_stoppable),
-    );
-    flag(
-        "corp",
-        piece_list(rules.corner_passable),
-        piece_list(d.corner_passable),
-    );
-    flag(
-        "cors",
-        piece_list(rules.corner_stoppable),
-        piece_list(d.corner_stoppable),
-    );
+    let sets = [
+        ("corh", rules.corner_hostile, d.corner_hostile),
+        ("cenh", rules.throne_hostile, d.throne_hostile),
+        ("cenhe", rules.empty_throne_hostile, d.empty_throne_hostile),
+        ("cenp", rules.throne_passable, d.throne_passable),
+        ("cens", rules.throne_stoppable, d.throne_stoppable),
+        ("corp", rules.corner_passable, d.corner_passable),
+        ("cors", rules.corner_stoppable, d.corner_stoppable),
+    ];
+    for (key, value, default) in sets {
+        flag(key, piece_list(value), piece_list(default));
+    }
     flag(
         "sw",
-        wall(rules.shieldwall).into(),
-        wall(d.shieldwall).into(),
+        wall_letter(rules.shieldwall).into(),
+        wall_letter(d.shieldwall).into(),
     );
-    flag(
-        "efe",
-        yes_no(rules.edge_fort).into(),
-        yes_no(d.edge_fort).into(),
-    );
-    flag(
-        "surf",
-        yes_no(rules.encirclement).into(),
-        yes_no(d.encirclement).into(),
-    );
+    flag("swf", yn(rules.shieldwall_flank), yn(d.shieldwall_flank));
+    flag("efe", yn(rules.edge_fort), yn(d.edge_fort));
+    flag("surf", yn(rules.encirclement), yn(d.encirclement));
     flag(
         "tfr",
-        repetition(rules.repetition).into(),
-        repetition(d.repetition).into(),
+        repetition_letter(rules.repetition).into(),
+        repetition_letter(d.repetition).into(),
     );
-    flag(
-        "linc",
-        yes_no(rules.linnaean).into(),
-        yes_no(d.linnaean).into(),
-    );
+    flag("linc", yn(rules.linnaean), yn(d.linnaean));
+    flag("spd", speed_list(rules.speed), speed_list(d.speed));
     parts.push(format!("start:{}", print_position(&rules.start)));
     parts.join(" ")
 }
 
 /// Reads a rules string. Unknown keys and bad values are errors, so a typo never silently
-/// changes the game.
+/// changes the game; OpenTafl switches we cannot play are refused with the switch named.
 pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
     // Find the start layout first: every other key is relative to its defaults.
     let mut fields = Vec::new();
@@ -425,39 +473,58 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
         return error(1, "the rules string has no start: position");
     };
     let start = parse_position(start).map_err(|e| offset(e, start_column + 5))?;
+    let dim = start.dim();
     let mut rules = Rules::default_for(start);
     for (column, key, value) in fields {
         let at = column + key.len() + 1;
         let bad = |what: &str| error(at, format!("{key}:{value}: {what}"));
+        let unsupported =
+            |what: &str| error(column, format!("{key}:{value} is not supported: {what}"));
         let yn = |v: &str| match v {
             "y" => Ok(true),
             "n" => Ok(false),
             _ => error(at, format!("{key} takes y or n, not '{v}'")),
         };
+        // OpenTafl's piece-type letters; knights, commanders, mercenaries, guards and the
+        // attacking king never stand on our boards, so what a list says about them is moot.
         let pieces = |v: &str| {
             let mut list = Vec::new();
             for (i, c) in v.chars().enumerate() {
-                list.push(match c {
-                    't' => Piece::Attacker,
-                    'T' => Piece::Defender,
-                    'K' | 'k' => Piece::King,
+                match c {
+                    't' => list.push(Piece::Attacker),
+                    'T' => list.push(Piece::Defender),
+                    'K' => list.push(Piece::King),
+                    'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {}
                     other => {
-                        return error(at + i, format!("'{other}' is not a piece (t, T or K)"));
+                        return error(at + i, format!("'{other}' is not an OpenTafl piece letter"));
                     }
-                });
+                }
             }
             Ok(PieceSet::of(&list))
+        };
+        let squares = |v: &str| {
+            let mut list = Vec::new();
+            let mut i = at;
+            for part in v.split(',') {
+                if !part.is_empty() {
+                    list.push(parse_square(part, dim).map_err(|e| offset(e, i - 1))?);
+                }
+                i += part.len() + 1;
+            }
+            list.sort();
+            list.dedup();
+            Ok::<_, NotationError>(list)
+        };
+        let jump = |v: &str| match v {
+            "n" | "r" | "j" | "c" => Ok(()),
+            _ => error(at, format!("{key}:{value}: expected n, r, j or c")),
         };
         match key {
             "start" => {}
             "name" => rules.name = value.to_string(),
             "dim" => {
-                if value.parse::<u8>().ok() != Some(rules.dim()) {
-                    return bad(&format!(
-                        "the start position is {}x{}",
-                        rules.dim(),
-                        rules.dim()
-                    ));
+                if value.parse::<u8>().ok() != Some(dim) {
+                    return bad(&format!("the start position is {dim}x{dim}"));
                 }
             }
             "atkf" => rules.attackers_first = yn(value)?,
@@ -468,20 +535,44 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
                     _ => return bad("expected e (edge) or c (corner)"),
                 }
             }
-            "corb" => {
-                rules.corner_block = match value.parse() {
-                    Ok(n @ 1..=3) => n,
-                    _ => return bad("expected a corner block size from 1 to 3"),
+            "cor" => {
+                let listed = squares(value)?;
+                rules.corner_block = match (0..=3).find(|&b| corner_squares(&rules, b) == listed) {
+                    Some(block) => block,
+                    None => {
+                        return unsupported(
+                            "corners must be the four corner squares, a square block in each \
+                             corner, or none",
+                        );
+                    }
                 }
             }
-            "ka" => rules.king_armed = yn(value)?,
+            "cen" => {
+                let centre = Square::at(dim / 2, dim / 2, dim);
+                rules.throne = match squares(value)?.as_slice() {
+                    [] => false,
+                    [sq] if *sq == centre => true,
+                    _ => return unsupported("the throne must be the centre square, or none"),
+                }
+            }
+            "ka" => {
+                rules.king_armed = match value {
+                    "y" => true,
+                    "n" => false,
+                    "h" | "a" => {
+                        return unsupported("a king armed only as hammer or only as anvil");
+                    }
+                    _ => return bad("expected y or n"),
+                }
+            }
             "ks" => {
                 rules.king_strength = match value {
                     "y" | "s" => KingStrength::Strong,
                     "n" | "w" => KingStrength::Weak,
                     "c" => KingStrength::StrongAtThrone,
                     "m" => KingStrength::Middleweight,
-                    _ => return bad("expected y (strong), n (weak), c or m"),
+                    "a" => KingStrength::ThroneOrTwoAttackers,
+                    _ => return bad("expected y (strong), n (weak), c, m or a"),
                 }
             }
             "corh" => rules.corner_hostile = pieces(value)?,
@@ -499,19 +590,73 @@ pub fn parse_rules(text: &str) -> Result<Rules, NotationError> {
                     _ => return bad("expected n, w or s"),
                 }
             }
+            "swf" => rules.shieldwall_flank = yn(value)?,
             "efe" => rules.edge_fort = yn(value)?,
             "surf" => rules.encirclement = yn(value)?,
             "tfr" => {
                 rules.repetition = match value {
                     "i" => Repetition::Ignored,
                     "d" => Repetition::Draw,
-                    "w" => Repetition::MoverWins,
-                    "l" => Repetition::MoverLoses,
+                    "w" => Repetition::MoverLoses,
+                    "l" => Repetition::MoverWins,
                     "c" => Repetition::DefendersLose,
                     _ => return bad("expected i, d, w, l or c"),
                 }
             }
             "linc" => rules.linnaean = yn(value)?,
+            // Knights and commanders cannot stand on our boards, so how they jump is moot.
+            "nj" | "cj" => jump(value)?,
+            "kj" => {
+                jump(value)?;
+                if value != "n" {
+                    return unsupported("the king does not jump here");
+                }
+            }
+            "ber" => match value {
+                "n" => {}
+                "c" | "m" => return unsupported("berserk moves"),
+                _ => return bad("expected n, c or m"),
+            },
+            "spd" => {
+                let limits = value
+                    .split(',')
+                    .filter(|v| !v.is_empty())
+                    .map(|v| match v.parse::<i32>() {
+                        Ok(-1) => Ok(None),
+                        Ok(n @ 1..=255) => Ok(Some(n as u8)),
+                        _ => error(at, format!("spd:{value}: '{v}' is not -1 or a speed")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                rules.speed = match limits[..] {
+                    [all] => [all; 3],
+                    _ if limits.len() == OPENTAFL_KINDS.len() => {
+                        let mut speed = [None; 3];
+                        for (kind, limit) in OPENTAFL_KINDS.iter().zip(&limits) {
+                            if let Some(piece) = kind {
+                                speed[piece.index()] = *limit;
+                            }
+                        }
+                        speed
+                    }
+                    // OpenTafl's reader drops the two per-side values, so say what we cannot.
+                    [_, _] => return unsupported("speed limits by side"),
+                    _ => return bad("expected one speed, or one for each of OpenTafl's 12 kinds"),
+                };
+            }
+            "afor" | "dfor" => {
+                if !squares(value)?.is_empty() {
+                    return unsupported("fortress squares");
+                }
+            }
+            // Fortress squares are refused above, so what these say about them changes nothing.
+            "aforh" | "dforh" | "aforp" | "dforp" | "afors" | "dfors" | "aforre" | "dforre" => {
+                pieces(value)?;
+            }
+            "corre" | "cenre" => {
+                if pieces(value)? != PieceSet::ALL {
+                    return unsupported("pieces that may not come back to a square they left");
+                }
+            }
             _ => return error(column, format!("unknown rules key '{key}'")),
         }
     }
@@ -683,7 +828,7 @@ mod tests {
         }
         let record = export_record(&game);
         assert!(
-            record.starts_with("[variant:brandubh]\n[rules:name:brandubh dim:7 "),
+            record.starts_with("[variant:brandubh]\n[rules:dim:7 name:brandubh "),
             "{record}"
         );
         assert!(

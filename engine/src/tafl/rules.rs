@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::layout::Layout;
-use super::square::Piece;
+use super::square::{Piece, Square};
 
 /// Where the king escapes to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -17,19 +17,23 @@ pub enum Escape {
     Corner,
 }
 
-/// How hard the king is to capture (`ks`; OpenTafl has only `y` and `n`, `c` and `m` are ours).
+/// How hard the king is to capture (`ks`). `y`/`s`, `n`/`w`, `c` and `m` are OpenTafl's and
+/// mean what they mean there; `a` is ours.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KingStrength {
-    /// `y` (OpenTafl's "king strong"; `s` is read too): surrounded on all four sides by
-    /// attackers or squares hostile to him.
+    /// `y` (`s` is read too): surrounded on all four sides by attackers or squares hostile to
+    /// him, so never on the edge.
     Strong,
     /// `n` (`w` is read too): sandwiched like any other piece.
     Weak,
     /// `c`: strong on or next to the throne, weak elsewhere.
     StrongAtThrone,
-    /// `m`: strong on or next to the throne; elsewhere sandwiched, but only between two
-    /// attackers (hostile squares do not count).
+    /// `m` (OpenTafl's "middleweight"): every square next to him on the board is an attacker or
+    /// hostile to him, so three attackers take him against the edge.
     Middleweight,
+    /// `a` (our extension): strong on or next to the throne; elsewhere sandwiched, but only
+    /// between two attackers (hostile squares do not count).
+    ThroneOrTwoAttackers,
 }
 
 /// Shieldwall captures (`sw`).
@@ -43,17 +47,19 @@ pub enum Shieldwall {
     Strong,
 }
 
-/// What happens when a move makes a position occur for the third time (`tfr`).
+/// What happens when a move makes a position occur for the third time (`tfr`). OpenTafl's
+/// letters judge the side that made the third occurrence: under `w` the side that must answer
+/// it wins (the one that forced the repetition loses), under `l` the reverse.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Repetition {
     /// `i`: nothing; play goes on.
     Ignored,
     /// `d`: the game is drawn.
     Draw,
-    /// `w`: the player who made the third occurrence wins.
-    MoverWins,
-    /// `l`: the player who made the third occurrence loses.
+    /// `w`: the player who made the third occurrence loses.
     MoverLoses,
+    /// `l`: the player who made the third occurrence wins.
+    MoverWins,
     /// `c` (our extension, Copenhagen rule 9): the defenders lose when their move makes the third
     /// occurrence; a repetition completed by the attackers is ignored.
     DefendersLose,
@@ -98,9 +104,12 @@ pub struct Rules {
     pub attackers_first: bool,
     /// `esc`.
     pub escape: Escape,
-    /// `corb` (our extension): side of the square block in each corner that counts as the corner
-    /// (1 normally, 2 for Alea Evangelii).
+    /// `cor`: side of the square block in each corner that counts as the corner: 1 normally
+    /// (the four corner squares), 2 for Alea Evangelii, 0 when the corners are ordinary squares
+    /// (`cor:` with an empty list). Written as OpenTafl's list of squares.
     pub corner_block: u8,
+    /// `cen`: the centre square is a throne (`cen:` with an empty list makes it ordinary).
+    pub throne: bool,
     /// `ka`: the king takes part in captures (false is the seed's "weaponless king").
     pub king_armed: bool,
     /// `ks`.
@@ -121,6 +130,9 @@ pub struct Rules {
     pub corner_stoppable: PieceSet,
     /// `sw`.
     pub shieldwall: Shieldwall,
+    /// `swf`: only a move that brackets a shieldwall captures it; when false, any move that
+    /// completes one (its front row included) does.
+    pub shieldwall_flank: bool,
     /// `efe`: the defenders win by an exit fort.
     pub edge_fort: bool,
     /// `surf`: the attackers win by enclosing the king and every defender away from the edge.
@@ -130,6 +142,9 @@ pub struct Rules {
     /// `linc`: Linnaean capture: a defender beside the throne is captured against it when the
     /// king sits there surrounded by attackers on his other three sides.
     pub linnaean: bool,
+    /// `spd`: the most squares a piece of each kind may move (indexed by [`Piece::index`]);
+    /// `None` for no limit.
+    pub speed: [Option<u8>; 3],
     /// `start`.
     pub start: Layout,
 }
@@ -152,7 +167,8 @@ impl Rules {
     }
 
     /// Checks what the board geometry and the engine need: an odd size (the throne is the centre
-    /// square), exactly one king, a corner block that fits.
+    /// square), a corner block that fits, corners to escape to, and a start layout that
+    /// [`Rules::check_layout`] accepts.
     pub fn validate(&self) -> Result<(), RulesError> {
         let dim = self.dim();
         if dim < 5 || dim.is_multiple_of(2) {
@@ -160,16 +176,72 @@ impl Rules {
                 "board size {dim}: must be odd and at least 5"
             )));
         }
-        let kings = self.start.count(Piece::King);
-        if kings != 1 {
-            return Err(RulesError(format!(
-                "start layout has {kings} kings; exactly one needed"
-            )));
-        }
-        if self.corner_block == 0 || self.corner_block * 2 >= dim {
+        if self.corner_block * 2 >= dim {
             return Err(RulesError(format!(
                 "corner block of {} does not fit a {dim}x{dim} board",
                 self.corner_block
+            )));
+        }
+        if self.speed.contains(&Some(0)) {
+            return Err(RulesError(
+                "a speed limit of 0 leaves a piece unable to move".into(),
+            ));
+        }
+        if self.corner_block == 0 && self.escape == Escape::Corner {
+            return Err(RulesError(
+                "the king escapes to a corner, but there are no corners".into(),
+            ));
+        }
+        self.check_layout(&self.start)
+    }
+
+    /// Whether `sq` is one of the corner squares.
+    pub fn is_corner(&self, sq: Square) -> bool {
+        let (dim, cb) = (self.dim(), self.corner_block);
+        let near = |x: u8| x < cb || x >= dim - cb;
+        near(sq.file(dim)) && near(sq.rank(dim))
+    }
+
+    /// Whether `sq` is the throne.
+    pub fn is_throne(&self, sq: Square) -> bool {
+        let dim = self.dim();
+        self.throne && sq == Square::at(dim / 2, dim / 2, dim)
+    }
+
+    /// Whether a piece of kind `piece` may stand on `sq`.
+    pub fn may_stop(&self, piece: Piece, sq: Square) -> bool {
+        (!self.is_corner(sq) || self.corner_stoppable.contains(piece))
+            && (!self.is_throne(sq) || self.throne_stoppable.contains(piece))
+    }
+
+    /// Checks a position for these rules: its size, exactly one king, and no man on a square
+    /// his kind may not stop on (he could never have got there).
+    pub fn check_layout(&self, layout: &Layout) -> Result<(), RulesError> {
+        let dim = self.dim();
+        if layout.dim() != dim {
+            return Err(RulesError(format!(
+                "a {0}x{0} position for {1}x{1} rules",
+                layout.dim(),
+                dim
+            )));
+        }
+        let kings = layout.count(Piece::King);
+        if kings != 1 {
+            return Err(RulesError(format!(
+                "the position has {kings} kings; exactly one needed"
+            )));
+        }
+        if let Some((sq, piece)) = layout
+            .pieces()
+            .find(|&(sq, piece)| piece != Piece::King && !self.may_stop(piece, sq))
+        {
+            let who = match piece {
+                Piece::Attacker => "an attacker",
+                _ => "a defender",
+            };
+            return Err(RulesError(format!(
+                "{who} stands on {}, where the rules let it neither stop nor start",
+                sq.name(dim)
             )));
         }
         Ok(())

@@ -1,15 +1,16 @@
 //! The preset rulesets: each is a [`Rules`] value built from the switches in `rules.rs`.
 //!
-//! Sources: the seed document (Haven concept, `004_*.txt`) for `hnefatafl`, aagenielsen.dk for
-//! Copenhagen, Fetlar and Brandubh, and `design/tafl.md` for the rest. Choices made where a
-//! source is silent are written next to the value.
+//! Every preset cites its source next to its value; `docs/rules/tafl.md` has each one's board,
+//! rules and the choices we made where the sources are vague. The seed document (the Haven
+//! concept, `004_*.txt`) names the boards; Copenhagen, Fetlar and Brandubh follow aagenielsen.dk
+//! and OpenTafl's built-in variants.
 
 use super::layout::Layout;
 use super::rules::{Escape, KingStrength, PieceSet, Repetition, Rules, Shieldwall};
 use super::square::{Piece, Square};
 
 /// Names of every preset, in the order `tafl variants` lists them.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 16] = [
     "hnefatafl",
     "hnefatafl-weaponless",
     "hnefatafl-second-board",
@@ -20,6 +21,12 @@ pub const NAMES: [&str; 10] = [
     "tawlbwrdd",
     "copenhagen-13",
     "alea-evangelii",
+    "hnefatafl-axes",
+    "hnefatafl-13",
+    "tawlbwrdd-13",
+    "fithcheall",
+    "ard-ri",
+    "irish-board",
 ];
 
 /// The preset with this name.
@@ -51,8 +58,54 @@ pub fn preset(name: &str) -> Option<Rules> {
         "tawlbwrdd" => tawlbwrdd(),
         "copenhagen-13" => copenhagen(name, THIRTEEN),
         "alea-evangelii" => alea_evangelii(),
+        // The seed's "main variation": its basic game with the vikings (the king's side) on the
+        // central axes instead of in a diamond.
+        "hnefatafl-axes" => seed_rules(name, AXES_ELEVEN),
+        // The seed lists 13x13 boards for Hnefatafl and Tawlbwrdd without layouts: Hnefatafl
+        // takes the 13x13 layout of Copenhagen 13x13, Tawlbwrdd its own axes layout, as on 11x11.
+        "hnefatafl-13" => seed_rules(name, THIRTEEN),
+        "tawlbwrdd-13" => seed_rules(name, AXES_THIRTEEN),
+        // Fithcheall: the seed's 7x7 board, laid out as the Ballinderry board (Brandubh's cross).
+        "fithcheall" => seed_rules(name, BALLINDERRY),
+        "ard-ri" => seed_rules(
+            name,
+            "
+            . . A A A . .
+            . . . A . . .
+            A . D D D . A
+            A A D K D A A
+            A . D D D . A
+            . . . A . . .
+            . . A A A . .",
+        ),
+        // The seed's "Irish board": the basic game with the land men (attackers) in a
+        // swastika-like pinwheel, each edge's group turned a quarter from the next.
+        "irish-board" => seed_rules(
+            name,
+            "
+            . . A A A A . . . . .
+            . . A . . A . . . . .
+            . . . . . . . . . A A
+            . . . . . D . . . . A
+            . . . . D D D . . . A
+            A A . D D K D D . A A
+            A . . . D D D . . . .
+            A . . . . D . . . . .
+            A A . . . . . . . . .
+            . . . . . A . . A . .
+            . . . . . A A A A . .",
+        ),
         _ => return None,
     })
+}
+
+/// The seed's rules (see [`hnefatafl`]) on another board.
+fn seed_rules(name: &str, diagram: &str) -> Rules {
+    Rules {
+        name: name.into(),
+        start: layout(diagram),
+        ..hnefatafl()
+    }
 }
 
 fn layout(diagram: &str) -> Layout {
@@ -87,6 +140,47 @@ const THIRTEEN: &str = "
     . . . . . . A . . . . . .
     # . . A A A A A A A . . #";
 
+/// The basic game's attackers with the defenders on the central axes: the seed's "main
+/// variation", and the Tawlbwrdd layout.
+const AXES_ELEVEN: &str = "
+    . . . A A A A A . . .
+    . . . . . A . . . . .
+    . . . . . D . . . . .
+    A . . . . D . . . . A
+    A . . . . D . . . . A
+    A A D D D K D D D A A
+    A . . . . D . . . . A
+    A . . . . D . . . . A
+    . . . . . D . . . . .
+    . . . . . A . . . . .
+    . . . A A A A A . . .";
+
+/// The 13x13 attackers with the defenders on the axes, four to an arm.
+const AXES_THIRTEEN: &str = "
+    . . . A A A A A A A . . .
+    . . . . . . A . . . . . .
+    . . . . . . D . . . . . .
+    A . . . . . D . . . . . A
+    A . . . . . D . . . . . A
+    A . . . . . D . . . . . A
+    A A D D D D K D D D D A A
+    A . . . . . D . . . . . A
+    A . . . . . D . . . . . A
+    A . . . . . D . . . . . A
+    . . . . . . D . . . . . .
+    . . . . . . A . . . . . .
+    . . . A A A A A A A . . .";
+
+/// The 7x7 cross of the Ballinderry board, as Brandubh is usually laid out.
+const BALLINDERRY: &str = "
+    # . . A . . #
+    . . . A . . .
+    . . . D . . .
+    A A D K D A A
+    . . . D . . .
+    . . . A . . .
+    # . . A . . #";
+
 /// The seed's own rules: the king's side (the seed's "vikings") moves first and escapes to any
 /// edge square; the king is taken on four sides, or three and the empty king square; only the king
 /// may stop on or pass the king square. The seed is silent on hostile squares for men, so there
@@ -97,6 +191,7 @@ fn hnefatafl() -> Rules {
         attackers_first: false,
         escape: Escape::Edge,
         corner_block: 1,
+        throne: true,
         king_armed: true,
         king_strength: KingStrength::Strong,
         corner_hostile: PieceSet::NONE,
@@ -107,10 +202,12 @@ fn hnefatafl() -> Rules {
         corner_passable: PieceSet::ALL,
         corner_stoppable: PieceSet::ALL,
         shieldwall: Shieldwall::None,
+        shieldwall_flank: true,
         edge_fort: false,
         encirclement: false,
         repetition: Repetition::Draw,
         linnaean: false,
+        speed: [None; 3],
         start: layout(ELEVEN),
     }
 }
@@ -138,6 +235,7 @@ fn copenhagen(name: &str, diagram: &str) -> Rules {
         attackers_first: true,
         escape: Escape::Corner,
         corner_block: 1,
+        throne: true,
         king_armed: true,
         king_strength: KingStrength::Strong,
         corner_hostile: PieceSet::ALL,
@@ -148,14 +246,19 @@ fn copenhagen(name: &str, diagram: &str) -> Rules {
         corner_passable: PieceSet::KING,
         corner_stoppable: PieceSet::KING,
         shieldwall: Shieldwall::Strong,
+        shieldwall_flank: true,
         edge_fort: true,
         encirclement: true,
         repetition: Repetition::DefendersLose,
         linnaean: false,
+        speed: [None; 3],
         start: layout(diagram),
     }
 }
 
+/// Brandubh: Copenhagen's corners and throne on the Ballinderry board, the king strong only on
+/// or beside the throne (aagenielsen.dk). No encirclement and a drawn repetition, as in
+/// OpenTafl's built-in Brandub (`surf:n`, no `tfr`).
 fn brandubh() -> Rules {
     Rules {
         name: "brandubh".into(),
@@ -164,16 +267,7 @@ fn brandubh() -> Rules {
         edge_fort: false,
         encirclement: false,
         repetition: Repetition::Draw,
-        start: layout(
-            "
-            # . . A . . #
-            . . . A . . .
-            . . . D . . .
-            A A D K D A A
-            . . . D . . .
-            . . . A . . .
-            # . . A . . #",
-        ),
+        start: layout(BALLINDERRY),
         ..copenhagen("brandubh", ELEVEN)
     }
 }
@@ -210,52 +304,33 @@ fn tablut() -> Rules {
     }
 }
 
-/// Tawlbwrdd: edge escape, a weak king and no special squares at all.
+/// Tawlbwrdd: edge escape, a weak king and no special squares at all (no throne, no corners:
+/// `cor: cen:`, as in OpenTafl's built-in Tawlbwrdd), on the axes layout.
 fn tawlbwrdd() -> Rules {
     Rules {
         name: "tawlbwrdd".into(),
         escape: Escape::Edge,
+        corner_block: 0,
+        throne: false,
         king_strength: KingStrength::Weak,
-        corner_hostile: PieceSet::NONE,
-        throne_hostile: PieceSet::NONE,
-        empty_throne_hostile: PieceSet::NONE,
-        throne_passable: PieceSet::ALL,
-        throne_stoppable: PieceSet::ALL,
-        corner_passable: PieceSet::ALL,
-        corner_stoppable: PieceSet::ALL,
         shieldwall: Shieldwall::None,
         edge_fort: false,
         encirclement: false,
         repetition: Repetition::Draw,
-        start: layout(
-            "
-            . . . A A A A A . . .
-            . . . . . A . . . . .
-            . . . . . D . . . . .
-            A . . . . D . . . . A
-            A . . . . D . . . . A
-            A A D D D K D D D A A
-            A . . . . D . . . . A
-            A . . . . D . . . . A
-            . . . . . D . . . . .
-            . . . . . A . . . . .
-            . . . A A A A A . . .",
-        ),
+        start: layout(AXES_ELEVEN),
         ..copenhagen("tawlbwrdd", ELEVEN)
     }
 }
 
-/// Alea Evangelii: 19x19, the king escapes to a 2x2 corner block, the blocks are hostile to all
-/// and only the king may enter them; the sources name no throne rule, so the centre is an
+/// Alea Evangelii: 19x19, laid out as the seed's "great board" table (its reconstruction is
+/// drawn in docs/rules/tafl.md). The king escapes to a 2x2 corner block; the blocks are hostile
+/// to all and only the king may enter them; the sources name no throne rule, so the centre is an
 /// ordinary square.
 fn alea_evangelii() -> Rules {
     Rules {
         name: "alea-evangelii".into(),
         corner_block: 2,
-        throne_hostile: PieceSet::NONE,
-        empty_throne_hostile: PieceSet::NONE,
-        throne_passable: PieceSet::ALL,
-        throne_stoppable: PieceSet::ALL,
+        throne: false,
         shieldwall: Shieldwall::None,
         edge_fort: false,
         encirclement: false,
@@ -265,19 +340,19 @@ fn alea_evangelii() -> Rules {
             # # A . . A . . . . . . . A . . A # #
             # # . . . . . . . . . . . . . . . # #
             A . . . . A . . . . . . . A . . . . A
-            . . . . . . . A . D . A . . . . . . .
-            . . . . . . A . A . A . A . . . . . .
-            A . A . . D . . . . . . . D . . A . A
+            . . . . . . . A . A . A . . . . . . .
+            . . . . . . A . D . D . A . . . . . .
+            A . A . . A . . . . . . . A . . A . A
             . . . . A . . . . D . . . . A . . . .
             . . . A . . . . D . D . . . . A . . .
-            . . . . A . . D . D . D . . A . . . .
-            . . . D . . D . D K D . D . . D . . .
-            . . . . A . . D . D . D . . A . . . .
+            . . . . D . . D . D . D . . D . . . .
+            . . . A . . D . D K D . D . . A . . .
+            . . . . D . . D . D . D . . D . . . .
             . . . A . . . . D . D . . . . A . . .
             . . . . A . . . . D . . . . A . . . .
-            A . A . . D . . . . . . . D . . A . A
-            . . . . . . A . A . A . A . . . . . .
-            . . . . . . . A . D . A . . . . . . .
+            A . A . . A . . . . . . . A . . A . A
+            . . . . . . A . D . D . A . . . . . .
+            . . . . . . . A . A . A . . . . . . .
             A . . . . A . . . . . . . A . . . . A
             # # . . . . . . . . . . . . . . . # #
             # # A . . A . . . . . . . A . . A # #",
