@@ -19,6 +19,12 @@ const SPECIAL = {
   "hnefatafl-second-board": edge,
   tablut: edge,
   tawlbwrdd: { escape: "edge", block: 0, throne: false },
+  "hnefatafl-axes": edge,
+  "hnefatafl-13": edge,
+  "tawlbwrdd-13": edge,
+  fithcheall: edge,
+  "ard-ri": edge,
+  "irish-board": edge,
 };
 
 const UNIT = 10;
