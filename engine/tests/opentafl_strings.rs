@@ -171,3 +171,20 @@ fn unsupported_switches_are_named() {
         "{e}"
     );
 }
+
+/// Through the game catalog, a tafl variant is a preset's name or any rules string the engine
+/// accepts (a custom variant, for casual matches); a string it refuses says which switch.
+#[test]
+fn the_catalog_takes_a_custom_rules_string_as_a_variant() {
+    use engine::catalog::Catalog;
+    let custom = "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let rules = <Tafl as Catalog>::config(custom, 2).unwrap();
+    assert_eq!(rules.start, parse_rules(custom).unwrap().start);
+    assert!(<Tafl as Catalog>::config(custom, 3).is_err());
+    let refused =
+        <Tafl as Catalog>::config("dim:7 nj:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", 2)
+            .unwrap_err()
+            .to_string();
+    assert!(refused.contains("nj"), "{refused}");
+    assert!(<Tafl as Catalog>::config("no-such-preset", 2).is_err());
+}

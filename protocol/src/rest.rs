@@ -361,3 +361,18 @@ pub struct SecurityEvent {
 pub struct Ban {
     pub reason: String,
 }
+
+/// A variant's start, to preview before creating a match (a custom tafl variant's rules string,
+/// say): the view every seat and spectator gets before the first action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct VariantPreview {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    /// Whether it is one of the game's named variants (rated play, queue, leaderboard) or a
+    /// custom one (casual matches only).
+    pub named: bool,
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub view: serde_json::Value,
+}

@@ -165,6 +165,40 @@ pub fn host(game: &str, variant: &str, seats: usize, seed: u64) -> ApiResult<Box
     })
 }
 
+/// Whether a variant is one of the game's named variants. A game may also accept variants it
+/// does not name (tafl: any OpenTafl rules string): those are played casual, with no
+/// leaderboard and no queue.
+pub fn named_variant(game: &str, variant: &str) -> bool {
+    struct Named<'a>(&'a str);
+    impl GameTask for Named<'_> {
+        type Output = bool;
+        fn run<G: Hostable>(self) -> bool {
+            G::variants().contains(&self.0)
+        }
+    }
+    with_game(game, Named(variant)).unwrap_or(false)
+}
+
+/// The longest variant a match may name: a custom tafl variant is a whole rules string.
+const MAX_VARIANT: usize = 2000;
+
+/// Checks a variant asked for by a player: a named one, or a custom one played casual.
+pub fn check_variant(game: &str, variant: &str, rated: bool) -> ApiResult<()> {
+    if variant.chars().count() > MAX_VARIANT {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("a variant has at most {MAX_VARIANT} characters"),
+        ));
+    }
+    if rated && !named_variant(game, variant) {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "custom variants are played casual: set rated to false, or choose a named variant",
+        ));
+    }
+    Ok(())
+}
+
 /// The default variant and seat count of a game, for a create request that leaves them out.
 pub fn defaults(game: &str, variant: Option<&str>) -> ApiResult<(String, usize)> {
     struct Defaults<'a>(Option<&'a str>);

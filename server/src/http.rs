@@ -13,7 +13,7 @@ use engine::tafl::opentafl::export_record;
 use protocol::{
     ClockSpec, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, LeaderboardEntry, MatchId,
     MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating, QueuePool,
-    RatingPoint, RecordedAction, Seq, Session,
+    RatingPoint, RecordedAction, Seq, Session, VariantPreview,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -39,6 +39,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/matches/open", get(open_matches))
         .route("/api/matches/{id}", get(match_record))
         .route("/api/queue", get(queue))
+        .route("/api/games/{game}/preview", get(preview))
         .route("/api/health", get(health))
 }
 
@@ -623,9 +624,11 @@ async fn match_record(
     }))
 }
 
-/// The OpenTafl record of a tafl match, rebuilt from its log.
+/// The OpenTafl record of a tafl match, rebuilt from its log. A custom variant's record carries
+/// its rules string.
 fn tafl_record(m: &StoredMatch) -> Option<String> {
-    let rules = engine::tafl::variants::preset(&m.spec.variant)?;
+    use engine::catalog::Catalog;
+    let rules = engine::tafl::Tafl::config(&m.spec.variant, 2).ok()?;
     let mut game = engine::tafl::Tafl::new(rules).ok()?;
     for a in &m.actions {
         let mv = engine::tafl::opentafl::parse_move(&a.action, game.dim())
@@ -666,6 +669,47 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
         database: database.into(),
     };
     (status, Json(health))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PreviewOf {
+    /// A named variant, or for tafl any OpenTafl rules string (a custom variant).
+    variant: Option<String>,
+    /// Seats; the variant's fewest when absent.
+    seats: Option<u8>,
+}
+
+/// A variant's start position, to show before creating a match: how the browser previews a
+/// custom tafl variant as its rules string is typed, with the engine's own error (naming the
+/// switch it refuses) when the string is not one it plays.
+#[utoipa::path(
+    get,
+    path = "/api/games/{game}/preview",
+    tag = "matches",
+    summary = "A variant's start, before creating a match",
+    params(("game" = String, Path, description = "A game, as `tafl`"), PreviewOf),
+    responses(
+        (status = 200, description = "The start", body = VariantPreview),
+        (status = 400, description = "`bad_request`: no such game, or a variant or seat count it does not play (the message says why)", body = ErrorBody),
+    ),
+)]
+async fn preview(
+    Path(game): Path<String>,
+    query: Result<Query<PreviewOf>, QueryRejection>,
+) -> ApiResult<Json<VariantPreview>> {
+    let Query(asked) = query.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+    let (variant, least) = hosted::defaults(&game, asked.variant.as_deref())?;
+    hosted::check_variant(&game, &variant, false)?;
+    let seats = asked.seats.unwrap_or(least as u8);
+    let start = hosted::host(&game, &variant, usize::from(seats), 0)?;
+    Ok(Json(VariantPreview {
+        named: hosted::named_variant(&game, &variant),
+        view: start.view(None),
+        game,
+        variant,
+        seats,
+    }))
 }
 
 /// The matchmaking pools with players waiting.

@@ -645,6 +645,13 @@ impl Session {
             } => {
                 crate::policy::may_play(&self.player, rated)?;
                 let (variant, default_seats) = defaults(&game, variant.as_deref())?;
+                if !crate::hosted::named_variant(&game, &variant) {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRequest,
+                        "the queue pairs players in named variants only: create a match for a \
+                         custom one",
+                    ));
+                }
                 let seats = seats.unwrap_or(default_seats as u8);
                 // Checks the game, variant and seat count now rather than at pairing time.
                 crate::hosted::host(&game, &variant, usize::from(seats), 0)?;
@@ -689,6 +696,7 @@ impl Session {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
                 let (variant, default_seats) = defaults(&game, variant.as_deref())?;
+                crate::hosted::check_variant(&game, &variant, rated)?;
                 let seats = seats.unwrap_or(default_seats as u8);
                 let seat = seat.unwrap_or(0);
                 if seat >= seats {
@@ -787,6 +795,7 @@ impl Session {
     /// creator's seat.
     fn new_match(&self, spec: CreateMatch) -> ApiResult<(NewMatch, u8)> {
         let (variant, default_seats) = defaults(&spec.game, spec.variant.as_deref())?;
+        crate::hosted::check_variant(&spec.game, &variant, spec.rated)?;
         if spec.rated && spec.hotseat {
             return Err(ApiError::new(
                 ErrorCode::BadRequest,

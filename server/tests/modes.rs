@@ -187,3 +187,67 @@ async fn hidden_choices_reach_only_their_own_seat() {
         assert!(record.get("seed").is_none(), "{record}");
     }
 }
+
+/// A custom tafl variant: any OpenTafl rules string the engine accepts, previewed before the
+/// match, played casual, and kept in the match's record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_tafl_variant_is_previewed_played_casual_and_recorded() {
+    const CUSTOM: &str = "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let encoded = CUSTOM
+            .replace(':', "%3A")
+            .replace('/', "%2F")
+            .replace(' ', "%20");
+        let preview =
+            common::get(addr, &format!("/api/games/tafl/preview?variant={encoded}")).await;
+        assert_eq!(preview["named"], false);
+        assert_eq!(preview["seats"], 2);
+        assert_eq!(
+            preview["view"]["position"],
+            "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+        );
+        let named = common::get(addr, "/api/games/tafl/preview?variant=brandubh").await;
+        assert_eq!(named["named"], true);
+        let bad = common::http()
+            .get(format!(
+                "http://{addr}/api/games/tafl/preview?variant={}",
+                encoded.replace("esc%3Ae", "nj%3Ay")
+            ))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(bad.status(), 400);
+        let body: serde_json::Value = bad.json().await.unwrap();
+        assert!(body["message"].as_str().unwrap().contains("nj"), "{body}");
+
+        let (_, _, mut a, mut b) = common::two_players(addr).await;
+        let refused = a
+            .refused(ErrorCode::BadRequest, |id| {
+                create(id, "tafl", CUSTOM, json!({"rated": true}))
+            })
+            .await;
+        assert!(refused.contains("casual"), "{refused}");
+        a.refused(ErrorCode::BadRequest, |id| {
+            serde_json::from_value(json!({"type": "queue_join", "id": id.0, "game": "tafl",
+                "variant": CUSTOM, "time_control": "blitz"}))
+            .unwrap()
+        })
+        .await;
+        let m = a
+            .ok(|id| create(id, "tafl", CUSTOM, json!({})))
+            .await
+            .match_id
+            .unwrap();
+        b.ok(|id| join(id, m)).await;
+        a.ok(|id| act(id, m, 0, "a4-a3")).await;
+        let record = common::get(addr, &format!("/api/matches/{}", m.0)).await;
+        assert_eq!(record["summary"]["variant"], CUSTOM, "{backend:?}");
+        let opentafl = record["opentafl"].as_str().unwrap();
+        assert!(
+            opentafl.contains("start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"),
+            "{opentafl}"
+        );
+        assert!(opentafl.contains("a4-a3"), "{opentafl}");
+    }
+}

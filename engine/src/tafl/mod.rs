@@ -327,7 +327,18 @@ impl Catalog for Tafl {
         2..=2
     }
 
+    /// A preset by name, or a custom variant: any OpenTafl rules string the engine accepts
+    /// (`dim:9 esc:e ... start:/...`), as the tafl world tries new set-ups all the time.
     fn config(variant: &str, seats: usize) -> Result<Rules, CatalogError> {
+        if variants::preset(variant).is_none() && variant.contains(':') {
+            if seats != 2 {
+                return Err(CatalogError(format!(
+                    "tafl is played by 2 players, not {seats}"
+                )));
+            }
+            return opentafl::parse_rules(variant)
+                .map_err(|e| CatalogError(format!("custom rules: {e}")));
+        }
         check_variant::<Tafl>(variant, seats)?;
         variants::preset(variant).ok_or_else(|| CatalogError(format!("no preset {variant}")))
     }
