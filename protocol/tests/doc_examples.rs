@@ -12,7 +12,7 @@ use std::fmt::Debug;
 use protocol::{
     AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
     Leaderboard, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, SecurityEvent,
-    ServerMessage, Session, TournamentDetails, TournamentSummary,
+    ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -327,6 +327,9 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "Ban" => {
             round_trip::<Ban>(json, false)?;
+        }
+        "VariantPreview" => {
+            round_trip::<VariantPreview>(json, true)?;
         }
         "SecurityEventList" => {
             let list: Vec<SecurityEvent> = round_trip(json, true)?;

@@ -704,3 +704,69 @@ async fn the_clock_of_the_side_to_move_runs() {
     alice.client.close().await.unwrap();
     bjorn.client.close().await.unwrap();
 }
+
+/// A custom tafl variant from the lobby: the rules string is previewed as it is typed, a switch
+/// the engine refuses is named, and the match is created casual on its own board. Screenshots of
+/// the lobby at desktop and phone size are kept (target/screenshots).
+#[tokio::test]
+async fn a_custom_variant_is_previewed_and_played_from_the_lobby() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let wide = driver
+        .browser(Screen::Window {
+            width: 1400,
+            height: 900,
+        })
+        .await;
+    wide.register(addr, "inventor").await;
+    wide.screenshot("lobby-desktop").await;
+    wide.click_css("details.custom summary").await;
+    let type_rules = |rules: &str| {
+        format!(
+            "const t = document.querySelector('{}'); t.value = {}; t.dispatchEvent(new Event('input')); return true;",
+            by_testid("custom-rules"),
+            json!(rules)
+        )
+    };
+    wide.run(&type_rules(
+        "dim:7 nj:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    ))
+    .await;
+    wide.until_text("custom-error", "nj").await;
+    wide.run(&type_rules(
+        "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    ))
+    .await;
+    let king = "const s = document.querySelector('[data-testid=custom-preview] [data-testid=sq-d4]'); return s && s.dataset.piece;";
+    assert_eq!(wide.until("the preview's king", king).await, json!("K"));
+    assert_eq!(wide.text("custom-error").await, "");
+    let rated = format!(
+        "return document.querySelector('{}').disabled;",
+        by_testid("private-rated")
+    );
+    assert_eq!(
+        wide.run(&rated).await,
+        json!(true),
+        "custom variants are casual"
+    );
+    wide.screenshot("lobby-custom-variant-desktop").await;
+    wide.click("private-create").await;
+    match_page(&wide).await;
+    let on_board = "const s = document.querySelector('[data-testid=sq-g7]'); return s && s.dataset.piece === '';";
+    wide.until("the 7x7 board", on_board).await;
+
+    let phone = driver.browser(Screen::Phone).await;
+    phone.guest(addr).await;
+    phone.screenshot("lobby-phone").await;
+    phone.click_css("details.custom summary").await;
+    phone
+        .run(&type_rules(
+            "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        ))
+        .await;
+    phone.until("the preview's king", king).await;
+    phone
+        .run("document.querySelector('details.custom').scrollIntoView(); return true;")
+        .await;
+    phone.screenshot("lobby-custom-variant-phone").await;
+}

@@ -3,6 +3,7 @@
 // tournaments. `#/join/<code>` lands here and joins the private match at once.
 import { el, playerLink } from "../dom.js";
 import { games, seatName, seatRange, timeControls } from "../catalog.js";
+import { boardFor } from "../boards/index.js";
 
 // A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
 // test ids so that every form's pickers can be told apart.
@@ -125,11 +126,53 @@ export default async function render(root, params, app) {
   const privSeat = seatSelect(priv, "private-seat");
   const privTime = select("private-time", [["", "no clock"], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
   const privRated = ratedBox("private-rated");
+  // A custom tafl variant: any OpenTafl rules string the server's engine accepts, previewed as
+  // it is typed, with the engine's own error naming the switch it refuses. Casual only.
+  const custom = el("textarea", {
+    rows: 3, spellcheck: "false", "data-testid": "custom-rules",
+    placeholder: "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+  });
+  const customError = el("p", { class: "error", "data-testid": "custom-error" });
+  const customPreview = el("div", { class: "preview", "data-testid": "custom-preview" });
+  const customBox = el("details", { class: "custom" },
+    el("summary", {}, "Custom rules (OpenTafl notation)"), custom, customError, customPreview);
+  let previewBoard = null;
+  let previewTimer = null;
+  const showPreview = async () => {
+    const rules = custom.value.trim();
+    previewBoard?.destroy();
+    previewBoard = null;
+    customError.textContent = "";
+    customPreview.replaceChildren();
+    privRated.disabled = app.me.guest || rules !== "";
+    if (rules) privRated.checked = false;
+    if (!rules) return;
+    try {
+      const preview = await app.api.get(`/api/games/tafl/preview?variant=${encodeURIComponent(rules)}`);
+      if (custom.value.trim() !== rules) return;
+      const target = el("div", { class: "board" });
+      customPreview.append(target);
+      previewBoard = (await boardFor("tafl")).create(target, { game: "tafl", variant: rules, seats: 2, perspective: null, onAction: () => {} });
+      previewBoard.update({ view: preview.view, toAct: [], mySeats: [], legal: [], log: [], last: null, result: null });
+    } catch (e) {
+      if (custom.value.trim() === rules) customError.textContent = e.message;
+    }
+  };
+  custom.oninput = () => {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(showPreview, 250);
+  };
+  const showCustom = () => {
+    customBox.hidden = priv.value().game !== "tafl";
+  };
+  priv.nodes.forEach((n) => n.addEventListener("change", showCustom));
+  showCustom();
   const createPrivate = el("button", { "data-testid": "private-create" }, "Create a private match");
   createPrivate.onclick = async () => {
     message.textContent = "";
     const clocks = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
     const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, seat: Number(privSeat.value) };
+    if (!customBox.hidden && custom.value.trim()) msg.variant = custom.value.trim();
     if (privTime.value) {
       const [base_ms, increment_ms] = clocks[privTime.value];
       msg.clock = { base_ms, increment_ms };
@@ -216,7 +259,7 @@ export default async function render(root, params, app) {
         el("label", { class: "check" }, aiRated, "Rated"), el("div", { class: "row" }, playAi)),
       el("section", { class: "card" }, el("h2", {}, "Play a friend"), ...priv.nodes,
         el("label", {}, "Your side", privSeat), el("label", {}, "Time", privTime),
-        el("label", { class: "check" }, privRated, "Rated"), el("div", { class: "row" }, createPrivate),
+        el("label", { class: "check" }, privRated, "Rated"), customBox, el("div", { class: "row" }, createPrivate),
         el("h3", {}, "Join by code"), el("div", { class: "row" }, code, join)),
       el("section", { class: "card" }, el("h2", {}, "Hot seat"), el("p", { class: "muted" }, "Every side played from this screen."),
         ...hot.nodes, el("div", { class: "row" }, hotPlay)),
