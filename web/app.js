@@ -2,6 +2,7 @@
 // and the hash router that renders one page module at a time into <main id="root">.
 import { Rest, ServerError, Socket } from "./api.js";
 import { el } from "./dom.js";
+import { loadCatalog } from "./catalog.js";
 
 const TOKEN_KEY = "tafl.token";
 
@@ -113,6 +114,7 @@ async function startSession() {
     else if (app.socket === socket) showStatus("Cannot reach the server: retrying…");
   });
   app.me = await socket.welcomed;
+  await loadCatalog();
   if (app.socket !== socket) return;
   showMe();
   route();

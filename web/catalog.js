@@ -1,35 +1,44 @@
-// The games the server plays, their variants and seat counts, for the lobby's choices. This
-// mirrors the engine's catalog (engine/src/catalog.rs and each game's `Catalog` impl); the server
-// refuses anything else with `bad_request`, so a stale entry shows up as a clear error.
-export const games = [
-  {
-    id: "tafl",
-    name: "Tafl",
-    variants: [
-      "copenhagen", "fetlar", "brandubh", "tablut", "tawlbwrdd", "hnefatafl",
-      "hnefatafl-weaponless", "hnefatafl-second-board", "copenhagen-13", "alea-evangelii",
-      "hnefatafl-axes", "hnefatafl-13", "tawlbwrdd-13", "fithcheall", "ard-ri", "irish-board",
-    ],
-    seats: [2, 2],
-  },
-  { id: "fox-geese", name: "Fox and Geese", variants: ["hala-tafl"], seats: [2, 2] },
-  { id: "hanoi", name: "Hanoi", variants: ["standard"], seats: [2, 3] },
-  { id: "tower-race", name: "Tower race", variants: ["basic", "advanced"], seats: [2, 4], seatsByVariant: { basic: [2, 4], advanced: [4, 8] } },
-  { id: "tron", name: "Tron", variants: ["standard"], seats: [3, 8] },
-  { id: "driller", name: "Mr Driller", variants: ["standard"], seats: [2, 2] },
-];
+// The games the server plays, their variants, seat counts, seat names and rules, from the
+// engine's catalog (`GET /api/games`), loaded once before the first page renders. Pages import
+// `games` and read it after that.
+export const games = [];
+
+// Fills `games` from the server (once).
+let loading = null;
+export function loadCatalog() {
+  loading ??= fetch("/api/games")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`the catalog: ${r.status}`))))
+    .then((list) => {
+      games.push(...list.map((g) => ({
+        id: g.id,
+        name: g.name,
+        variants: g.variants.map((v) => v.name),
+        seats: [g.variants[0].min_seats, g.variants[0].max_seats],
+        seatsByVariant: Object.fromEntries(g.variants.map((v) => [v.name, [v.min_seats, v.max_seats]])),
+        rulesByVariant: Object.fromEntries(g.variants.map((v) => [v.name, v.rules ?? null])),
+        seatNames: g.seat_names,
+      })));
+    });
+  return loading;
+}
 
 // The seat range [fewest, most] of a game's variant.
 export function seatRange(gameId, variant) {
   const game = games.find((g) => g.id === gameId);
-  return game.seatsByVariant?.[variant] ?? game.seats;
+  return game.seatsByVariant[variant] ?? game.seats;
+}
+
+// A variant's rules in the game's interchange notation (tafl: OpenTafl's rules string), for the
+// boards that draw from it. A custom tafl variant is its own rules string.
+export function variantRules(gameId, variant) {
+  const game = games.find((g) => g.id === gameId);
+  return game?.rulesByVariant[variant] ?? (variant.includes(":") ? variant : null);
 }
 
 export const timeControls = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 
-// The seat names of a game, where the game has them (tafl: seat 0 attacks, seat 1 defends; fox and geese: seat 0 the geese).
+// A seat's name, as the game names its sides (tafl: seat 0 attacks, seat 1 defends).
 export function seatName(gameId, seat) {
-  if (gameId === "tafl") return seat === 0 ? "attackers" : "defenders";
-  if (gameId === "fox-geese") return seat === 0 ? "geese" : "fox";
-  return `seat ${seat + 1}`;
+  const game = games.find((g) => g.id === gameId);
+  return game?.seatNames[seat] ?? `seat ${seat + 1}`;
 }

@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use crate::ai::Ai;
 use crate::driller::Driller;
 use crate::fox_geese::FoxGeese;
-use crate::game::{Game, Viewer};
+use crate::game::{Game, Seat, Viewer};
 use crate::hanoi::Hanoi;
 use crate::tafl::Tafl;
 use crate::tower_race::TowerRace;
@@ -29,6 +29,21 @@ impl std::error::Error for CatalogError {}
 pub trait Catalog: Game + Send + 'static {
     /// Stable identifier, used on the wire and by the tools: `tafl`, `fox-geese`, ...
     const ID: &'static str;
+
+    /// The game's name, for people: `Fox and Geese`.
+    const NAME: &'static str;
+
+    /// A seat's name, for people, where the game names its sides (tafl's attackers and
+    /// defenders); `None` where seats are only numbered.
+    fn seat_name(_seat: Seat) -> Option<&'static str> {
+        None
+    }
+
+    /// A variant's rules in a notation other software reads, where the game has one (tafl:
+    /// OpenTafl's rules string): clients draw a board's special squares from it.
+    fn rules_text(_config: &Self::Config) -> Option<String> {
+        None
+    }
 
     /// Variant names; the first is the default.
     fn variants() -> &'static [&'static str];

@@ -745,6 +745,7 @@ impl Game for Driller {
 
 impl Catalog for Driller {
     const ID: &'static str = "driller";
+    const NAME: &'static str = "Mr Driller";
 
     fn variants() -> &'static [&'static str] {
         &["standard"]

@@ -900,6 +900,11 @@ impl Game for FoxGeese {
 
 impl Catalog for FoxGeese {
     const ID: &'static str = "fox-geese";
+    const NAME: &'static str = "Fox and Geese";
+
+    fn seat_name(seat: Seat) -> Option<&'static str> {
+        Side::of_seat(seat).map(Side::name)
+    }
 
     fn variants() -> &'static [&'static str] {
         &["hala-tafl"]

@@ -754,6 +754,11 @@ impl Game for Hanoi {
 
 impl Catalog for Hanoi {
     const ID: &'static str = "hanoi";
+    const NAME: &'static str = "Hanoi";
+
+    fn seat_name(seat: Seat) -> Option<&'static str> {
+        Colour::of_seat(seat).map(Colour::name)
+    }
 
     /// One variant: the seed's two- and three-player games differ only by the number of
     /// players, which the seat count already says.

@@ -1273,6 +1273,7 @@ impl Game for TowerRace {
 
 impl Catalog for TowerRace {
     const ID: &'static str = "tower-race";
+    const NAME: &'static str = "Tower race";
 
     fn variants() -> &'static [&'static str] {
         &["basic", "advanced"]

@@ -836,6 +836,7 @@ impl Game for Tron {
 
 impl Catalog for Tron {
     const ID: &'static str = "tron";
+    const NAME: &'static str = "Tron";
 
     fn variants() -> &'static [&'static str] {
         &["standard"]

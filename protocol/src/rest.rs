@@ -373,6 +373,38 @@ pub struct VariantPreview {
     /// Whether it is one of the game's named variants (rated play, queue, leaderboard) or a
     /// custom one (casual matches only).
     pub named: bool,
+    /// Its rules in a notation other software reads, where the game has one (tafl: OpenTafl's
+    /// rules string, from which a board draws its special squares).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub view: serde_json::Value,
+}
+
+/// A game the server plays, from the engine's catalog (`GET /api/games`): what a client builds
+/// its pickers and boards from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GameInfo {
+    /// The game's id on the wire: `tafl`, `fox-geese`...
+    pub id: String,
+    /// Its name, for people.
+    pub name: String,
+    /// Its named variants, the default first.
+    pub variants: Vec<VariantInfo>,
+    /// The name of each seat, as many as the game's largest variant has (`attackers`,
+    /// `defenders`; `seat 3` where the game only numbers its seats).
+    pub seat_names: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct VariantInfo {
+    pub name: String,
+    pub min_seats: u8,
+    pub max_seats: u8,
+    /// Its rules in a notation other software reads, where the game has one (tafl: OpenTafl's
+    /// rules string).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
 }

@@ -2,10 +2,10 @@
 //! match is: actions arrive and leave as text in the game's notation, views as JSON.
 
 use engine::ai::{Budget, Level};
-use engine::catalog::{GameTask, Hostable, with_game};
+use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::game::{PlayError, Viewer};
 use engine::{MatchRng, Seat};
-use protocol::ErrorCode;
+use protocol::{ErrorCode, GameInfo, VariantInfo};
 use serde_json::Value;
 
 use crate::error::{ApiError, ApiResult};
@@ -177,6 +177,60 @@ pub fn named_variant(game: &str, variant: &str) -> bool {
         }
     }
     with_game(game, Named(variant)).unwrap_or(false)
+}
+
+/// A variant's rules in the game's interchange notation (tafl: OpenTafl's rules string).
+pub fn rules_text(game: &str, variant: &str) -> Option<String> {
+    struct Rules<'a>(&'a str);
+    impl GameTask for Rules<'_> {
+        type Output = Option<String>;
+        fn run<G: Hostable>(self) -> Option<String> {
+            let seats = *G::seat_counts(self.0).start();
+            G::rules_text(&G::config(self.0, seats).ok()?)
+        }
+    }
+    with_game(game, Rules(variant)).flatten()
+}
+
+/// Every game the engine has, with its variants and seat names: the catalog clients build
+/// their pickers from.
+pub fn catalog() -> Vec<GameInfo> {
+    struct Info;
+    impl GameTask for Info {
+        type Output = GameInfo;
+        fn run<G: Hostable>(self) -> GameInfo {
+            let variants: Vec<VariantInfo> = G::variants()
+                .iter()
+                .map(|&name| {
+                    let seats = G::seat_counts(name);
+                    VariantInfo {
+                        name: name.to_string(),
+                        min_seats: *seats.start() as u8,
+                        max_seats: *seats.end() as u8,
+                        rules: G::config(name, *seats.start())
+                            .ok()
+                            .and_then(|c| G::rules_text(&c)),
+                    }
+                })
+                .collect();
+            let most = variants.iter().map(|v| v.max_seats).max().unwrap_or(0);
+            GameInfo {
+                id: G::ID.to_string(),
+                name: G::NAME.to_string(),
+                seat_names: (0..usize::from(most))
+                    .map(|s| match Seat::new(s).and_then(G::seat_name) {
+                        Some(name) => name.to_string(),
+                        None => format!("seat {}", s + 1),
+                    })
+                    .collect(),
+                variants,
+            }
+        }
+    }
+    GAME_IDS
+        .iter()
+        .filter_map(|id| with_game(id, Info))
+        .collect()
 }
 
 /// The longest variant a match may name: a custom tafl variant is a whole rules string.

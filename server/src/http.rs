@@ -11,9 +11,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::tafl::opentafl::export_record;
 use protocol::{
-    ClockSpec, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, LeaderboardEntry, MatchId,
-    MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating, QueuePool,
-    RatingPoint, RecordedAction, Seq, Session, VariantPreview,
+    ClockSpec, Credentials, ErrorBody, ErrorCode, GameInfo, Health, Leaderboard, LeaderboardEntry,
+    MatchId, MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating,
+    QueuePool, RatingPoint, RecordedAction, Seq, Session, VariantPreview,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -39,6 +39,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/matches/open", get(open_matches))
         .route("/api/matches/{id}", get(match_record))
         .route("/api/queue", get(queue))
+        .route("/api/games", get(games))
         .route("/api/games/{game}/preview", get(preview))
         .route("/api/health", get(health))
 }
@@ -671,6 +672,22 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
     (status, Json(health))
 }
 
+/// The games the server plays, from the engine's catalog.
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    tag = "matches",
+    summary = "The games, their variants and seats",
+    description = "Every game the server plays, from the engine's catalog: its named variants \
+        (the default first) with their seat counts and, where the game has one, their rules in \
+        an interchange notation (tafl: OpenTafl's rules string), and the names of its seats. \
+        Clients build their pickers and boards from it.",
+    responses((status = 200, description = "The games", body = Vec<GameInfo>)),
+)]
+async fn games() -> Json<Vec<GameInfo>> {
+    Json(hosted::catalog())
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PreviewOf {
@@ -705,6 +722,7 @@ async fn preview(
     let start = hosted::host(&game, &variant, usize::from(seats), 0)?;
     Ok(Json(VariantPreview {
         named: hosted::named_variant(&game, &variant),
+        rules: hosted::rules_text(&game, &variant),
         view: start.view(None),
         game,
         variant,

@@ -31,6 +31,7 @@ use crate::state::AppState;
         crate::http::match_record,
         crate::replay::replay,
         crate::http::queue,
+        crate::http::games,
         crate::http::preview,
         crate::http::health,
         crate::tournament::http::list,

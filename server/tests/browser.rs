@@ -740,6 +740,15 @@ async fn a_custom_variant_is_previewed_and_played_from_the_lobby() {
     let king = "const s = document.querySelector('[data-testid=custom-preview] [data-testid=sq-d4]'); return s && s.dataset.piece;";
     assert_eq!(wide.until("the preview's king", king).await, json!("K"));
     assert_eq!(wide.text("custom-error").await, "");
+    // Its special squares come from the rules string: the king escapes at any edge square, so
+    // the corners are edge squares like the rest, and the centre is a throne.
+    let class = |sq: &str| {
+        format!(
+            "return document.querySelector('[data-testid=custom-preview] [data-testid=sq-{sq}]').getAttribute('class');"
+        )
+    };
+    assert_eq!(wide.run(&class("a1")).await, json!("sq edge"));
+    assert_eq!(wide.run(&class("d4")).await, json!("sq throne"));
     let rated = format!(
         "return document.querySelector('{}').disabled;",
         by_testid("private-rated")

@@ -251,3 +251,46 @@ async fn a_custom_tafl_variant_is_previewed_played_casual_and_recorded() {
         assert!(opentafl.contains("a4-a3"), "{opentafl}");
     }
 }
+
+/// The catalog clients build their pickers and boards from comes from the engine: every game,
+/// its named variants with seat counts and (for tafl) rules strings, and its seat names.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_catalog_of_games_comes_from_the_engine() {
+    let addr = start(&fresh_database(BACKENDS[0]).await, &[]).await;
+    let games = common::get(addr, "/api/games").await;
+    let game = |id: &str| {
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("no {id} in {games}"))
+            .clone()
+    };
+    let ids: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, engine::catalog::GAME_IDS);
+    let tafl = game("tafl");
+    assert_eq!(tafl["seat_names"], json!(["attackers", "defenders"]));
+    let variants = tafl["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), engine::tafl::variants::NAMES.len());
+    assert_eq!(variants[0]["name"], engine::tafl::variants::NAMES[0]);
+    for v in variants {
+        assert_eq!(
+            (v["min_seats"].as_u64(), v["max_seats"].as_u64()),
+            (Some(2), Some(2))
+        );
+        let rules = v["rules"].as_str().unwrap();
+        let parsed = engine::tafl::opentafl::parse_rules(rules).unwrap();
+        let preset = engine::tafl::variants::preset(v["name"].as_str().unwrap()).unwrap();
+        assert_eq!(parsed.start, preset.start, "{rules}");
+    }
+    assert_eq!(game("hanoi")["seat_names"], json!(["white", "blue", "red"]));
+    assert_eq!(game("fox-geese")["seat_names"], json!(["geese", "fox"]));
+    assert_eq!(game("tron")["seat_names"][7], "seat 8");
+    assert_eq!(game("tower-race")["variants"][1]["max_seats"], 8);
+}

@@ -3,29 +3,21 @@
 // destination. The last move and its captures are marked.
 import { svg } from "../dom.js";
 
-// The special squares of each preset. The view carries only the position, so the board keeps
-// what engine/src/tafl/variants.rs decides: where the king escapes (the corners, as blocks of
-// `block` squares a side, or any edge square) and whether the central throne is a special square.
-const corner = (block) => ({ escape: "corner", block, throne: true });
-const edge = { escape: "edge", block: 0, throne: true };
-const SPECIAL = {
-  copenhagen: corner(1),
-  fetlar: corner(1),
-  brandubh: corner(1),
-  "copenhagen-13": corner(1),
-  "alea-evangelii": { escape: "corner", block: 2, throne: false },
-  hnefatafl: edge,
-  "hnefatafl-weaponless": edge,
-  "hnefatafl-second-board": edge,
-  tablut: edge,
-  tawlbwrdd: { escape: "edge", block: 0, throne: false },
-  "hnefatafl-axes": edge,
-  "hnefatafl-13": edge,
-  "tawlbwrdd-13": edge,
-  fithcheall: edge,
-  "ard-ri": edge,
-  "irish-board": edge,
-};
+// The special squares of a variant, read from its OpenTafl rules string (the catalog's, or a
+// custom variant's own): where the king escapes (`esc:e`, any edge square; else the corners),
+// the corner squares (`cor:`, a list; the four corners when absent) and whether the centre is a
+// throne (`cen:` with an empty list: no throne).
+function specialSquares(rules, dim) {
+  const field = (key) => rules?.match(new RegExp(`(?:^| )${key}:(\\S*)`))?.[1] ?? null;
+  const last = dim - 1;
+  const fourCorners = [[0, 0], [0, last], [last, 0], [last, last]].map(([f, r]) => squareName(f, r));
+  const cor = field("cor");
+  return {
+    escape: field("esc") === "e" ? "edge" : "corner",
+    corners: new Set(cor === null ? fourCorners : cor.split(",").filter((sq) => sq)),
+    throne: field("cen") !== "",
+  };
+}
 
 const UNIT = 10;
 
@@ -52,8 +44,8 @@ function parseMove(text) {
 }
 
 export default {
-  create(el, { variant, onAction }) {
-    const special = SPECIAL[variant] ?? corner(1);
+  create(el, { variant, rules, onAction }) {
+    let special = null;
     let dim = 0;
     let squares = new Map();
     let layer = null;
@@ -65,14 +57,12 @@ export default {
     // The squares and labels, drawn once the size is known (from the first view).
     const build = (size) => {
       dim = size;
+      special = specialSquares(rules, dim);
       squares = new Map();
       const margin = 6;
       root.setAttribute("viewBox", `${-margin} 0 ${dim * UNIT + margin} ${dim * UNIT + margin}`);
       root.replaceChildren();
-      const isCorner = (f, r) => {
-        const near = (x) => x < special.block || x >= dim - special.block;
-        return special.escape === "corner" && near(f) && near(r);
-      };
+      const isCorner = (f, r) => special.escape === "corner" && special.corners.has(squareName(f, r));
       const isEdge = (f, r) => special.escape === "edge" && (f === 0 || r === 0 || f === dim - 1 || r === dim - 1);
       const centre = (dim - 1) / 2;
       for (let r = 0; r < dim; r += 1) {

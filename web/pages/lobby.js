@@ -152,7 +152,7 @@ export default async function render(root, params, app) {
       if (custom.value.trim() !== rules) return;
       const target = el("div", { class: "board" });
       customPreview.append(target);
-      previewBoard = (await boardFor("tafl")).create(target, { game: "tafl", variant: rules, seats: 2, perspective: null, onAction: () => {} });
+      previewBoard = (await boardFor("tafl")).create(target, { game: "tafl", variant: rules, rules: preview.rules, seats: 2, perspective: null, onAction: () => {} });
       previewBoard.update({ view: preview.view, toAct: [], mySeats: [], legal: [], log: [], last: null, result: null });
     } catch (e) {
       if (custom.value.trim() === rules) customError.textContent = e.message;

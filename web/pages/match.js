@@ -3,7 +3,7 @@
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
 import { el, clockText, playerLink } from "../dom.js";
-import { seatName } from "../catalog.js";
+import { seatName, variantRules } from "../catalog.js";
 import { boardFor } from "../boards/index.js";
 import { ServerError } from "../api.js";
 
@@ -307,6 +307,7 @@ export default async function render(root, params, app) {
     board = module.create(target, {
       game: m.game,
       variant: m.variant,
+      rules: variantRules(m.game, m.variant),
       seats: m.seats.length,
       perspective: m.yourSeats.length && m.yourSeats.length < m.seats.length ? m.yourSeats[0] : null,
       onAction: async (action) => {

@@ -3,6 +3,7 @@
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps.
 import { el, playerLink } from "../dom.js";
 import { boardFor } from "../boards/index.js";
+import { variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
 import { describeResult } from "../boards/svg.js";
 
@@ -85,7 +86,8 @@ export default async function render(root, params, app) {
     boardBox.append(target);
     kind = next;
     board = module.create(target, {
-      game: replay.game, variant: replay.variant, seats: replay.seats, perspective: null, onAction: () => {},
+      game: replay.game, variant: replay.variant, rules: variantRules(replay.game, replay.variant),
+      seats: replay.seats, perspective: null, onAction: () => {},
     });
     board.update(state());
     if (toggle) toggle.textContent = kind === "tafl3d" ? "2D board" : "3D board";

@@ -318,6 +318,7 @@ impl Game for Tafl {
 
 impl Catalog for Tafl {
     const ID: &'static str = "tafl";
+    const NAME: &'static str = "Tafl";
 
     fn variants() -> &'static [&'static str] {
         &variants::NAMES
@@ -325,6 +326,17 @@ impl Catalog for Tafl {
 
     fn seat_counts(_variant: &str) -> RangeInclusive<usize> {
         2..=2
+    }
+
+    fn seat_name(seat: Seat) -> Option<&'static str> {
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .find(|side| side.seat_index() == seat.index())
+            .map(Side::name)
+    }
+
+    fn rules_text(rules: &Rules) -> Option<String> {
+        Some(opentafl::print_rules(rules))
     }
 
     /// A preset by name, or a custom variant: any OpenTafl rules string the engine accepts
