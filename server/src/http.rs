@@ -529,12 +529,7 @@ async fn live_matches(
     State(state): State<AppState>,
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
-    let (page, per_page) = Page::read(page)?;
-    let matches = state
-        .store()
-        .listed_matches(Status::Live, page, per_page)
-        .await?;
-    Ok(Json(matches.iter().map(summary).collect()))
+    listed(&state, Status::Live, page).await
 }
 
 #[utoipa::path(
@@ -554,10 +549,19 @@ async fn open_matches(
     State(state): State<AppState>,
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
+    listed(&state, Status::Waiting, page).await
+}
+
+/// One page of the public matches with this status, as the query asks.
+async fn listed(
+    state: &AppState,
+    status: Status,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
     let (page, per_page) = Page::read(page)?;
     let matches = state
         .store()
-        .listed_matches(Status::Waiting, page, per_page)
+        .listed_matches(status, page, per_page)
         .await?;
     Ok(Json(matches.iter().map(summary).collect()))
 }
