@@ -136,7 +136,52 @@ pub enum ClientMessage {
     },
 }
 
+/// Every `type` a client message may have: what a server tells a badly written known message
+/// (`bad_request`) from an unknown one (`unknown_type`) by.
+pub const CLIENT_TYPES: &[&str] = &[
+    "hello",
+    "create_match",
+    "join_match",
+    "watch",
+    "unwatch",
+    "legal",
+    "act",
+    "resign",
+    "offer_draw",
+    "answer_draw",
+    "abort",
+    "claim_win",
+    "queue_join",
+    "play_ai",
+    "queue_leave",
+    "watch_tournament",
+    "ping",
+];
+
 impl ClientMessage {
+    /// The message's `type` on the wire: one of [`CLIENT_TYPES`].
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ClientMessage::Hello { .. } => "hello",
+            ClientMessage::CreateMatch { .. } => "create_match",
+            ClientMessage::JoinMatch { .. } => "join_match",
+            ClientMessage::Watch { .. } => "watch",
+            ClientMessage::Unwatch { .. } => "unwatch",
+            ClientMessage::Legal { .. } => "legal",
+            ClientMessage::Act { .. } => "act",
+            ClientMessage::Resign { .. } => "resign",
+            ClientMessage::OfferDraw { .. } => "offer_draw",
+            ClientMessage::AnswerDraw { .. } => "answer_draw",
+            ClientMessage::Abort { .. } => "abort",
+            ClientMessage::ClaimWin { .. } => "claim_win",
+            ClientMessage::QueueJoin { .. } => "queue_join",
+            ClientMessage::QueueLeave { .. } => "queue_leave",
+            ClientMessage::PlayAi { .. } => "play_ai",
+            ClientMessage::WatchTournament { .. } => "watch_tournament",
+            ClientMessage::Ping { .. } => "ping",
+        }
+    }
+
     /// The command id to echo, if the message has one.
     pub fn command_id(&self) -> Option<&CommandId> {
         match self {

@@ -559,10 +559,7 @@ async fn listed(
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
     let (page, per_page) = Page::read(page)?;
-    let matches = state
-        .store()
-        .listed_matches(status, page, per_page)
-        .await?;
+    let matches = state.store().listed_matches(status, page, per_page).await?;
     Ok(Json(matches.iter().map(summary).collect()))
 }
 

@@ -200,27 +200,8 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
         .get("id")
         .and_then(Value::as_str)
         .map(|s| CommandId(s.to_string()));
-    let known = [
-        "hello",
-        "create_match",
-        "join_match",
-        "watch",
-        "unwatch",
-        "legal",
-        "act",
-        "resign",
-        "offer_draw",
-        "answer_draw",
-        "abort",
-        "claim_win",
-        "queue_join",
-        "queue_leave",
-        "play_ai",
-        "watch_tournament",
-        "ping",
-    ];
     match object.get("type").and_then(Value::as_str) {
-        Some(kind) if known.contains(&kind) => (
+        Some(kind) if protocol::CLIENT_TYPES.contains(&kind) => (
             id,
             ApiError::new(ErrorCode::BadRequest, format!("bad {kind} message: {e}")),
         ),
