@@ -5,8 +5,8 @@
 //! Geese). In games whose state depends on the match's secret seed, the copy may drift from the
 //! server's; the server then refuses a move, and the bot gives the match up.
 
-use engine::catalog::{GameTask, with_game};
 use engine::game::Game;
+use engine::registry::{GameTask, with_game};
 use engine::{Catalog, MatchRng, Seat};
 
 use crate::Result;

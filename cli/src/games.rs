@@ -16,8 +16,8 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 use engine::ai::{Budget, Level};
-use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
+use engine::registry::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::{Catalog, MatchRng, Outcome, Seat};
 
 /// The AI allocates in every playout; the server runs it with mimalloc, and so does this tool,

@@ -5,8 +5,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::playout::random_playout;
+use engine::registry::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::{Catalog, MatchRng};
 
 /// Plays `games` random games of `variant` with `seats` seats; returns the best batch time and

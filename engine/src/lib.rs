@@ -13,6 +13,7 @@ pub mod fox_geese;
 pub mod game;
 pub mod hanoi;
 pub mod playout;
+pub mod registry;
 pub mod rng;
 pub mod tafl;
 pub mod tower_race;

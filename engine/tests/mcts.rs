@@ -6,11 +6,11 @@ use std::cell::Cell;
 
 use engine::ai::mcts::{self, Tuning};
 use engine::ai::{Ai, Budget, Level};
-use engine::catalog::GAME_IDS;
 use engine::driller::{Driller, Move};
 use engine::fox_geese::{FoxGeese, FoxGeeseAction, Point, Side};
 use engine::game::{Game, Seat, Viewer};
 use engine::hanoi::Hanoi;
+use engine::registry::GAME_IDS;
 use engine::tower_race::TowerRace;
 use engine::tron::{Hand, StageView, Tron};
 use engine::{Catalog, MatchRng};

@@ -2,8 +2,8 @@
 //! match is: actions arrive and leave as text in the game's notation, views as JSON.
 
 use engine::ai::{Budget, Level};
-use engine::catalog::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::game::{PlayError, Viewer};
+use engine::registry::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::{MatchRng, Seat};
 use protocol::{ErrorCode, GameInfo, VariantInfo};
 use serde_json::Value;

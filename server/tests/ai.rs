@@ -5,8 +5,8 @@ mod common;
 
 use common::{BACKENDS, Client, fresh_database, new_player, start};
 use engine::MatchRng;
-use engine::catalog::{GameTask, Hostable, with_game};
 use engine::game::Seat;
+use engine::registry::{GameTask, Hostable, with_game};
 use protocol::{ClientMessage, MatchEvent, MatchId};
 
 /// Plays a match against the AI from the socket's seat 0 with random legal moves, keeping a copy

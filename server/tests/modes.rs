@@ -273,7 +273,7 @@ async fn the_catalog_of_games_comes_from_the_engine() {
         .iter()
         .map(|g| g["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, engine::catalog::GAME_IDS);
+    assert_eq!(ids, engine::registry::GAME_IDS);
     let tafl = game("tafl");
     assert_eq!(tafl["seat_names"], json!(["attackers", "defenders"]));
     let variants = tafl["variants"].as_array().unwrap();

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use common::{BACKENDS, fresh_database, new_player};
 use engine::MatchRng;
-use engine::catalog::Hostable;
 use engine::game::Seat;
+use engine::registry::Hostable;
 use engine::tafl::Tafl;
 use futures_util::{SinkExt, StreamExt};
 use protocol::{

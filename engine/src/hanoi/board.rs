@@ -76,11 +76,6 @@ impl Cell {
         (0..CELL_COUNT as u8).map(Cell)
     }
 
-    /// Reads a cell's name, such as `c3`; nothing may follow it.
-    pub fn parse(text: &str) -> Result<Cell, super::HanoiError> {
-        super::notation::parse_cell(text)
-    }
-
     /// The cells along the line from this cell in `dir`, nearest first, up to the edge; empty
     /// when the cell is on the edge facing `dir`.
     pub fn ray(self, dir: Dir) -> &'static [Cell] {
@@ -353,12 +348,6 @@ impl Stack {
             stack.try_push(disc)?;
         }
         Ok(stack)
-    }
-
-    /// Reads the `W5B4W3` form that [`Display`](fmt::Display) writes; the empty text is the
-    /// empty stack.
-    pub fn parse(text: &str) -> Result<Stack, super::HanoiError> {
-        super::notation::parse_stack(text)
     }
 
     /// The discs, bottom first.

@@ -179,3 +179,19 @@ pub(super) fn parse_stack(text: &str) -> Result<Stack, HanoiError> {
     }
     Ok(stack)
 }
+
+// Reading lives with the notation, so that the board's types know nothing of it.
+impl Cell {
+    /// Reads a cell's name, such as `c3`; nothing may follow it.
+    pub fn parse(text: &str) -> Result<Cell, HanoiError> {
+        parse_cell(text)
+    }
+}
+
+impl Stack {
+    /// Reads the `W5B4W3` form that [`Display`](fmt::Display) writes; the empty text is the
+    /// empty stack.
+    pub fn parse(text: &str) -> Result<Stack, HanoiError> {
+        parse_stack(text)
+    }
+}
