@@ -51,6 +51,7 @@ pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Viewer;
     use crate::rng::MatchRng;
 
     /// Every legal action of a game, written and read back, is the same action.
