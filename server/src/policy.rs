@@ -5,8 +5,7 @@
 use protocol::ErrorCode;
 
 use crate::error::{ApiError, ApiResult};
-use crate::state::AppState;
-use crate::store::Player;
+use crate::store::{Player, Store};
 
 /// The refusal a guest gets for anything rated.
 pub fn guests_play_casual() -> ApiError {
@@ -24,11 +23,10 @@ pub fn may_play(player: &Player, rated: bool) -> ApiResult<()> {
     Ok(())
 }
 
-/// Refuses one more match waiting for opponents to a player who has as many as allowed, so
-/// that nobody can flood the list of open challenges.
-pub async fn may_open_match(state: &AppState, player: &Player) -> ApiResult<()> {
-    let limit = state.config().open_matches_per_player;
-    if state.store().open_matches_of(player.id).await? >= limit {
+/// Refuses one more match waiting for opponents to a player who has `limit` already, so that
+/// nobody can flood the list of open challenges.
+pub async fn may_open_match(store: &Store, limit: u32, player: &Player) -> ApiResult<()> {
+    if store.open_matches_of(player.id).await? >= limit {
         return Err(ApiError::new(
             ErrorCode::Conflict,
             format!(
@@ -40,14 +38,16 @@ pub async fn may_open_match(state: &AppState, player: &Player) -> ApiResult<()> 
     Ok(())
 }
 
-/// Refuses one more tournament to a player who has created as many as allowed in 24 hours.
-pub async fn may_create_tournament(state: &AppState, player: &Player) -> ApiResult<()> {
-    let limit = state.config().tournaments_per_day;
-    let since = crate::clock_ms() - 24 * 3600 * 1000;
-    let created = state
-        .store()
-        .tournaments_created_since(player.id, since)
-        .await?;
+/// Refuses one more tournament to a player who has created `limit` in the 24 hours before
+/// `now_ms`.
+pub async fn may_create_tournament(
+    store: &Store,
+    limit: u32,
+    player: &Player,
+    now_ms: i64,
+) -> ApiResult<()> {
+    let since = now_ms - 24 * 3600 * 1000;
+    let created = store.tournaments_created_since(player.id, since).await?;
     if created >= limit {
         return Err(ApiError::new(
             ErrorCode::RateLimited,

@@ -457,7 +457,8 @@ impl Session {
                 let spec = self.new_match(spec)?;
                 crate::policy::may_play(&self.player, spec.0.rated)?;
                 if !spec.0.hotseat {
-                    crate::policy::may_open_match(&self.state, &self.player).await?;
+                    let most = self.state.config().open_matches_per_player;
+                    crate::policy::may_open_match(self.state.store(), most, &self.player).await?;
                 }
                 let created = rooms.create(spec.0, self.player.clone(), spec.1).await?;
                 let match_id = created.match_id.expect("a created match has an id");

@@ -89,7 +89,8 @@ async fn create(
     let (variant, _) = defaults(&spec.game, spec.variant.as_deref())?;
     check_two_seats(&spec.game, &variant)?;
     crate::policy::may_play(&creator, spec.rated)?;
-    crate::policy::may_create_tournament(&state, &creator).await?;
+    let most = state.config().tournaments_per_day;
+    crate::policy::may_create_tournament(state.store(), most, &creator, crate::clock_ms()).await?;
     let rounds = match (spec.format, spec.rounds) {
         (TournamentFormat::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
         (TournamentFormat::Swiss, _) => {
