@@ -183,15 +183,6 @@ impl Config {
         }
         Ok(())
     }
-
-    /// The matchmaking window these settings describe.
-    pub fn queue_window(&self) -> crate::queue::wave::Window {
-        crate::queue::wave::Window {
-            initial: self.queue_window,
-            per_second: self.queue_window_growth,
-            max: self.queue_window_max,
-        }
-    }
 }
 
 /// A whole number setting with a floor: clap's error then names the setting and the range.

@@ -8,8 +8,6 @@ use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use protocol::{ErrorBody, ErrorCode};
 
-use crate::store::StoreError;
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
     pub code: ErrorCode,
@@ -78,22 +76,6 @@ impl std::fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
-
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> ApiError {
-        match e {
-            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
-            e @ (StoreError::Database(_) | StoreError::Unreachable { .. }) => {
-                // The details stay in the log; clients learn only that it was our fault.
-                tracing::error!(error = %e, "database error");
-                ApiError::new(
-                    ErrorCode::Internal,
-                    "the server could not complete the request",
-                )
-            }
-        }
-    }
-}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {

@@ -139,7 +139,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         Some(at) => Some(listen(at, "metrics").await?),
         None => None,
     };
-    let ai_players = store.ai_players().await?;
+    let ai_players = store.ai_players(clock_ms()).await?;
     let state = AppState::new(config, store, ai_players);
     state.start_actors();
     let restored = state.rooms().restore_all().await?;

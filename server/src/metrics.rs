@@ -147,7 +147,7 @@ pub async fn serve() -> impl IntoResponse {
 }
 
 /// A value's name on the wire (`not_your_turn`, `blitz`), as a label.
-fn wire_name(value: impl Serialize) -> String {
+pub fn wire_name(value: impl Serialize) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(name)) => name,
         other => format!("{other:?}"),
@@ -245,17 +245,11 @@ pub struct QueueSizes {
 }
 
 impl QueueSizes {
-    /// Reports every pool's size; pools not listed have no one waiting.
-    pub fn report<'a>(&mut self, pools: impl IntoIterator<Item = (&'a crate::queue::Pool, usize)>) {
+    /// Reports every pool's size, by its labels (game, variant, seats, time control, rated);
+    /// pools not listed have no one waiting.
+    pub fn report(&mut self, pools: impl IntoIterator<Item = ([String; 5], usize)>) {
         let mut now = BTreeMap::new();
-        for (pool, waiting) in pools {
-            let labels = [
-                pool.game.clone(),
-                pool.variant.clone(),
-                pool.seats.to_string(),
-                wire_name(pool.time_control),
-                pool.rated.to_string(),
-            ];
+        for (labels, waiting) in pools {
             now.insert(labels, waiting as i64);
         }
         for (labels, before) in &self.reported {

@@ -21,20 +21,9 @@ use tokio::time::Instant;
 use crate::error::{ApiError, ApiResult};
 use crate::hosted::{Hosted, host};
 use crate::metrics::LiveMatch;
+use crate::sockets::{ConnId, Frame, Outbox};
 use crate::store::{NewMatch, Player, Status, Store, StoredAction, StoredMatch, ai_level};
 use engine::ai::Level;
-
-/// Identifies one socket across the rooms it follows.
-pub type ConnId = u64;
-
-/// A rendered server message, shared by every socket it goes to.
-pub type Frame = Arc<str>;
-
-/// Where a socket receives its frames. Bounded: a socket that falls this far behind is dropped
-/// from the room and must resume.
-pub type Outbox = mpsc::Sender<Frame>;
-
-pub const OUTBOX_FRAMES: usize = 256;
 
 pub enum Command {
     /// The move the AI found for an AI seat, with the number of actions played when it began
@@ -250,12 +239,6 @@ pub struct Room {
 
 /// How long a result that could not be stored waits before it is tried again.
 const RESULT_RETRY: Duration = Duration::from_secs(1);
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// Which rendered copy of an event a viewer gets: an index into [`Room::classes`].
 fn class_of(one_view: bool, seats: usize, viewer: Option<u8>) -> usize {
@@ -695,7 +678,7 @@ impl Room {
             return Ok(());
         }
         let players: Vec<PlayerId> = self.seats.iter().flatten().map(|p| p.id).collect();
-        let since = now_ms() - 24 * 3600 * 1000;
+        let since = crate::clock_ms() - 24 * 3600 * 1000;
         let limit = self.ctx.rated_games_per_pair;
         for (i, &a) in players.iter().enumerate() {
             for &b in &players[i + 1..] {
@@ -876,10 +859,12 @@ impl Room {
             seat,
             action: text.clone(),
             clock_ms,
-            at_ms: now_ms(),
+            at_ms: crate::clock_ms(),
             command_id: command,
         };
-        if let Err(e) = self.ctx.store.append_action(self.id, &stored).await {
+        // Timed here, where durability is waited for: group commit included.
+        let durable = self.ctx.store.append_action(self.id, &stored);
+        if let Err(e) = crate::metrics::db("append_action", durable).await {
             // Not durable, so it did not happen: rebuild the game without it.
             self.rebuild_game();
             return Err(e.into());
@@ -1154,7 +1139,13 @@ impl Room {
         let stored = self
             .ctx
             .store
-            .abort_match(self.id, &places, reason, self.seq + events, now_ms())
+            .abort_match(
+                self.id,
+                &places,
+                reason,
+                self.seq + events,
+                crate::clock_ms(),
+            )
             .await?;
         if !stored {
             return Ok(false);
@@ -1234,12 +1225,11 @@ impl Room {
         if self.phase == Phase::Over {
             return Ok(());
         }
-        let changes = match self
-            .ctx
-            .store
-            .finish_match(self.id, &places, reason, self.seq + 1, now_ms())
-            .await
-        {
+        let stored =
+            self.ctx
+                .store
+                .finish_match(self.id, &places, reason, self.seq + 1, crate::clock_ms());
+        let changes = match crate::metrics::db("finish_match", stored).await {
             Ok(Some(changes)) => changes,
             Ok(None) => Vec::new(),
             Err(e) => {

@@ -1,13 +1,25 @@
-//! Every open socket by player, and the sockets that follow each tournament, so that actors
-//! without a socket of their own (the tournament director) can reach players: a socket is
-//! registered when it says `hello` and forgotten when it closes.
+//! Sockets: the types a socket is known by (its id, the frames it is sent, its outbox), every
+//! open socket by player, and the sockets that follow each tournament, so that actors without a
+//! socket of their own (the tournament director) can reach players: a socket is registered when
+//! it says `hello` and forgotten when it closes.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use protocol::{PlayerId, TournamentId};
+use tokio::sync::mpsc;
 
-use crate::room::{ConnId, Frame, Outbox};
+/// Identifies one socket across the rooms it follows.
+pub type ConnId = u64;
+
+/// A rendered server message, shared by every socket it goes to.
+pub type Frame = Arc<str>;
+
+/// Where a socket receives its frames. Bounded: a socket that falls this far behind is dropped
+/// from a room and must resume.
+pub type Outbox = mpsc::Sender<Frame>;
+
+pub const OUTBOX_FRAMES: usize = 256;
 
 #[derive(Default)]
 pub struct Sockets {

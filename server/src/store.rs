@@ -7,12 +7,13 @@
 
 use std::str::FromStr;
 
-use protocol::{MatchId, PlayerId, PlayerRef};
+use protocol::{ErrorCode, MatchId, PlayerId, PlayerRef};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Connection, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
+use crate::error::ApiError;
 use crate::ratings::{self, Rated};
 
 /// Names of the AI's accounts start with this, and no human's may.
@@ -96,6 +97,24 @@ impl From<sqlx::Error> for StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Storage errors as the API reports them: a broken uniqueness rule is the client's `conflict`;
+/// anything else is our fault, logged here and reported as `internal` without its details.
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
+            e @ (StoreError::Database(_) | StoreError::Unreachable { .. }) => {
+                // The details stay in the log; clients learn only that it was our fault.
+                tracing::error!(error = %e, "database error");
+                ApiError::new(
+                    ErrorCode::Internal,
+                    "the server could not complete the request",
+                )
+            }
+        }
+    }
+}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -398,16 +417,13 @@ impl Store {
 
     /// The AI's accounts, `ai-level-1` to `ai-level-5`, created on first use. They have no
     /// password, so nobody can log in as them, and `ai-` names are reserved (`auth.rs`).
-    pub async fn ai_players(&self) -> StoreResult<Vec<Player>> {
+    pub async fn ai_players(&self, now_ms: i64) -> StoreResult<Vec<Player>> {
         let mut players = Vec::new();
         for level in engine::ai::Level::ALL {
             let name = format!("{AI_PREFIX}level-{}", level.get());
             let player = match self.player_by_name(&name).await? {
                 Some(p) => p,
-                None => match self
-                    .create_player(&name, None, false, crate::clock_ms())
-                    .await
-                {
+                None => match self.create_player(&name, None, false, now_ms).await {
                     Ok(p) => p,
                     // Another server on the same database created it first.
                     Err(StoreError::Conflict(_)) => self
@@ -720,27 +736,13 @@ impl Store {
         };
         let gone = || StoreError::Database(sqlx::Error::PoolClosed);
         self.appends.send(append).map_err(|_| gone())?;
-        crate::metrics::db("append_action", written)
-            .await
-            .map_err(|_| gone())?
+        written.await.map_err(|_| gone())?
     }
 
     /// Records the result of a live or waiting match and, for a rated one, every seat's rating
     /// change, in one transaction. Returns the rating changes, or `None` if the match was
     /// already over: a result is written exactly once.
     pub async fn finish_match(
-        &self,
-        id: MatchId,
-        places: &[u8],
-        reason: &str,
-        seq: u64,
-        now_ms: i64,
-    ) -> StoreResult<Option<Vec<RatingChange>>> {
-        let recorded = self.record_result(id, places, reason, seq, now_ms);
-        crate::metrics::db("finish_match", recorded).await
-    }
-
-    async fn record_result(
         &self,
         id: MatchId,
         places: &[u8],

@@ -15,12 +15,22 @@ use protocol::{ErrorCode, MatchId, PlayerId, QueuePool, ServerMessage, TimeContr
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::QueueSizes;
-use crate::room::{ConnId, Frame, Outbox};
+use crate::sockets::{ConnId, Frame, Outbox};
 use crate::state::AppState;
 use crate::store::{NewMatch, Player};
 use wave::{Waiting, Window};
+
+/// The matchmaking window the operator configured.
+fn window(config: &Config) -> Window {
+    Window {
+        initial: config.queue_window,
+        per_second: config.queue_window_growth,
+        max: config.queue_window_max,
+    }
+}
 
 /// How often the queue pairs.
 const WAVE_EVERY: Duration = Duration::from_secs(1);
@@ -42,6 +52,17 @@ impl Pool {
     /// The rating pool (`game/variant`) this queue pool is rated in.
     pub fn rating_pool(&self) -> String {
         format!("{}/{}", self.game, self.variant)
+    }
+
+    /// Its labels on the `tafl_queue_waiting` gauge: game, variant, seats, time control, rated.
+    fn metric_labels(&self) -> [String; 5] {
+        [
+            self.game.clone(),
+            self.variant.clone(),
+            self.seats.to_string(),
+            crate::metrics::wire_name(self.time_control),
+            self.rated.to_string(),
+        ]
     }
 }
 
@@ -166,7 +187,7 @@ impl Matchmaker {
             let sizes = self
                 .pools
                 .iter()
-                .map(|(pool, entries)| (pool, entries.len()));
+                .map(|(pool, entries)| (pool.metric_labels(), entries.len()));
             self.sizes.report(sizes);
         }
     }
@@ -244,7 +265,7 @@ impl Matchmaker {
                         last_opponent: self.last_opponent.get(&e.player.id).copied(),
                     })
                     .collect();
-                wave::pair(&waiting, self.state.config().queue_window())
+                wave::pair(&waiting, window(self.state.config()))
                     .into_iter()
                     .map(|(a, b)| vec![a, b])
                     .collect()
@@ -252,7 +273,7 @@ impl Matchmaker {
                 groups_of(
                     &entries,
                     usize::from(pool.seats),
-                    self.state.config().queue_window(),
+                    window(self.state.config()),
                     now,
                 )
             };

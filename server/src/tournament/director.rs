@@ -31,7 +31,8 @@ use super::store::{
 };
 use super::{Entrant, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::room::{Command, ConnId, Frame, Outbox};
+use crate::room::Command;
+use crate::sockets::{ConnId, Frame, Outbox};
 use crate::state::AppState;
 use crate::store::{NewMatch, Player, ai_level};
 
