@@ -98,6 +98,15 @@ impl From<sqlx::Error> for StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// A failed write as a storage error: a broken uniqueness rule becomes `Conflict(what)`, the
+/// sentence the client is told; anything else stays a database error.
+pub(crate) fn unique(what: impl FnOnce() -> String) -> impl FnOnce(sqlx::Error) -> StoreError {
+    move |e| match &e {
+        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what()),
+        _ => StoreError::Database(e),
+    }
+}
+
 /// Storage errors as the API reports them: a broken uniqueness rule is the client's `conflict`;
 /// anything else is our fault, logged here and reported as `internal` without its details.
 impl From<StoreError> for ApiError {
@@ -401,12 +410,7 @@ impl Store {
         .bind(now_ms)
         .fetch_one(&self.pool)
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(db) if db.is_unique_violation() => {
-                StoreError::Conflict(format!("the name '{name}' is taken"))
-            }
-            _ => StoreError::Database(e),
-        })?;
+        .map_err(unique(|| format!("the name '{name}' is taken")))?;
         Ok(Player {
             id: PlayerId(row.try_get("id")?),
             name: name.to_string(),
@@ -698,12 +702,7 @@ impl Store {
             .bind(player.0)
             .execute(&mut *tx)
             .await
-            .map_err(|e| match &e {
-                sqlx::Error::Database(db) if db.is_unique_violation() => {
-                    StoreError::Conflict(format!("seat {seat} is taken"))
-                }
-                _ => StoreError::Database(e),
-            })?;
+            .map_err(unique(|| format!("seat {seat} is taken")))?;
         sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
             .bind(seq as i64)
             .bind(id.0)

@@ -10,7 +10,7 @@ use sqlx::any::AnyRow;
 use super::plan::{self, NewSlot, Slot};
 use super::{Entrant, EntrantId, Outcome};
 use crate::ratings;
-use crate::store::{NewMatch, Player, Store, StoreError, StoreResult, insert_match};
+use crate::store::{NewMatch, Player, Store, StoreError, StoreResult, insert_match, unique};
 
 /// The most entrants a tournament takes.
 pub const MAX_ENTRANTS: u32 = 128;
@@ -408,12 +408,9 @@ impl Store {
         .bind(now_ms)
         .execute(&mut *tx)
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(db) if db.is_unique_violation() => {
-                conflict("that player has already entered this tournament")
-            }
-            _ => StoreError::Database(e),
-        })?;
+        .map_err(unique(|| {
+            "that player has already entered this tournament".to_string()
+        }))?;
         tx.commit().await?;
         Ok(entrant)
     }
