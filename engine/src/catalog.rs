@@ -32,6 +32,12 @@ pub trait Catalog: Game + Send + 'static {
         None
     }
 
+    /// The game so far as a record in a notation other software reads, where the game has one
+    /// (tafl: an OpenTafl game record): the format's name and the text.
+    fn record(&self) -> Option<(&'static str, String)> {
+        None
+    }
+
     /// A variant's rules in a notation other software reads, where the game has one (tafl:
     /// OpenTafl's rules string): clients draw a board's special squares from it.
     fn rules_text(_config: &Self::Config) -> Option<String> {

@@ -109,9 +109,19 @@ pub struct MatchRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     pub actions: Vec<RecordedAction>,
-    /// The game in OpenTafl record notation, for tafl matches.
+    /// The game as a record in a notation other software reads, where the game has one (tafl:
+    /// an OpenTafl game record).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opentafl: Option<String>,
+    pub record: Option<GameRecord>,
+}
+
+/// A game written in a notation other software reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GameRecord {
+    /// The notation: `opentafl` (an OpenTafl game record).
+    pub format: String,
+    pub text: String,
 }
 
 /// A match step by step, for replays: the public view after every action, so that a client

@@ -30,6 +30,9 @@ pub trait Hosted: Send {
     /// The public state as text.
     fn render(&self) -> String;
     /// A copy to think about off the room's task.
+    /// The game so far as a record in a notation other software reads, where the game has
+    /// one: the format's name and the text.
+    fn record(&self) -> Option<(&'static str, String)>;
     fn boxed_clone(&self) -> Box<dyn Hosted>;
     /// The AI's action for `seat` at `level`, thinking until `stop` says so; `None` if the seat
     /// has nothing to do.
@@ -106,6 +109,10 @@ impl<G: Hostable> Hosted for Live<G> {
 
     fn render(&self) -> String {
         self.game.render()
+    }
+
+    fn record(&self) -> Option<(&'static str, String)> {
+        self.game.record()
     }
 
     fn boxed_clone(&self) -> Box<dyn Hosted> {

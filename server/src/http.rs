@@ -9,11 +9,10 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::tafl::opentafl::export_record;
 use protocol::{
-    ClockSpec, Credentials, ErrorBody, ErrorCode, GameInfo, Health, Leaderboard, LeaderboardEntry,
-    MatchId, MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating,
-    QueuePool, RatingPoint, RecordedAction, Seq, Session, VariantPreview,
+    ClockSpec, Credentials, ErrorBody, ErrorCode, GameInfo, GameRecord, Health, Leaderboard,
+    LeaderboardEntry, MatchId, MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile,
+    PoolRating, QueuePool, RatingPoint, RecordedAction, Seq, Session, VariantPreview,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -571,7 +570,8 @@ async fn listed(
     tag = "matches",
     summary = "A match with its full record",
     description = "The match, its actions (hidden ones only once it is over), its seed once it \
-        is over, its result with the rating changes, and for tafl the OpenTafl record.",
+        is over, its result with the rating changes, and the game as a record in a notation other \
+        software reads where the game has one (tafl: OpenTafl).",
     params(
         ("id" = i64, Path, description = "The match's number"),
         ("invite" = Option<String>, Query, description = "A private match's invite code: a private match is shown only to its players (by their session) and to holders of its code"),
@@ -603,7 +603,6 @@ async fn match_record(
             })
             .collect();
     }
-    let opentafl = (m.spec.game == "tafl").then(|| tafl_record(&m)).flatten();
     // A game that hides actions keeps them secret until the match is over.
     let secret = !over
         && hosted::host(&m.spec.game, &m.spec.variant, usize::from(m.spec.seats), 0)?
@@ -622,23 +621,24 @@ async fn match_record(
         summary,
         seed: over.then_some(m.spec.seed),
         actions,
-        opentafl,
+        // A game that keeps actions secret keeps its record too, until the match is over.
+        record: (!secret).then(|| game_record(&m)).flatten(),
     }))
 }
 
-/// The OpenTafl record of a tafl match, rebuilt from its log. A custom variant's record carries
-/// its rules string.
-fn tafl_record(m: &StoredMatch) -> Option<String> {
-    use engine::catalog::Catalog;
-    let rules = engine::tafl::Tafl::config(&m.spec.variant, 2).ok()?;
-    let mut game = engine::tafl::Tafl::new(rules).ok()?;
+/// The game's record in its interchange notation (tafl: OpenTafl), rebuilt from its log; none
+/// for a game without one, or a log the engine no longer replays.
+fn game_record(m: &StoredMatch) -> Option<GameRecord> {
+    let seats = usize::from(m.spec.seats);
+    let mut game = hosted::host(&m.spec.game, &m.spec.variant, seats, m.spec.seed).ok()?;
     for a in &m.actions {
-        let mv = engine::tafl::opentafl::parse_move(&a.action, game.dim())
-            .ok()?
-            .mv;
-        game.play_move(mv).ok()?;
+        game.play(a.seat, &a.action).ok()?;
     }
-    Some(export_record(&game))
+    let (format, text) = game.record()?;
+    Some(GameRecord {
+        format: format.to_string(),
+        text,
+    })
 }
 
 /// The longest the health check waits for the database.

@@ -243,7 +243,8 @@ async fn a_custom_tafl_variant_is_previewed_played_casual_and_recorded() {
         a.ok(|id| act(id, m, 0, "a4-a3")).await;
         let record = common::get(addr, &format!("/api/matches/{}", m.0)).await;
         assert_eq!(record["summary"]["variant"], CUSTOM, "{backend:?}");
-        let opentafl = record["opentafl"].as_str().unwrap();
+        assert_eq!(record["record"]["format"], "opentafl");
+        let opentafl = record["record"]["text"].as_str().unwrap();
         assert!(
             opentafl.contains("start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"),
             "{opentafl}"

@@ -78,7 +78,11 @@ async fn a_copenhagen_match_is_played_to_its_result_and_rated() {
             "the seed is published once the match is over"
         );
         assert!(
-            record["opentafl"].as_str().unwrap().contains("[result:"),
+            record["record"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("[result:")
+                && record["record"]["format"] == "opentafl",
             "{record}"
         );
 

@@ -339,6 +339,10 @@ impl Catalog for Tafl {
         Some(opentafl::print_rules(rules))
     }
 
+    fn record(&self) -> Option<(&'static str, String)> {
+        Some(("opentafl", opentafl::export_record(self)))
+    }
+
     /// A preset by name, or a custom variant: any OpenTafl rules string the engine accepts
     /// (`dim:9 esc:e ... start:/...`), as the tafl world tries new set-ups all the time.
     fn config(variant: &str, seats: usize) -> Result<Rules, CatalogError> {
