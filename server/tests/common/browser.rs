@@ -75,7 +75,7 @@ impl Driver {
         });
         if screen == Screen::Phone {
             options["mobileEmulation"] =
-                json!({"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2}});
+                json!({"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}});
         }
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".into(), options);
@@ -93,7 +93,7 @@ impl Driver {
 pub enum Screen {
     /// A desktop window of this size.
     Window { width: u32, height: u32 },
-    /// A phone's 360 x 740 screen, emulated: a window cannot be that narrow.
+    /// A phone's 390 x 844 screen, emulated: a window cannot be that narrow.
     Phone,
 }
 
