@@ -182,6 +182,40 @@ impl ClientMessage {
         }
     }
 
+    /// The seat command this message is, if it is one; the message itself otherwise.
+    pub fn into_seat_command(self) -> Result<SeatCommand, ClientMessage> {
+        let (id, match_id, seat, act) = match self {
+            ClientMessage::Legal { id, match_id, seat } => (id, match_id, seat, SeatAct::Legal),
+            ClientMessage::Act {
+                id,
+                match_id,
+                seat,
+                action,
+            } => (id, match_id, seat, SeatAct::Act { action }),
+            ClientMessage::Resign { id, match_id, seat } => (id, match_id, seat, SeatAct::Resign),
+            ClientMessage::OfferDraw { id, match_id, seat } => {
+                (id, match_id, seat, SeatAct::OfferDraw)
+            }
+            ClientMessage::AnswerDraw {
+                id,
+                match_id,
+                seat,
+                accept,
+            } => (id, match_id, seat, SeatAct::AnswerDraw { accept }),
+            ClientMessage::Abort { id, match_id, seat } => (id, match_id, seat, SeatAct::Abort),
+            ClientMessage::ClaimWin { id, match_id, seat } => {
+                (id, match_id, seat, SeatAct::ClaimWin)
+            }
+            other => return Err(other),
+        };
+        Ok(SeatCommand {
+            id,
+            match_id,
+            seat,
+            act,
+        })
+    }
+
     /// The command id to echo, if the message has one.
     pub fn command_id(&self) -> Option<&CommandId> {
         match self {
@@ -203,6 +237,31 @@ impl ClientMessage {
             | ClientMessage::WatchTournament { id, .. } => Some(id),
         }
     }
+}
+
+/// What a seat command asks of its seat: the messages that act for one seat of a match
+/// (`legal`, `act`, `resign`, `offer_draw`, `answer_draw`, `abort`, `claim_win`) differ only in
+/// this, so a server carries them as one [`SeatCommand`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatAct {
+    Legal,
+    Act { action: String },
+    Resign,
+    OfferDraw,
+    AnswerDraw { accept: bool },
+    Abort,
+    ClaimWin,
+}
+
+/// A command for one seat of a match, whichever message carried it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatCommand {
+    /// The client's id for the command: a resent `act` with the same id is answered with its
+    /// first ack instead of acting again.
+    pub id: CommandId,
+    pub match_id: MatchId,
+    pub seat: u8,
+    pub act: SeatAct,
 }
 
 /// What a new match is.

@@ -11,7 +11,10 @@ mod client;
 mod rest;
 mod server;
 
-pub use client::{CLIENT_TYPES, ClientMessage, ClockSpec, CreateMatch, TimeControl, Visibility};
+pub use client::{
+    CLIENT_TYPES, ClientMessage, ClockSpec, CreateMatch, SeatAct, SeatCommand, TimeControl,
+    Visibility,
+};
 pub use rest::*;
 pub use server::{
     Ack, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot, PlayerRef, RatingChange,

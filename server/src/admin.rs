@@ -15,9 +15,10 @@ use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{Body, Id};
 use crate::limits::ClientIp;
+use crate::player::Player;
 use crate::security::Kind;
 use crate::state::AppState;
-use crate::store::{Player, Store};
+use crate::store::Store;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

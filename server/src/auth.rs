@@ -12,8 +12,8 @@ use protocol::ErrorCode;
 use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
+use crate::player::{AI_PREFIX, Player};
 use crate::state::AppState;
-use crate::store::{AI_PREFIX, Player};
 
 /// A username: 3 to 24 letters, digits, `_` or `-`, starting with a letter.
 pub fn check_username(name: &str) -> ApiResult<()> {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::room::Command;
+use crate::matches::Command;
 use crate::state::AppState;
 
 pub fn start(state: AppState) {

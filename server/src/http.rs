@@ -19,11 +19,11 @@ use serde::de::DeserializeOwned;
 
 use crate::auth::{self, check_password, check_username, hash_password, new_token};
 use crate::error::{ApiError, ApiResult};
-use crate::hosted;
 use crate::limits::ClientIp;
+use crate::matches::hosted;
+use crate::matches::{Status, StoredMatch};
 use crate::security::Kind;
 use crate::state::AppState;
-use crate::store::{Status, StoredMatch};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -150,7 +150,7 @@ impl Viewer {
 }
 
 /// Starts a session for a player: the token in the body and as an HTTP-only cookie.
-async fn start_session(state: &AppState, player: crate::store::Player) -> ApiResult<Response> {
+async fn start_session(state: &AppState, player: crate::player::Player) -> ApiResult<Response> {
     let (token, hash) = new_token();
     let now = crate::clock_ms();
     state.store().touch_player(player.id, now).await?;
@@ -466,7 +466,7 @@ fn summary(m: &StoredMatch) -> MatchSummary {
         players: m
             .players
             .iter()
-            .map(|p| p.as_ref().map(crate::store::Player::public))
+            .map(|p| p.as_ref().map(crate::player::Player::public))
             .collect(),
         status: m.status.as_str().to_string(),
         result: m.result.clone().map(|(places, reason)| MatchResult {

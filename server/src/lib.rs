@@ -6,19 +6,17 @@ pub mod admin;
 pub mod auth;
 pub mod config;
 pub mod error;
-pub mod hosted;
 pub mod housekeeping;
 pub mod http;
 pub mod limits;
+pub mod matches;
 pub mod metrics;
 pub mod openapi;
+pub mod player;
 pub mod policy;
 pub mod queue;
 pub mod ratings;
-pub mod replay;
 pub mod request_id;
-pub mod room;
-pub mod rooms;
 pub mod security;
 pub mod shutdown;
 pub mod sockets;
@@ -59,7 +57,7 @@ pub fn app(state: AppState) -> Router {
     let router = router
         .merge(admin::routes())
         .merge(http::routes())
-        .merge(replay::routes())
+        .merge(matches::http::routes())
         .merge(tournament::http::routes())
         .merge(web::routes())
         .merge(openapi::routes())

@@ -29,7 +29,7 @@ use crate::state::AppState;
         crate::http::live_matches,
         crate::http::open_matches,
         crate::http::match_record,
-        crate::replay::replay,
+        crate::matches::http::replay,
         crate::http::queue,
         crate::http::games,
         crate::http::preview,

@@ -5,7 +5,8 @@
 use protocol::ErrorCode;
 
 use crate::error::{ApiError, ApiResult};
-use crate::store::{Player, Store};
+use crate::player::Player;
+use crate::store::Store;
 
 /// The refusal a guest gets for anything rated.
 pub fn guests_play_casual() -> ApiError {

@@ -11,13 +11,15 @@ use crate::auth::token_hash;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
+use crate::matches::registry::Rooms;
+use crate::matches::room::RoomContext;
+use crate::matches::writer::ActionLog;
+use crate::player::Player;
 use crate::queue::Queue;
-use crate::room::RoomContext;
-use crate::rooms::Rooms;
 use crate::security::SecurityLog;
 use crate::shutdown::Shutdown;
 use crate::sockets::Sockets;
-use crate::store::{Player, Store};
+use crate::store::Store;
 use crate::tournament::director::Tournaments;
 
 /// Sockets to close now: those of one session (a logout), or every one of a player (a ban).
@@ -58,6 +60,7 @@ pub struct Shared {
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
         let rooms = Rooms::new(RoomContext {
+            actions: ActionLog::start(&store),
             store: store.clone(),
             grace: Duration::from_secs(config.disconnect_grace_secs),
             resume_events: config.resume_events,

@@ -16,7 +16,7 @@ use engine::ai::Level;
 use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
-    Ack, ClientMessage, CommandId, CreateMatch, ErrorCode, MatchId, PROTOCOL_VERSION,
+    Ack, ClientMessage, CommandId, CreateMatch, ErrorCode, MatchId, PROTOCOL_VERSION, SeatAct,
     ServerMessage, TimeControl, Visibility,
 };
 use serde_json::Value;
@@ -26,17 +26,18 @@ use tracing::Instrument;
 
 use crate::auth::{request_token, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::hosted::defaults;
 use crate::limits::ClientIp;
+use crate::matches::Command;
+use crate::matches::NewMatch;
+use crate::matches::hosted::defaults;
 use crate::metrics::{OpenSocket, Via};
+use crate::player::Player;
 use crate::queue::Pool;
-use crate::room::Command;
 use crate::security::Kind;
 use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES};
 use crate::state::AppState;
 use crate::state::Revocation;
-use crate::store::{NewMatch, Player};
 
 /// The longest command id a client may choose, in characters.
 const MAX_COMMAND_ID: usize = 64;
@@ -532,91 +533,31 @@ impl Session {
                     },
                 )
             }
-            ClientMessage::Act {
-                id,
-                match_id,
-                seat,
-                action,
-            } => {
-                let command = Some(id.0.clone());
+            seat @ (ClientMessage::Legal { .. }
+            | ClientMessage::Act { .. }
+            | ClientMessage::Resign { .. }
+            | ClientMessage::OfferDraw { .. }
+            | ClientMessage::AnswerDraw { .. }
+            | ClientMessage::Abort { .. }
+            | ClientMessage::ClaimWin { .. }) => {
+                let command = seat.into_seat_command().map_err(|other| {
+                    ApiError::new(
+                        ErrorCode::BadRequest,
+                        format!("{} is not a seat command", other.type_name()),
+                    )
+                })?;
+                let (id, match_id) = (command.id.clone(), command.match_id);
+                let acting = matches!(command.act, SeatAct::Act { .. });
                 let done = rooms
-                    .ask(match_id, |reply| Command::Act {
+                    .ask(match_id, |reply| Command::Seat {
                         player: me,
-                        seat,
-                        action,
                         command,
                         reply,
                     })
                     .await?;
-                self.acked_act = true;
+                self.acked_act |= acting;
                 ack(id, done)
             }
-            ClientMessage::Legal { id, match_id, seat } => ack(
-                id,
-                rooms
-                    .ask(match_id, |reply| Command::Legal {
-                        player: me,
-                        seat,
-                        reply,
-                    })
-                    .await?,
-            ),
-            ClientMessage::Resign { id, match_id, seat } => ack(
-                id,
-                rooms
-                    .ask(match_id, |reply| Command::Resign {
-                        player: me,
-                        seat,
-                        reply,
-                    })
-                    .await?,
-            ),
-            ClientMessage::OfferDraw { id, match_id, seat } => ack(
-                id,
-                rooms
-                    .ask(match_id, |reply| Command::OfferDraw {
-                        player: me,
-                        seat,
-                        reply,
-                    })
-                    .await?,
-            ),
-            ClientMessage::AnswerDraw {
-                id,
-                match_id,
-                seat,
-                accept,
-            } => ack(
-                id,
-                rooms
-                    .ask(match_id, |reply| Command::AnswerDraw {
-                        player: me,
-                        seat,
-                        accept,
-                        reply,
-                    })
-                    .await?,
-            ),
-            ClientMessage::Abort { id, match_id, seat } => ack(
-                id,
-                rooms
-                    .ask(match_id, |reply| Command::Abort {
-                        player: me,
-                        seat,
-                        reply,
-                    })
-                    .await?,
-            ),
-            ClientMessage::ClaimWin { id, match_id, seat } => ack(
-                id,
-                rooms
-                    .ask(match_id, |reply| Command::ClaimWin {
-                        player: me,
-                        seat,
-                        reply,
-                    })
-                    .await?,
-            ),
             ClientMessage::QueueJoin {
                 id,
                 game,
@@ -628,7 +569,7 @@ impl Session {
             } => {
                 crate::policy::may_play(&self.player, rated)?;
                 let (variant, default_seats) = defaults(&game, variant.as_deref())?;
-                if !crate::hosted::named_variant(&game, &variant) {
+                if !crate::matches::hosted::named_variant(&game, &variant) {
                     return Err(ApiError::new(
                         ErrorCode::BadRequest,
                         "the queue pairs players in named variants only: create a match for a \
@@ -637,7 +578,7 @@ impl Session {
                 }
                 let seats = seats.unwrap_or(default_seats as u8);
                 // Checks the game, variant and seat count now rather than at pairing time.
-                crate::hosted::host(&game, &variant, usize::from(seats), 0)?;
+                crate::matches::hosted::host(&game, &variant, usize::from(seats), 0)?;
                 let pool = Pool {
                     game,
                     variant,
@@ -679,7 +620,7 @@ impl Session {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
                 let (variant, default_seats) = defaults(&game, variant.as_deref())?;
-                crate::hosted::check_variant(&game, &variant, rated)?;
+                crate::matches::hosted::check_variant(&game, &variant, rated)?;
                 let seats = seats.unwrap_or(default_seats as u8);
                 let seat = seat.unwrap_or(0);
                 if seat >= seats {
@@ -778,7 +719,7 @@ impl Session {
     /// creator's seat.
     fn new_match(&self, spec: CreateMatch) -> ApiResult<(NewMatch, u8)> {
         let (variant, default_seats) = defaults(&spec.game, spec.variant.as_deref())?;
-        crate::hosted::check_variant(&spec.game, &variant, spec.rated)?;
+        crate::matches::hosted::check_variant(&spec.game, &variant, spec.rated)?;
         if spec.rated && spec.hotseat {
             return Err(ApiError::new(
                 ErrorCode::BadRequest,

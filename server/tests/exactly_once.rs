@@ -12,7 +12,7 @@ use common::process::ServerProcess;
 use common::{BACKENDS, Client, act, create, fresh_database, join, two_players};
 use protocol::{Ack, ClientMessage, CommandId, MatchId, Seq, ServerMessage};
 use serde_json::json;
-use server::hosted::host;
+use server::matches::hosted::host;
 
 /// How many actions the database holds for a match.
 async fn stored_actions(url: &str, m: MatchId) -> i64 {

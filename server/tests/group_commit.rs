@@ -1,4 +1,4 @@
-//! The group-commit writer behind `Store::append_action`: actions of many matches arriving at
+//! The group-commit writer behind `ActionLog::append`: actions of many matches arriving at
 //! once are all stored, in order per match, with each match's event count; an action that
 //! cannot be stored fails alone, without sinking the others written with it.
 
@@ -9,7 +9,9 @@ use std::time::Duration;
 use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
-use server::store::{NewMatch, Store, StoredAction};
+use server::matches::writer::ActionLog;
+use server::matches::{NewMatch, StoredAction};
+use server::store::Store;
 
 fn spec() -> NewMatch {
     NewMatch {
@@ -45,16 +47,17 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
         let store = Store::connect(&fresh_database(backend).await)
             .await
             .unwrap();
+        let log = ActionLog::start(&store);
         let mut ids: Vec<MatchId> = Vec::new();
         for _ in 0..40 {
             ids.push(store.create_match(&spec()).await.unwrap());
         }
         // Every match plays five actions, one after the other, all matches at the same time.
         let playing = ids.iter().map(|&id| {
-            let store = store.clone();
+            let log = log.clone();
             tokio::spawn(async move {
                 for ply in 0..5 {
-                    store.append_action(id, &action(ply)).await.unwrap();
+                    log.append(id, &action(ply)).await.unwrap();
                 }
             })
         });
@@ -63,8 +66,8 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
         }
         // A ply stored twice is refused; the actions sent with it are stored all the same.
         let (again, sixth) = (action(2), action(5));
-        let refused = store.append_action(ids[0], &again);
-        let others = join_all(ids.iter().map(|&id| store.append_action(id, &sixth)));
+        let refused = log.append(ids[0], &again);
+        let others = join_all(ids.iter().map(|&id| log.append(id, &sixth)));
         let (refused, others) = tokio::join!(refused, others);
         assert!(refused.is_err(), "{backend:?}");
         for result in others {
@@ -86,8 +89,9 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
 async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
     let url = fresh_database(Backend::Postgres).await;
     let store = Store::connect(&url).await.unwrap();
+    let log = ActionLog::start(&store);
     let id = store.create_match(&spec()).await.unwrap();
-    store.append_action(id, &action(0)).await.unwrap();
+    log.append(id, &action(0)).await.unwrap();
     let database = url.rsplit_once('/').unwrap().1;
     let admin = sqlx::PgPool::connect(&std::env::var("TEST_POSTGRES_URL").unwrap())
         .await
@@ -103,7 +107,7 @@ async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
     // Quiet for longer than a writer trusts its connection unchecked.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     for ply in 1..4 {
-        store.append_action(id, &action(ply)).await.unwrap();
+        log.append(id, &action(ply)).await.unwrap();
     }
     let stored = store.load_match(id).await.unwrap().unwrap();
     assert_eq!(stored.actions, (0..4).map(action).collect::<Vec<_>>());

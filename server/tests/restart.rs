@@ -407,7 +407,7 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
         // The server died after the final move was stored and before the result was: the
         // action is in the log, the match still live. (Written here as the room writes it.)
         let store = server::store::Store::connect(&url).await.unwrap();
-        let final_move = server::store::StoredAction {
+        let final_move = server::matches::StoredAction {
             ply: last as u32,
             seq: played.seq + 1,
             seat: mover,
@@ -416,8 +416,9 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
             at_ms: server::clock_ms(),
             command_id: Some("final".into()),
         };
-        store.append_action(match_id, &final_move).await.unwrap();
-        drop(store);
+        let log = server::matches::writer::ActionLog::start(&store);
+        log.append(match_id, &final_move).await.unwrap();
+        drop((log, store));
 
         // A restart finds the game over by its rules and records the result, rated once.
         for _ in 0..2 {

@@ -17,10 +17,11 @@ use tokio::time::Instant;
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
+use crate::matches::NewMatch;
 use crate::metrics::QueueSizes;
+use crate::player::Player;
 use crate::sockets::{ConnId, Frame, Outbox};
 use crate::state::AppState;
-use crate::store::{NewMatch, Player};
 use wave::{Waiting, Window};
 
 /// The matchmaking window the operator configured.

@@ -31,10 +31,11 @@ use super::store::{
 };
 use super::{Entrant, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::room::Command;
+use crate::matches::Command;
+use crate::matches::NewMatch;
+use crate::player::{Player, ai_level};
 use crate::sockets::{ConnId, Frame, Outbox};
 use crate::state::AppState;
-use crate::store::{NewMatch, Player, ai_level};
 
 enum Request {
     /// The creator starts the tournament now.

@@ -18,8 +18,8 @@ use super::store::{NewTournament, StoredGame, StoredTournament, TournamentStatus
 use super::{EntrantId, Outcome};
 use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
-use crate::hosted::{defaults, host};
 use crate::http::{Body, Id};
+use crate::matches::hosted::{defaults, host};
 use crate::state::AppState;
 
 /// The most rounds a Swiss tournament may have.

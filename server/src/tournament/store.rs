@@ -9,8 +9,11 @@ use sqlx::any::AnyRow;
 
 use super::plan::{self, NewSlot, Slot};
 use super::{Entrant, EntrantId, Outcome};
+use crate::matches::NewMatch;
+use crate::matches::store::insert_match;
+use crate::player::Player;
 use crate::ratings;
-use crate::store::{NewMatch, Player, Store, StoreError, StoreResult, insert_match, unique};
+use crate::store::{Store, StoreError, StoreResult, unique};
 
 /// The most entrants a tournament takes.
 pub const MAX_ENTRANTS: u32 = 128;

@@ -8,10 +8,10 @@ use axum::{Json, Router};
 use protocol::{ErrorBody, ErrorCode, MatchId, MatchReplay, ReplayAction};
 
 use crate::error::{ApiError, ApiResult};
-use crate::hosted;
 use crate::http::{Id, Viewer};
+use crate::matches::Status;
+use crate::matches::hosted;
 use crate::state::AppState;
-use crate::store::Status;
 
 pub fn routes() -> Router<AppState> {
     Router::new().route("/api/matches/{id}/replay", get(replay))

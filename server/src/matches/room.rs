@@ -12,108 +12,29 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{
-    Ack, ClockSpec, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId,
-    SeatState, Seq, ServerMessage,
+    Ack, ClockSpec, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct,
+    SeatCommand, SeatState, Seq, ServerMessage,
 };
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
+use super::command::Command;
+use super::hosted::{Hosted, host};
+use super::writer::ActionLog;
 use crate::error::{ApiError, ApiResult};
-use crate::hosted::{Hosted, host};
+use crate::matches::{NewMatch, Status, StoredAction, StoredMatch};
 use crate::metrics::LiveMatch;
+use crate::player::{Player, ai_level};
 use crate::sockets::{ConnId, Frame, Outbox};
-use crate::store::{NewMatch, Player, Status, Store, StoredAction, StoredMatch, ai_level};
+use crate::store::Store;
 use engine::ai::Level;
-
-pub enum Command {
-    /// The move the AI found for an AI seat, with the number of actions played when it began
-    /// (a move for an older position is dropped and searched again).
-    AiMove {
-        seat: u8,
-        ply: usize,
-        action: Option<String>,
-    },
-    /// `invited`: the player came with the invite code, which a private match requires.
-    Join {
-        player: Player,
-        seat: Option<u8>,
-        invited: bool,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    /// `invite`: the code the watcher came with, which a private match requires of anyone
-    /// not seated in it.
-    Watch {
-        conn: ConnId,
-        player: Option<PlayerId>,
-        invite: Option<String>,
-        since: Option<Seq>,
-        outbox: Outbox,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    Unwatch {
-        conn: ConnId,
-    },
-    /// `command`: the client's id for the command, stored with the action so that a resend
-    /// is answered with the original ack instead of acting again.
-    Act {
-        player: PlayerId,
-        seat: u8,
-        action: String,
-        command: Option<String>,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    /// The legal actions of a seat the player holds.
-    Legal {
-        player: PlayerId,
-        seat: u8,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    Resign {
-        player: PlayerId,
-        seat: u8,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    OfferDraw {
-        player: PlayerId,
-        seat: u8,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    AnswerDraw {
-        player: PlayerId,
-        seat: u8,
-        accept: bool,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    Abort {
-        player: PlayerId,
-        seat: u8,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    ClaimWin {
-        player: PlayerId,
-        seat: u8,
-        reply: oneshot::Sender<ApiResult<Ack>>,
-    },
-    /// Ends a live match against those of `seats` whose human player never came to it (never
-    /// followed it since the room started, never acted): they lose, reason `no_show` (a draw
-    /// when every seat is absent). Answers the seats forfeited; none when everyone came. The
-    /// tournament director sends it once a game's grace period is over.
-    Forfeit {
-        seats: Vec<u8>,
-        reply: oneshot::Sender<ApiResult<Vec<u8>>>,
-    },
-    /// Aborts an idle casual match (reason `idle`), unless an action came in since the
-    /// housekeeping counted `plies` of them. Answers whether it was aborted.
-    Expire {
-        plies: usize,
-        reply: oneshot::Sender<ApiResult<bool>>,
-    },
-}
 
 /// How a room reaches the rest of the server.
 #[derive(Clone)]
 pub struct RoomContext {
     pub store: Store,
+    /// Where accepted actions are written.
+    pub actions: ActionLog,
     pub grace: Duration,
     pub resume_events: usize,
     /// Bounds how many AI searches run at once, across all rooms.
@@ -446,57 +367,12 @@ impl Room {
                 let _ = reply.send(self.watch(conn, player, invite, since, outbox));
             }
             Command::Unwatch { conn } => self.unwatch(conn),
-            Command::Act {
+            Command::Seat {
                 player,
-                seat,
-                action,
                 command,
                 reply,
             } => {
-                let _ = reply.send(self.act(player, seat, &action, command).await);
-            }
-            Command::Legal {
-                player,
-                seat,
-                reply,
-            } => {
-                let _ = reply.send(self.legal(player, seat));
-            }
-            Command::Resign {
-                player,
-                seat,
-                reply,
-            } => {
-                let _ = reply.send(self.resign(player, seat).await);
-            }
-            Command::OfferDraw {
-                player,
-                seat,
-                reply,
-            } => {
-                let _ = reply.send(self.offer_draw(player, seat));
-            }
-            Command::AnswerDraw {
-                player,
-                seat,
-                accept,
-                reply,
-            } => {
-                let _ = reply.send(self.answer_draw(player, seat, accept).await);
-            }
-            Command::Abort {
-                player,
-                seat,
-                reply,
-            } => {
-                let _ = reply.send(self.abort(player, seat).await);
-            }
-            Command::ClaimWin {
-                player,
-                seat,
-                reply,
-            } => {
-                let _ = reply.send(self.claim_win(player, seat).await);
+                let _ = reply.send(self.seat_command(player, command).await);
             }
             Command::Forfeit { seats, reply } => {
                 let _ = reply.send(self.forfeit(&seats).await);
@@ -509,6 +385,20 @@ impl Room {
                 };
                 let _ = reply.send(expired);
             }
+        }
+    }
+
+    /// A player's command for one of their seats.
+    async fn seat_command(&mut self, player: PlayerId, command: SeatCommand) -> ApiResult<Ack> {
+        let seat = command.seat;
+        match command.act {
+            SeatAct::Legal => self.legal(player, seat),
+            SeatAct::Act { action } => self.act(player, seat, &action, Some(command.id.0)).await,
+            SeatAct::Resign => self.resign(player, seat).await,
+            SeatAct::OfferDraw => self.offer_draw(player, seat),
+            SeatAct::AnswerDraw { accept } => self.answer_draw(player, seat, accept).await,
+            SeatAct::Abort => self.abort(player, seat).await,
+            SeatAct::ClaimWin => self.claim_win(player, seat).await,
         }
     }
 
@@ -863,7 +753,7 @@ impl Room {
             command_id: command,
         };
         // Timed here, where durability is waited for: group commit included.
-        let durable = self.ctx.store.append_action(self.id, &stored);
+        let durable = self.ctx.actions.append(self.id, &stored);
         if let Err(e) = crate::metrics::db("append_action", durable).await {
             // Not durable, so it did not happen: rebuild the game without it.
             self.rebuild_game();

@@ -12,11 +12,13 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::Instrument;
 
+use super::command::Command;
+use super::room::{Room, RoomContext};
 use crate::error::{ApiError, ApiResult};
-use crate::hosted::host;
-use crate::room::{Command, Room, RoomContext};
+use crate::matches::hosted::host;
+use crate::matches::{NewMatch, Status};
+use crate::player::Player;
 use crate::shutdown::Tracker;
-use crate::store::{NewMatch, Player, Status};
 
 /// Commands a room may have waiting before senders wait for it.
 const ROOM_QUEUE: usize = 64;

@@ -1,0 +1,59 @@
+//! What a room is asked to do: every command a live match's actor serves, from sockets, the
+//! queue, tournaments, the housekeeping and the room's own AI.
+
+use protocol::{Ack, PlayerId, SeatCommand, Seq};
+use tokio::sync::oneshot;
+
+use crate::error::ApiResult;
+use crate::player::Player;
+use crate::sockets::{ConnId, Outbox};
+
+pub enum Command {
+    /// The move the AI found for an AI seat, with the number of actions played when it began
+    /// (a move for an older position is dropped and searched again).
+    AiMove {
+        seat: u8,
+        ply: usize,
+        action: Option<String>,
+    },
+    /// `invited`: the player came with the invite code, which a private match requires.
+    Join {
+        player: Player,
+        seat: Option<u8>,
+        invited: bool,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    /// `invite`: the code the watcher came with, which a private match requires of anyone
+    /// not seated in it.
+    Watch {
+        conn: ConnId,
+        player: Option<PlayerId>,
+        invite: Option<String>,
+        since: Option<Seq>,
+        outbox: Outbox,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    Unwatch {
+        conn: ConnId,
+    },
+    /// A player's command for one of their seats: an action, a resignation, a draw offer...
+    Seat {
+        player: PlayerId,
+        command: SeatCommand,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    /// Ends a live match against those of `seats` whose human player never came to it (never
+    /// followed it since the room started, never acted): they lose, reason `no_show` (a draw
+    /// when every seat is absent). Answers the seats forfeited; none when everyone came. The
+    /// tournament director sends it once a game's grace period is over.
+    Forfeit {
+        seats: Vec<u8>,
+        reply: oneshot::Sender<ApiResult<Vec<u8>>>,
+    },
+    /// Aborts an idle casual match (reason `idle`), unless an action came in since the
+    /// housekeeping counted `plies` of them. Answers whether it was aborted.
+    Expire {
+        plies: usize,
+        reply: oneshot::Sender<ApiResult<bool>>,
+    },
+}
