@@ -10,9 +10,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use protocol::{
-    ClockSpec, Credentials, ErrorBody, ErrorCode, GameInfo, GameRecord, Health, Leaderboard,
-    LeaderboardEntry, MatchId, MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile,
-    PoolRating, QueuePool, RatingPoint, RecordedAction, Seq, Session, VariantPreview,
+    Credentials, ErrorBody, ErrorCode, GameInfo, GameRecord, Health, Leaderboard, LeaderboardEntry,
+    MatchId, MatchRecord, MatchResult, MatchSummary, PlayerId, PlayerProfile, PoolRating,
+    QueuePool, RatingPoint, RecordedAction, Seq, Session, VariantPreview,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -381,8 +381,7 @@ async fn leaderboard(
 ) -> ApiResult<Json<Leaderboard>> {
     let (page, per_page) = Page::read(page)?;
     let pool = format!("{game}/{variant}");
-    hosted::defaults(&game, Some(&variant))
-        .and_then(|(variant, seats)| hosted::host(&game, &variant, seats, 0))
+    hosted::settle(&game, Some(&variant), None, true)
         .map_err(|_| ApiError::new(ErrorCode::NotFound, format!("there is no pool {pool}")))?;
     let rows = state.store().leaderboard(&pool, page, per_page).await?;
     let first_rank = (page - 1) * per_page + 1;
@@ -459,10 +458,7 @@ fn summary(m: &StoredMatch) -> MatchSummary {
         game: m.spec.game.clone(),
         variant: m.spec.variant.clone(),
         rated: m.spec.rated,
-        clock: m.spec.clock.map(|(base_ms, increment_ms)| ClockSpec {
-            base_ms,
-            increment_ms,
-        }),
+        clock: m.spec.clock,
         players: m
             .players
             .iter()
@@ -717,12 +713,11 @@ async fn preview(
     query: Result<Query<PreviewOf>, QueryRejection>,
 ) -> ApiResult<Json<VariantPreview>> {
     let Query(asked) = query.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
-    let (variant, least) = hosted::defaults(&game, asked.variant.as_deref())?;
-    hosted::check_variant(&game, &variant, false)?;
-    let seats = asked.seats.unwrap_or(least as u8);
+    let settled = hosted::settle(&game, asked.variant.as_deref(), asked.seats, false)?;
+    let (variant, seats) = (settled.variant, settled.seats);
     let start = hosted::host(&game, &variant, usize::from(seats), 0)?;
     Ok(Json(VariantPreview {
-        named: hosted::named_variant(&game, &variant),
+        named: settled.named,
         rules: hosted::rules_text(&game, &variant),
         view: start.view(None),
         game,

@@ -2,7 +2,7 @@
 //! may keep only so many matches open, and may create only so many tournaments a day. Each
 //! refusal is a clear error naming the reason and the limit.
 
-use protocol::ErrorCode;
+use protocol::{ErrorCode, PlayerId};
 
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
@@ -56,4 +56,27 @@ pub async fn may_create_tournament(
         ));
     }
     Ok(())
+}
+
+/// Why a rated match between these players is played casual, if it is: two of them have
+/// played `limit` rated games against each other in the 24 hours before `now_ms`, so that the
+/// same two accounts cannot trade rating without limit.
+pub async fn rated_pair_limit(
+    store: &Store,
+    limit: u32,
+    players: &[PlayerId],
+    now_ms: i64,
+) -> ApiResult<Option<String>> {
+    let since = now_ms - 24 * 3600 * 1000;
+    for (i, &a) in players.iter().enumerate() {
+        for &b in &players[i + 1..] {
+            if a != b && store.rated_games_between(a, b, since).await? >= limit {
+                return Ok(Some(format!(
+                    "these players have played {limit} rated games against each other in the \
+                     last 24 hours: this one is casual"
+                )));
+            }
+        }
+    }
+    Ok(None)
 }

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use protocol::{PlayerId, TournamentId};
+use protocol::{PlayerId, ServerMessage, TournamentId};
 use tokio::sync::mpsc;
 
 /// Identifies one socket across the rooms it follows.
@@ -20,6 +20,11 @@ pub type Frame = Arc<str>;
 pub type Outbox = mpsc::Sender<Frame>;
 
 pub const OUTBOX_FRAMES: usize = 256;
+
+/// A message as sockets send it.
+pub fn frame(message: &ServerMessage) -> Frame {
+    Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
+}
 
 #[derive(Default)]
 pub struct Sockets {

@@ -16,8 +16,8 @@ use engine::ai::Level;
 use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
-    Ack, ClientMessage, CommandId, CreateMatch, ErrorCode, MatchId, PROTOCOL_VERSION, SeatAct,
-    ServerMessage, TimeControl, Visibility,
+    Ack, ClientMessage, CommandId, ErrorCode, MatchId, PROTOCOL_VERSION, SeatAct, ServerMessage,
+    TimeControl,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -29,13 +29,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
 use crate::matches::Command;
 use crate::matches::NewMatch;
-use crate::matches::hosted::defaults;
 use crate::metrics::{OpenSocket, Via};
 use crate::player::Player;
 use crate::queue::Pool;
 use crate::security::Kind;
 use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
-use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES};
+use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, frame};
 use crate::state::AppState;
 use crate::state::Revocation;
 
@@ -169,10 +168,6 @@ struct Session {
     acked_act: bool,
     /// Counted among the open sockets, and among the sessions a shutdown waits for.
     _open: (OpenSocket, Entered),
-}
-
-fn frame(message: &ServerMessage) -> Frame {
-    Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
 }
 
 fn error_frame(id: Option<CommandId>, error: &ApiError) -> Frame {
@@ -456,13 +451,8 @@ impl Session {
             }
             ClientMessage::Ping { nonce } => Ok(Some(ServerMessage::Pong { nonce })),
             ClientMessage::CreateMatch { id, spec } => {
-                let spec = self.new_match(spec)?;
-                crate::policy::may_play(&self.player, spec.0.rated)?;
-                if !spec.0.hotseat {
-                    let most = self.state.config().open_matches_per_player;
-                    crate::policy::may_open_match(self.state.store(), most, &self.player).await?;
-                }
-                let created = rooms.create(spec.0, self.player.clone(), spec.1).await?;
+                let most = self.state.config().open_matches_per_player;
+                let created = rooms.create(&spec, &self.player, most).await?;
                 let match_id = created.match_id.expect("a created match has an id");
                 self.follow(match_id, None, None).await?;
                 ack(id, created)
@@ -568,40 +558,12 @@ impl Session {
                 ai_after_secs,
             } => {
                 crate::policy::may_play(&self.player, rated)?;
-                let (variant, default_seats) = defaults(&game, variant.as_deref())?;
-                if !crate::matches::hosted::named_variant(&game, &variant) {
-                    return Err(ApiError::new(
-                        ErrorCode::BadRequest,
-                        "the queue pairs players in named variants only: create a match for a \
-                         custom one",
-                    ));
-                }
-                let seats = seats.unwrap_or(default_seats as u8);
-                // Checks the game, variant and seat count now rather than at pairing time.
-                crate::matches::hosted::host(&game, &variant, usize::from(seats), 0)?;
-                let pool = Pool {
-                    game,
-                    variant,
-                    seats,
-                    time_control,
-                    rated,
-                };
-                let rating = self
-                    .state
-                    .store()
-                    .rating_in(me, &pool.rating_pool())
-                    .await?;
-                let ai_after = ai_after_secs.map(|s| std::time::Duration::from_secs(u64::from(s)));
+                let pool = Pool::new(&game, variant.as_deref(), seats, time_control, rated)?;
+                let ai_after = ai_after_secs.map(|s| Duration::from_secs(u64::from(s)));
+                let (conn, player, outbox) = (self.conn, self.player.clone(), self.outbox.clone());
                 self.state
                     .queue()
-                    .join(
-                        pool,
-                        self.conn,
-                        self.player.clone(),
-                        rating,
-                        ai_after,
-                        self.outbox.clone(),
-                    )
+                    .join(pool, conn, player, ai_after, outbox)
                     .await?;
                 ack(id, Ack::default())
             }
@@ -615,57 +577,17 @@ impl Session {
                 rated,
                 seat,
             } => {
-                crate::policy::may_play(&self.player, rated)?;
                 let level = Level::new(level).ok_or_else(|| {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
-                let (variant, default_seats) = defaults(&game, variant.as_deref())?;
-                crate::matches::hosted::check_variant(&game, &variant, rated)?;
-                let seats = seats.unwrap_or(default_seats as u8);
-                let seat = seat.unwrap_or(0);
-                if seat >= seats {
-                    return Err(ApiError::new(
-                        ErrorCode::BadRequest,
-                        format!("there is no seat {seat}"),
-                    ));
-                }
-                let ai = self.state.ai_players()[usize::from(level.get() - 1)].clone();
-                let spec = NewMatch {
-                    game,
-                    variant,
-                    seats,
-                    rated,
-                    clock: time_control
-                        .and_then(TimeControl::clock)
-                        .map(|c| (c.base_ms, c.increment_ms)),
-                    private: false,
-                    invite: None,
-                    hotseat: false,
-                    seed: rand::random(),
-                    created_ms: crate::clock_ms(),
-                };
-                let seating = (0..seats)
-                    .map(|s| {
-                        (
-                            s,
-                            if s == seat {
-                                self.player.clone()
-                            } else {
-                                ai.clone()
-                            },
-                        )
-                    })
-                    .collect();
-                let match_id = self.state.rooms().open(spec, seating).await?;
+                let clock = time_control.and_then(TimeControl::clock);
+                let now = crate::clock_ms();
+                let spec = NewMatch::new(&game, variant.as_deref(), seats, rated, clock, now)?;
+                let ai = &self.state.ai_players()[usize::from(level.get() - 1)];
+                let done = rooms.play_ai(spec, &self.player, seat, ai).await?;
+                let match_id = done.match_id.expect("an opened match has an id");
                 self.follow(match_id, None, None).await?;
-                ack(
-                    id,
-                    Ack {
-                        match_id: Some(match_id),
-                        seats: vec![seat],
-                        ..Ack::default()
-                    },
-                )
+                ack(id, done)
             }
             ClientMessage::WatchTournament { id, tournament_id } => {
                 crate::tournament::director::watch(
@@ -713,42 +635,6 @@ impl Session {
             self.watching.push(match_id);
         }
         Ok(ack)
-    }
-
-    /// Checks a create request and fills in its defaults; returns the match and the
-    /// creator's seat.
-    fn new_match(&self, spec: CreateMatch) -> ApiResult<(NewMatch, u8)> {
-        let (variant, default_seats) = defaults(&spec.game, spec.variant.as_deref())?;
-        crate::matches::hosted::check_variant(&spec.game, &variant, spec.rated)?;
-        if spec.rated && spec.hotseat {
-            return Err(ApiError::new(
-                ErrorCode::BadRequest,
-                "hot-seat matches are casual; set rated to false",
-            ));
-        }
-        if let Some(clock) = spec.clock {
-            let day = 24 * 3600 * 1000;
-            if clock.base_ms == 0 || clock.base_ms > day || clock.increment_ms > 3600 * 1000 {
-                return Err(ApiError::new(
-                    ErrorCode::BadRequest,
-                    "a clock has 1 ms to 24 h of base time and at most 1 h of increment",
-                ));
-            }
-        }
-        let private = spec.visibility == Visibility::Private;
-        let spec_out = NewMatch {
-            game: spec.game,
-            variant,
-            seats: spec.seats.unwrap_or(default_seats as u8),
-            rated: spec.rated,
-            clock: spec.clock.map(|c| (c.base_ms, c.increment_ms)),
-            private,
-            invite: private.then(invite_code),
-            hotseat: spec.hotseat,
-            seed: rand::random(),
-            created_ms: crate::clock_ms(),
-        };
-        Ok((spec_out, spec.seat.unwrap_or(0)))
     }
 }
 
@@ -851,13 +737,4 @@ async fn close_too_big(socket: &mut WebSocket, limit: usize) {
         Ok(Err(e)) => tracing::debug!(error = %e, "the close frame could not be sent"),
         Err(_) => tracing::debug!("the close frame could not be sent in time"),
     }
-}
-
-/// A code to join a private match: 12 characters from an alphabet without look-alikes.
-fn invite_code() -> String {
-    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-    rand::random::<[u8; 12]>()
-        .iter()
-        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
-        .collect()
 }

@@ -9,12 +9,14 @@ use std::time::Duration;
 use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
+use server::matches::new_match::Opening;
 use server::matches::writer::ActionLog;
 use server::matches::{NewMatch, StoredAction};
 use server::store::Store;
 
-fn spec() -> NewMatch {
-    NewMatch {
+/// A match waiting for its players.
+fn spec() -> Opening {
+    let spec = NewMatch {
         game: "tafl".into(),
         variant: "brandubh".into(),
         seats: 2,
@@ -25,6 +27,12 @@ fn spec() -> NewMatch {
         hotseat: false,
         seed: 7,
         created_ms: 1,
+    };
+    Opening {
+        spec,
+        seating: Vec::new(),
+        unrated: None,
+        in_tournament: false,
     }
 }
 

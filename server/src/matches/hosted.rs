@@ -172,20 +172,6 @@ pub fn host(game: &str, variant: &str, seats: usize, seed: u64) -> ApiResult<Box
     })
 }
 
-/// Whether a variant is one of the game's named variants. A game may also accept variants it
-/// does not name (tafl: any OpenTafl rules string): those are played casual, with no
-/// leaderboard and no queue.
-pub fn named_variant(game: &str, variant: &str) -> bool {
-    struct Named<'a>(&'a str);
-    impl GameTask for Named<'_> {
-        type Output = bool;
-        fn run<G: Hostable>(self) -> bool {
-            G::variants().contains(&self.0)
-        }
-    }
-    with_game(game, Named(variant)).unwrap_or(false)
-}
-
 /// A variant's rules in the game's interchange notation (tafl: OpenTafl's rules string).
 pub fn rules_text(game: &str, variant: &str) -> Option<String> {
     struct Rules<'a>(&'a str);
@@ -243,36 +229,61 @@ pub fn catalog() -> Vec<GameInfo> {
 /// The longest variant a match may name: a custom tafl variant is a whole rules string.
 const MAX_VARIANT: usize = 2000;
 
-/// Checks a variant asked for by a player: a named one, or a custom one played casual.
-pub fn check_variant(game: &str, variant: &str, rated: bool) -> ApiResult<()> {
-    if variant.chars().count() > MAX_VARIANT {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!("a variant has at most {MAX_VARIANT} characters"),
-        ));
-    }
-    if rated && !named_variant(game, variant) {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            "custom variants are played casual: set rated to false, or choose a named variant",
-        ));
-    }
-    Ok(())
+/// A game's variant and seat count as a match plays them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    pub variant: String,
+    pub seats: u8,
+    /// One of the game's named variants. A game may also accept variants it does not name
+    /// (tafl: any OpenTafl rules string): those are played casual, with no leaderboard and no
+    /// queue.
+    pub named: bool,
 }
 
-/// The default variant and seat count of a game, for a create request that leaves them out.
-pub fn defaults(game: &str, variant: Option<&str>) -> ApiResult<(String, usize)> {
-    struct Defaults<'a>(Option<&'a str>);
-    impl GameTask for Defaults<'_> {
-        type Output = (String, usize);
-        fn run<G: Hostable>(self) -> (String, usize) {
-            let variant = self.0.unwrap_or(G::variants()[0]).to_string();
-            let seats = *G::seat_counts(&variant).start();
-            (variant, seats)
+/// The variant and seat count asked for, checked by the engine's catalog without building a
+/// game: the game's first variant when none is named, the variant's fewest seats when no count
+/// is. A custom variant is played casual only.
+pub fn settle(
+    game: &str,
+    variant: Option<&str>,
+    seats: Option<u8>,
+    rated: bool,
+) -> ApiResult<Settled> {
+    struct Settle<'a>(Option<&'a str>, Option<u8>, bool);
+    impl GameTask for Settle<'_> {
+        type Output = ApiResult<Settled>;
+        fn run<G: Hostable>(self) -> ApiResult<Settled> {
+            let variant = self.0.unwrap_or(G::variants()[0]);
+            if variant.chars().count() > MAX_VARIANT {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("a variant has at most {MAX_VARIANT} characters"),
+                ));
+            }
+            let named = G::variants().contains(&variant);
+            if self.2 && !named {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    "custom variants are played casual: set rated to false, or choose a named \
+                     variant",
+                ));
+            }
+            let seats = self.1.map_or(*G::seat_counts(variant).start(), usize::from);
+            G::config(variant, seats)
+                .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+            Ok(Settled {
+                variant: variant.to_string(),
+                seats: seats as u8,
+                named,
+            })
         }
     }
-    with_game(game, Defaults(variant))
-        .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, format!("there is no game '{game}'")))
+    with_game(game, Settle(variant, seats, rated)).unwrap_or_else(|| {
+        Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("there is no game '{game}'"),
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! (`new_match.rs`), whoever opens it: a player, the AI, the queue or a tournament. The REST
 //! routes that read matches are in `http.rs`.
 
+pub mod clocks;
 pub mod command;
+pub mod followers;
 pub mod hosted;
 pub mod http;
 pub mod new_match;

@@ -6,17 +6,16 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, MutexGuard, PoisonError};
 
-use protocol::{Ack, ErrorCode, MatchId};
+use protocol::{Ack, CreateMatch, ErrorCode, MatchId, PlayerId};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::command::Command;
-use super::room::{Room, RoomContext};
+use super::new_match::{NewMatch, Opening};
+use super::room::{Room, RoomContext, unrated};
 use crate::error::{ApiError, ApiResult};
-use crate::matches::hosted::host;
-use crate::matches::{NewMatch, Status};
 use crate::player::Player;
 use crate::shutdown::Tracker;
 
@@ -226,14 +225,20 @@ impl Rooms {
         }
     }
 
-    /// Creates a match, seats its creator (in every seat for hot-seat play) and starts its room.
-    pub async fn create(&self, spec: NewMatch, creator: Player, seat: u8) -> ApiResult<Ack> {
-        if usize::from(seat) >= usize::from(spec.seats) {
-            return Err(ApiError::new(
-                ErrorCode::BadRequest,
-                format!("there is no seat {seat}"),
-            ));
+    /// Creates the match a player asks for and seats them (in every seat for hot-seat play).
+    /// `most_open`: how many matches waiting for opponents a player may have.
+    pub async fn create(
+        &self,
+        asked: &CreateMatch,
+        creator: &Player,
+        most_open: u32,
+    ) -> ApiResult<Ack> {
+        let spec = NewMatch::created(asked, crate::clock_ms())?;
+        crate::policy::may_play(creator, spec.rated)?;
+        if !spec.hotseat {
+            crate::policy::may_open_match(&self.ctx.store, most_open, creator).await?;
         }
+        let seat = spec.seat(asked.seat.unwrap_or(0))?;
         let seats: Vec<u8> = if spec.hotseat {
             (0..spec.seats).collect()
         } else {
@@ -250,37 +255,67 @@ impl Rooms {
         })
     }
 
-    /// Creates a match with these players already in their seats and starts its room: what
-    /// creating, matchmaking and tournaments all come down to.
-    pub async fn open(&self, spec: NewMatch, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
-        self.refuse_if_stopped()?;
-        // Checks the game, variant and seat count before anything is stored.
-        host(
-            &spec.game,
-            &spec.variant,
-            usize::from(spec.seats),
-            spec.seed,
-        )?;
-        let id = self.ctx.store.create_match(&spec).await?;
-        self.open_stored(id, seating).await
+    /// Starts a match against the AI: the player takes `seat` (0 when `None`) and the AI
+    /// player `ai` every other seat.
+    pub async fn play_ai(
+        &self,
+        spec: NewMatch,
+        player: &Player,
+        seat: Option<u8>,
+        ai: &Player,
+    ) -> ApiResult<Ack> {
+        crate::policy::may_play(player, spec.rated)?;
+        let seat = spec.seat(seat.unwrap_or(0))?;
+        let seating = (0..spec.seats)
+            .map(|s| (s, if s == seat { player } else { ai }.clone()))
+            .collect();
+        let id = self.open(spec, seating).await?;
+        Ok(Ack {
+            match_id: Some(id),
+            seats: vec![seat],
+            ..Ack::default()
+        })
     }
 
-    /// Seats the players of a match just stored and starts its room: for a caller that stores
-    /// the match together with something else (the tournament director links it to its game in
-    /// the same transaction).
-    pub async fn open_stored(&self, id: MatchId, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
+    /// Opens a match with these players already in their seats: stored with them in one
+    /// transaction, its room started from what was stored, not read back. What creating, the
+    /// AI, matchmaking and tournaments all come down to.
+    pub async fn open(&self, spec: NewMatch, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
+        let opening = self.opening(spec, seating, false).await?;
+        let id = self.ctx.store.create_match(&opening).await?;
+        self.start_opened(id, opening)
+    }
+
+    /// A new match with its first players, as it will be stored: played casual if the players
+    /// have had their day's rated games against each other.
+    pub async fn opening(
+        &self,
+        mut spec: NewMatch,
+        seating: Vec<(u8, Player)>,
+        in_tournament: bool,
+    ) -> ApiResult<Opening> {
         self.refuse_if_stopped()?;
-        let stored = self
-            .ctx
-            .store
-            .load_match(id)
-            .await?
-            .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new match vanished"))?;
-        debug_assert_eq!(stored.status, Status::Waiting);
-        let mut room = Room::restore(stored, self.ctx.clone())?;
-        for (seat, player) in seating {
-            room.take_seat(seat, player).await?;
-        }
+        let full = seating.len() == usize::from(spec.seats);
+        let unrated = match full {
+            true => {
+                let players: Vec<PlayerId> = seating.iter().map(|(_, p)| p.id).collect();
+                unrated(&self.ctx, &spec, in_tournament, &players).await?
+            }
+            false => None,
+        };
+        spec.rated &= unrated.is_none();
+        Ok(Opening {
+            spec,
+            seating,
+            unrated,
+            in_tournament,
+        })
+    }
+
+    /// Starts the room of a match just stored from its opening: for a caller that stores it
+    /// together with something else (the tournament director links it to its game).
+    pub fn start_opened(&self, id: MatchId, opening: Opening) -> ApiResult<MatchId> {
+        let room = Room::open(id, opening, self.ctx.clone())?;
         self.start(id, room)?;
         Ok(id)
     }

@@ -7,25 +7,28 @@
 //! (each seat, and spectators), so hidden information never reaches the wrong socket; the last
 //! few rendered events are kept for clients that resume.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{
-    Ack, ClockSpec, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct,
+    Ack, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct,
     SeatCommand, SeatState, Seq, ServerMessage,
 };
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
+use super::clocks::Clocks;
 use super::command::Command;
+use super::followers::Followers;
 use super::hosted::{Hosted, host};
+use super::new_match::{NewMatch, Opening};
+use super::store::{Status, StoredAction, StoredMatch};
 use super::writer::ActionLog;
 use crate::error::{ApiError, ApiResult};
-use crate::matches::{NewMatch, Status, StoredAction, StoredMatch};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
-use crate::sockets::{ConnId, Frame, Outbox};
+use crate::sockets::{ConnId, Frame, Outbox, frame};
 use crate::store::Store;
 use engine::ai::Level;
 
@@ -59,58 +62,6 @@ enum Alarm {
     Sleep,
 }
 
-struct Subscriber {
-    conn: ConnId,
-    player: Option<PlayerId>,
-    /// The seat whose view this socket gets; `None` for spectators.
-    viewer: Option<u8>,
-    outbox: Outbox,
-}
-
-/// Fischer clocks, one per seat. A seat's clock runs while it is among the seats to act.
-struct Clocks {
-    spec: ClockSpec,
-    remaining_ms: Vec<u64>,
-    running_since: Vec<Option<Instant>>,
-}
-
-impl Clocks {
-    fn remaining_now(&self, seat: usize, now: Instant) -> u64 {
-        let used = self.running_since[seat].map_or(0, |t| now.duration_since(t).as_millis() as u64);
-        self.remaining_ms[seat].saturating_sub(used)
-    }
-
-    /// Starts the clocks of the seats to act and stops the others.
-    fn follow(&mut self, to_act: &[u8], now: Instant) {
-        for seat in 0..self.remaining_ms.len() {
-            let acting = to_act.contains(&(seat as u8));
-            match (acting, self.running_since[seat]) {
-                (true, None) => self.running_since[seat] = Some(now),
-                (false, Some(_)) => {
-                    self.remaining_ms[seat] = self.remaining_now(seat, now);
-                    self.running_since[seat] = None;
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// When the first running clock runs out.
-    fn next_flag(&self) -> Option<Instant> {
-        (0..self.remaining_ms.len())
-            .filter_map(|s| {
-                self.running_since[s].map(|t| t + Duration::from_millis(self.remaining_ms[s]))
-            })
-            .min()
-    }
-
-    fn snapshot(&self, now: Instant) -> Vec<u64> {
-        (0..self.remaining_ms.len())
-            .map(|s| self.remaining_now(s, now))
-            .collect()
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Waiting,
@@ -132,10 +83,8 @@ pub struct Room {
     seats: Vec<Option<Player>>,
     phase: Phase,
     result: Option<MatchResult>,
-    seq: u64,
-    /// The most recent events, each rendered for every viewer class (see [`Room::classes`]).
-    recent: VecDeque<(u64, Vec<Frame>)>,
-    subscribers: Vec<Subscriber>,
+    /// The sockets following the match, and the events they were sent.
+    followers: Followers,
     disconnected_since: Vec<Option<Instant>>,
     /// Seats whose player followers were told is away (by a `disconnected` event, or a snapshot
     /// showing the seat not connected): only their return is announced with `reconnected`.
@@ -161,17 +110,24 @@ pub struct Room {
 /// How long a result that could not be stored waits before it is tried again.
 const RESULT_RETRY: Duration = Duration::from_secs(1);
 
-/// Which rendered copy of an event a viewer gets: an index into [`Room::classes`].
-fn class_of(one_view: bool, seats: usize, viewer: Option<u8>) -> usize {
-    if one_view {
-        0
-    } else {
-        viewer.map_or(seats, usize::from)
-    }
-}
-
 fn forbidden(what: &str) -> ApiError {
     ApiError::new(ErrorCode::Forbidden, what.to_string())
+}
+
+/// Why a rated match that is about to start is played casual, if it is (see
+/// [`crate::policy::rated_pair_limit`]). A tournament's pairings are not the players' choice, so
+/// its games keep their rating.
+pub async fn unrated(
+    ctx: &RoomContext,
+    spec: &NewMatch,
+    in_tournament: bool,
+    players: &[PlayerId],
+) -> ApiResult<Option<String>> {
+    if !spec.rated || spec.hotseat || in_tournament {
+        return Ok(None);
+    }
+    let (store, limit) = (&ctx.store, ctx.rated_games_per_pair);
+    crate::policy::rated_pair_limit(store, limit, players, crate::clock_ms()).await
 }
 
 impl Room {
@@ -186,14 +142,7 @@ impl Room {
             spec.seed,
         )?;
         let n = usize::from(spec.seats);
-        let mut clocks = spec.clock.map(|(base, increment)| Clocks {
-            spec: ClockSpec {
-                base_ms: base,
-                increment_ms: increment,
-            },
-            remaining_ms: vec![base; n],
-            running_since: vec![None; n],
-        });
+        let mut clocks = spec.clock.map(|clock| Clocks::new(clock, n));
         let mut log = Vec::with_capacity(stored.actions.len());
         let mut commands = HashMap::new();
         let mut acted = vec![false; n];
@@ -203,7 +152,7 @@ impl Room {
                 commands.insert((a.seat, command.clone()), (a.seq, a.action.clone()));
             }
             if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
-                c.remaining_ms[usize::from(a.seat)] = ms;
+                c.set_remaining(usize::from(a.seat), ms);
             }
             acted[usize::from(a.seat)] = true;
             log.push((a.seat, a.action.clone()));
@@ -219,6 +168,7 @@ impl Room {
             ratings: Vec::new(),
         });
         let now = Instant::now();
+        let (one_view, resume_events) = (game.one_view(), ctx.resume_events);
         if let (Some(c), Phase::Live) = (clocks.as_mut(), phase) {
             c.follow(&game.to_act(), now);
         }
@@ -245,9 +195,7 @@ impl Room {
             seats: stored.players,
             phase,
             result,
-            seq: stored.last_seq,
-            recent: VecDeque::new(),
-            subscribers: Vec::new(),
+            followers: Followers::new(stored.id, n, one_view, stored.last_seq, resume_events),
             clocks,
             draw: Vec::new(),
             acted,
@@ -257,6 +205,33 @@ impl Room {
             retry_result: None,
             live,
         })
+    }
+
+    /// The room of a match just stored with its first players: each seat's taking is
+    /// announced, and a full match starts. Nothing is read back from the store.
+    pub fn open(id: MatchId, opening: Opening, ctx: RoomContext) -> ApiResult<Room> {
+        let full = opening.full();
+        let seats = usize::from(opening.spec.seats);
+        let mut room = Room::restore(
+            StoredMatch {
+                id,
+                spec: opening.spec,
+                status: Status::Waiting,
+                result: None,
+                last_seq: 0,
+                players: vec![None; seats],
+                actions: Vec::new(),
+                in_tournament: opening.in_tournament,
+            },
+            ctx,
+        )?;
+        for (seat, player) in opening.seating {
+            room.seated(seat, player);
+        }
+        if full {
+            room.begin(opening.unrated);
+        }
+        Ok(room)
     }
 
     /// Serves commands until the match is over and nobody follows it any more, or until it has
@@ -307,7 +282,7 @@ impl Room {
                 tracing::debug!("nobody follows the match: its room sleeps");
                 return;
             }
-            if self.phase == Phase::Over && self.subscribers.is_empty() {
+            if self.phase == Phase::Over && self.followers.is_empty() {
                 // Commands already queued (a sender may have found the room just before it
                 // closed) are still answered; later senders find it closed and start a new one.
                 commands.close();
@@ -333,7 +308,7 @@ impl Room {
             .retry_result
             .filter(|_| self.phase == Phase::Live && self.game.outcome().is_some());
         let may_sleep = self.phase != Phase::Over
-            && self.subscribers.is_empty()
+            && self.followers.is_empty()
             && !self.thinking.contains(&true);
         match (unrecorded, flag) {
             (Some(at), _) => Some((at, Alarm::Outcome)),
@@ -458,7 +433,7 @@ impl Room {
     fn ack_seq(&self) -> Ack {
         Ack {
             match_id: Some(self.id),
-            seq: Some(Seq(self.seq)),
+            seq: Some(Seq(self.followers.seq())),
             ..Ack::default()
         }
     }
@@ -512,43 +487,71 @@ impl Room {
         })
     }
 
-    /// Seats a player, persisting first; starts the match when the last seat is taken.
-    pub async fn take_seat(&mut self, seat: u8, player: Player) -> ApiResult<()> {
+    /// Seats a player who joins, persisting first; starts the match when the last seat is
+    /// taken.
+    async fn take_seat(&mut self, seat: u8, player: Player) -> ApiResult<()> {
         self.ctx
             .store
-            .take_seat(self.id, seat, player.id, self.seq + 1)
+            .take_seat(self.id, seat, player.id, self.followers.seq() + 1)
             .await?;
-        let public = player.public();
-        self.seats[usize::from(seat)] = Some(player);
-        // Away until a socket of theirs follows the match (at once, for a create or a join);
-        // the AI is always there.
-        self.disconnected_since[usize::from(seat)] =
-            self.ai_level(seat).is_none().then(Instant::now);
-        self.emit(|_| MatchEvent::SeatTaken {
-            seat,
-            player: public.clone(),
-        });
+        self.seated(seat, player);
         if self.seats.iter().all(Option::is_some) {
             self.start().await?;
         }
         Ok(())
     }
 
-    /// Marks a match whose seats are all taken live, persisting first, and starts its clocks.
+    /// A player sits down, and the match's followers are told.
+    fn seated(&mut self, seat: u8, player: Player) {
+        let public = player.public();
+        self.seats[usize::from(seat)] = Some(player);
+        // Away until a socket of theirs follows the match (at once, for a create or a join);
+        // the AI is always there.
+        self.disconnected_since[usize::from(seat)] =
+            self.ai_level(seat).is_none().then(Instant::now);
+        self.followers.broadcast(|_| MatchEvent::SeatTaken {
+            seat,
+            player: public.clone(),
+        });
+    }
+
+    /// Marks a match whose seats are all taken live, persisting first (played casual if its
+    /// players have had their day's rated games against each other).
     async fn start(&mut self) -> ApiResult<()> {
-        self.limit_rated_pairs().await?;
-        self.ctx.store.set_live(self.id, self.seq + 1).await?;
+        let players: Vec<PlayerId> = self.seats.iter().flatten().map(|p| p.id).collect();
+        let unrated = unrated(&self.ctx, &self.spec, self.in_tournament, &players).await?;
+        if unrated.is_some() {
+            self.ctx.store.set_casual(self.id).await?;
+        }
+        let events = 1 + u64::from(unrated.is_some());
+        self.ctx
+            .store
+            .set_live(self.id, self.followers.seq() + events)
+            .await?;
+        self.begin(unrated);
+        Ok(())
+    }
+
+    /// The match starts: its clocks run, and its followers are told (first, if it is played
+    /// casual, why).
+    fn begin(&mut self, unrated: Option<String>) {
+        if let Some(reason) = unrated {
+            self.spec.rated = false;
+            tracing::info!(%reason, "rated match played casual");
+            self.followers.broadcast(|_| MatchEvent::Unrated {
+                reason: reason.clone(),
+            });
+        }
         self.set_phase(Phase::Live);
         let to_act = self.game.to_act();
         if let Some(c) = self.clocks.as_mut() {
             c.follow(&to_act, Instant::now());
         }
         let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(Instant::now()));
-        self.emit(|_| MatchEvent::Started {
+        self.followers.broadcast(|_| MatchEvent::Started {
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
         });
-        Ok(())
     }
 
     /// A private match's existence is told only to its players and to holders of its code.
@@ -557,38 +560,6 @@ impl Room {
             ErrorCode::NotFound,
             format!("there is no match {}", self.id.0),
         )
-    }
-
-    /// A rated match between two players who have already played the day's rated games
-    /// against each other is played casual, and its followers are told before it starts: the
-    /// same two accounts cannot trade rating without limit.
-    async fn limit_rated_pairs(&mut self) -> ApiResult<()> {
-        // A tournament's pairings are not the players' choice.
-        if !self.spec.rated || self.spec.hotseat || self.in_tournament {
-            return Ok(());
-        }
-        let players: Vec<PlayerId> = self.seats.iter().flatten().map(|p| p.id).collect();
-        let since = crate::clock_ms() - 24 * 3600 * 1000;
-        let limit = self.ctx.rated_games_per_pair;
-        for (i, &a) in players.iter().enumerate() {
-            for &b in &players[i + 1..] {
-                if a == b || self.ctx.store.rated_games_between(a, b, since).await? < limit {
-                    continue;
-                }
-                self.ctx.store.set_casual(self.id).await?;
-                self.spec.rated = false;
-                let reason = format!(
-                    "these players have played {limit} rated games against each other in the \
-                     last 24 hours: this one is casual"
-                );
-                tracing::info!(%reason, "rated match played casual");
-                self.emit(|_| MatchEvent::Unrated {
-                    reason: reason.clone(),
-                });
-                return Ok(());
-            }
-        }
-        Ok(())
     }
 
     fn watch(
@@ -603,25 +574,13 @@ impl Room {
         if self.spec.private && !seated && (invite.is_none() || invite != self.spec.invite) {
             return Err(self.not_found());
         }
-        self.subscribers.retain(|s| s.conn != conn);
         // The watcher is present from now on: its return, if others were told it was away, is
         // announced before the snapshot or replay is taken, so that these include it.
         self.refresh_presence(player);
         let yours = player.map(|p| self.seats_of(p)).unwrap_or_default();
         let viewer = yours.first().copied();
-        let class = self.class_of(viewer);
-        let replay = since.and_then(|Seq(since)| {
-            // Exactly the missed events, if every one of them is still held.
-            let oldest = self.recent.front().map_or(self.seq + 1, |(seq, _)| *seq);
-            (since <= self.seq && since + 1 >= oldest).then(|| {
-                self.recent
-                    .iter()
-                    .filter(|(seq, _)| *seq > since)
-                    .map(|(_, frames)| frames[class].clone())
-                    .collect::<Vec<_>>()
-            })
-        });
-        let frames = match replay {
+        let missed = since.and_then(|Seq(since)| self.followers.missed(since, viewer));
+        let frames = match missed {
             Some(frames) => frames,
             None => {
                 // A snapshot showing a seat not connected tells as much as `disconnected`.
@@ -633,43 +592,18 @@ impl Room {
                 vec![self.snapshot_frame(viewer, &yours)]
             }
         };
-        for frame in frames {
-            let _ = outbox.try_send(frame);
-        }
-        self.subscribers.push(Subscriber {
-            conn,
-            player,
-            viewer,
-            outbox,
-        });
+        self.followers.add(conn, player, viewer, outbox, frames);
         Ok(Ack {
             match_id: Some(self.id),
             seats: yours,
-            seq: Some(Seq(self.seq)),
+            seq: Some(Seq(self.followers.seq())),
             ..Ack::default()
         })
     }
 
     fn unwatch(&mut self, conn: ConnId) {
-        self.subscribers.retain(|s| s.conn != conn);
+        self.followers.remove(conn);
         self.refresh_presence(None);
-    }
-
-    /// The viewers an event is rendered for, one per class: every seat, then the spectators.
-    /// A game that shows everyone the same has one class, the spectators, whose rendering
-    /// every viewer gets: a move is then serialised once, not once per seat.
-    fn classes(&self) -> Vec<Option<u8>> {
-        if self.game.one_view() {
-            return vec![None];
-        }
-        (0..self.seats.len() as u8)
-            .map(Some)
-            .chain([None])
-            .collect()
-    }
-
-    fn class_of(&self, viewer: Option<u8>) -> usize {
-        class_of(self.game.one_view(), self.seats.len(), viewer)
     }
 
     /// Notes which seats have lost or regained every socket (counting `arriving`, a player
@@ -682,14 +616,15 @@ impl Room {
             };
             let connected = arriving == Some(player)
                 || self.ai_level(seat as u8).is_some()
-                || self.subscribers.iter().any(|s| s.player == Some(player));
+                || self.followers.include(player);
             self.showed[seat] |= connected;
             match (connected, self.disconnected_since[seat]) {
                 (true, Some(_)) => {
                     self.disconnected_since[seat] = None;
                     // Nobody was told a seat taken a moment ago was away: no `reconnected`.
                     if std::mem::take(&mut self.announced_away[seat]) && self.phase == Phase::Live {
-                        self.emit(|_| MatchEvent::Reconnected { seat: seat as u8 });
+                        self.followers
+                            .broadcast(|_| MatchEvent::Reconnected { seat: seat as u8 });
                     }
                 }
                 (false, None) => {
@@ -697,7 +632,7 @@ impl Room {
                     if self.phase == Phase::Live {
                         self.announced_away[seat] = true;
                         let claim_after_ms = self.ctx.grace.as_millis() as u64;
-                        self.emit(|_| MatchEvent::Disconnected {
+                        self.followers.broadcast(|_| MatchEvent::Disconnected {
                             seat: seat as u8,
                             claim_after_ms,
                         });
@@ -732,8 +667,7 @@ impl Room {
         self.seat_in_play(player, seat)?;
         let now = Instant::now();
         if let Some(c) = &self.clocks
-            && c.running_since[usize::from(seat)].is_some()
-            && c.remaining_now(usize::from(seat), now) == 0
+            && c.flagged(usize::from(seat), now)
         {
             self.flag_fell().await;
             return Err(ApiError::new(ErrorCode::GameOver, "your time ran out"));
@@ -742,10 +676,10 @@ impl Room {
         let clock_ms = self
             .clocks
             .as_ref()
-            .map(|c| c.remaining_now(usize::from(seat), now) + c.spec.increment_ms);
+            .map(|c| c.after_action(usize::from(seat), now));
         let stored = StoredAction {
             ply: self.log.len() as u32,
-            seq: self.seq + 1,
+            seq: self.followers.seq() + 1,
             seat,
             action: text.clone(),
             clock_ms,
@@ -767,29 +701,20 @@ impl Room {
         self.log.push((seat, text.clone()));
         self.acted[usize::from(seat)] = true;
         let to_act = self.game.to_act();
-        if let Some(c) = self.clocks.as_mut() {
-            let s = usize::from(seat);
-            c.remaining_ms[s] = clock_ms.unwrap_or(c.remaining_ms[s]);
-            c.running_since[s] = None;
-            c.follow(&to_act, now);
+        if let (Some(c), Some(left)) = (self.clocks.as_mut(), clock_ms) {
+            c.acted(usize::from(seat), left, &to_act, now);
         }
         if !self.draw.is_empty() && self.draw[0] != seat {
             self.draw.clear();
         }
         let hides = self.game.hides_actions();
         let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
-        let classes = self.classes();
-        let views: Vec<_> = classes
-            .iter()
-            .map(|&viewer| self.game.view(viewer))
-            .collect();
-        self.emit(|viewer| MatchEvent::Acted {
+        // Rendered once per class of viewer: the view each class gets is computed there.
+        let game = &self.game;
+        self.followers.broadcast(|viewer| MatchEvent::Acted {
             seat,
             action: (!hides || viewer == Some(seat)).then(|| text.clone()),
-            view: classes
-                .iter()
-                .position(|&class| class == viewer)
-                .map_or(serde_json::Value::Null, |class| views[class].clone()),
+            view: game.view(viewer),
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
         });
@@ -943,7 +868,7 @@ impl Room {
         let Some(c) = &self.clocks else { return };
         let now = Instant::now();
         let flagged: Vec<u8> = (0..self.seats.len())
-            .filter(|&s| c.running_since[s].is_some() && c.remaining_now(s, now) == 0)
+            .filter(|&s| c.flagged(s, now))
             .map(|s| s as u8)
             .collect();
         if flagged.is_empty() || self.phase != Phase::Live {
@@ -965,7 +890,8 @@ impl Room {
             ));
         }
         self.draw = vec![seat];
-        self.emit(|_| MatchEvent::DrawOffered { seat });
+        self.followers
+            .broadcast(|_| MatchEvent::DrawOffered { seat });
         Ok(self.ack_seq())
     }
 
@@ -985,7 +911,8 @@ impl Room {
         }
         if !accept {
             self.draw.clear();
-            self.emit(|_| MatchEvent::DrawDeclined { seat });
+            self.followers
+                .broadcast(|_| MatchEvent::DrawDeclined { seat });
             return Ok(self.ack_seq());
         }
         self.draw.push(seat);
@@ -1033,7 +960,7 @@ impl Room {
                 self.id,
                 &places,
                 reason,
-                self.seq + events,
+                self.followers.seq() + events,
                 crate::clock_ms(),
             )
             .await?;
@@ -1052,9 +979,9 @@ impl Room {
         tracing::info!(reason, "match called off");
         self.result = Some(result.clone());
         if let Some(seat) = by {
-            self.emit(|_| MatchEvent::Aborted { seat });
+            self.followers.broadcast(|_| MatchEvent::Aborted { seat });
         }
-        self.emit(|_| MatchEvent::Finished {
+        self.followers.broadcast(|_| MatchEvent::Finished {
             result: result.clone(),
         });
         Ok(true)
@@ -1115,10 +1042,13 @@ impl Room {
         if self.phase == Phase::Over {
             return Ok(());
         }
-        let stored =
-            self.ctx
-                .store
-                .finish_match(self.id, &places, reason, self.seq + 1, crate::clock_ms());
+        let stored = self.ctx.store.finish_match(
+            self.id,
+            &places,
+            reason,
+            self.followers.seq() + 1,
+            crate::clock_ms(),
+        );
         let changes = match crate::metrics::db("finish_match", stored).await {
             Ok(Some(changes)) => changes,
             Ok(None) => Vec::new(),
@@ -1146,7 +1076,7 @@ impl Room {
         };
         tracing::info!(reason, places = ?result.places, "match finished");
         self.result = Some(result.clone());
-        self.emit(|_| MatchEvent::Finished {
+        self.followers.broadcast(|_| MatchEvent::Finished {
             result: result.clone(),
         });
         Ok(())
@@ -1154,32 +1084,6 @@ impl Room {
 
     /// Numbers an event, renders it for every kind of viewer, keeps it for resumes and sends it
     /// to every follower. A follower whose outbox is full is dropped: it resumes later.
-    fn emit(&mut self, event_for: impl Fn(Option<u8>) -> MatchEvent) {
-        self.seq += 1;
-        let seq = Seq(self.seq);
-        let frames: Vec<Frame> = self
-            .classes()
-            .into_iter()
-            .map(|viewer| {
-                let message = ServerMessage::Event {
-                    match_id: self.id,
-                    seq,
-                    event: event_for(viewer),
-                };
-                Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"))
-            })
-            .collect();
-        let (one_view, seats) = (self.game.one_view(), self.seats.len());
-        self.subscribers.retain(|s| {
-            let class = class_of(one_view, seats, s.viewer);
-            s.outbox.try_send(frames[class].clone()).is_ok()
-        });
-        self.recent.push_back((self.seq, frames));
-        while self.recent.len() > self.ctx.resume_events {
-            self.recent.pop_front();
-        }
-    }
-
     fn snapshot_frame(&self, viewer: Option<u8>, yours: &[u8]) -> Frame {
         let now = Instant::now();
         let hides = self.game.hides_actions();
@@ -1211,11 +1115,10 @@ impl Room {
             draw_offer: self.draw.first().copied(),
             result: self.result.clone(),
         };
-        let message = ServerMessage::Snapshot {
+        frame(&ServerMessage::Snapshot {
             match_id: self.id,
-            seq: Seq(self.seq),
+            seq: Seq(self.followers.seq()),
             snapshot,
-        };
-        Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"))
+        })
     }
 }

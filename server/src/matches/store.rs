@@ -1,11 +1,11 @@
 //! The storage of matches: a match's header, seats, action log and result, and the queries
 //! that list matches. Actions are appended by the group-commit writer (`writer.rs`).
 
-use protocol::{MatchId, PlayerId};
+use protocol::{ClockSpec, MatchId, PlayerId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::new_match::NewMatch;
+use super::new_match::{NewMatch, Opening};
 use crate::player::Player;
 use crate::ratings::{self, Rated};
 use crate::store::{RatingChange, Store, StoreResult, flag, player_from, unique};
@@ -141,9 +141,12 @@ impl Store {
 
     // --- Matches --------------------------------------------------------------------------
 
-    pub async fn create_match(&self, spec: &NewMatch) -> StoreResult<MatchId> {
-        let mut conn = self.pool.acquire().await?;
-        insert_match(&mut conn, spec).await
+    /// Stores a new match and its first seats, in one transaction.
+    pub async fn create_match(&self, opening: &Opening) -> StoreResult<MatchId> {
+        let mut tx = self.pool.begin().await?;
+        let id = insert_match(&mut tx, opening).await?;
+        tx.commit().await?;
+        Ok(id)
     }
 
     /// Records who sits in a seat, and the match's event count so far.
@@ -407,7 +410,10 @@ impl Store {
             variant: row.try_get("variant")?,
             seats,
             rated: row.try_get::<i64, _>("rated")? != 0,
-            clock: base.zip(inc).map(|(b, i)| (b as u64, i as u64)),
+            clock: base.zip(inc).map(|(b, i)| ClockSpec {
+                base_ms: b as u64,
+                increment_ms: i as u64,
+            }),
             private: row.try_get::<i64, _>("private")? != 0,
             invite: row.try_get("invite")?,
             hotseat: row.try_get::<i64, _>("hotseat")? != 0,
@@ -523,31 +529,44 @@ impl Store {
     }
 }
 
-/// Inserts a new match, waiting for players; on a connection rather than the pool so that a
-/// caller can make it part of a transaction (the tournament director links the match to its
-/// game in the same one).
+/// Inserts a new match with its first players in their seats, live if every seat is taken;
+/// on a connection rather than the pool so that a caller makes it part of its transaction (the
+/// tournament director links the match to its game in the same one).
 pub(crate) async fn insert_match(
     conn: &mut sqlx::AnyConnection,
-    spec: &NewMatch,
+    opening: &Opening,
 ) -> StoreResult<MatchId> {
+    let spec = &opening.spec;
     let row = sqlx::query(
         "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
                               private, invite, hotseat, seed, status, last_seq, created_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
     )
     .bind(&spec.game)
     .bind(&spec.variant)
     .bind(i32::from(spec.seats))
     .bind(flag(spec.rated))
-    .bind(spec.clock.map(|(base, _)| base as i64))
-    .bind(spec.clock.map(|(_, inc)| inc as i64))
+    .bind(spec.clock.map(|c| c.base_ms as i64))
+    .bind(spec.clock.map(|c| c.increment_ms as i64))
     .bind(flag(spec.private))
     .bind(spec.invite.as_deref())
     .bind(flag(spec.hotseat))
     // Seeds are any u64; the column is signed, so the bits are stored as they are.
     .bind(spec.seed as i64)
+    .bind(opening.status().as_str())
+    .bind(opening.events() as i64)
     .bind(spec.created_ms)
-    .fetch_one(conn)
+    .fetch_one(&mut *conn)
     .await?;
-    Ok(MatchId(row.try_get("id")?))
+    let id = MatchId(row.try_get("id")?);
+    for (seat, player) in &opening.seating {
+        sqlx::query("INSERT INTO match_seats (match_id, seat, player_id) VALUES ($1, $2, $3)")
+            .bind(id.0)
+            .bind(i32::from(*seat))
+            .bind(player.id.0)
+            .execute(&mut *conn)
+            .await
+            .map_err(unique(|| format!("seat {seat} is taken")))?;
+    }
+    Ok(id)
 }

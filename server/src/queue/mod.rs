@@ -18,10 +18,12 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
+use crate::matches::hosted::settle;
 use crate::metrics::QueueSizes;
 use crate::player::Player;
-use crate::sockets::{ConnId, Frame, Outbox};
+use crate::sockets::{ConnId, Outbox, frame};
 use crate::state::AppState;
+use crate::store::Store;
 use wave::{Waiting, Window};
 
 /// The matchmaking window the operator configured.
@@ -50,6 +52,45 @@ pub struct Pool {
 }
 
 impl Pool {
+    /// The pool a player asks to wait in, checked now rather than at pairing time: a named
+    /// variant of a game (its first when none is named), for its seat count.
+    pub fn new(
+        game: &str,
+        variant: Option<&str>,
+        seats: Option<u8>,
+        time_control: TimeControl,
+        rated: bool,
+    ) -> ApiResult<Pool> {
+        let settled = settle(game, variant, seats, rated)?;
+        if !settled.named {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "the queue pairs players in named variants only: create a match for a custom one",
+            ));
+        }
+        Ok(Pool {
+            game: game.to_string(),
+            variant: settled.variant,
+            seats: settled.seats,
+            time_control,
+            rated,
+        })
+    }
+
+    /// A match for a group of this pool.
+    fn new_match(&self) -> ApiResult<NewMatch> {
+        let clock = self.time_control.clock();
+        let (variant, seats) = (Some(self.variant.as_str()), Some(self.seats));
+        NewMatch::new(
+            &self.game,
+            variant,
+            seats,
+            self.rated,
+            clock,
+            crate::clock_ms(),
+        )
+    }
+
     /// The rating pool (`game/variant`) this queue pool is rated in.
     pub fn rating_pool(&self) -> String {
         format!("{}/{}", self.game, self.variant)
@@ -103,12 +144,15 @@ enum Request {
 #[derive(Clone)]
 pub struct Queue {
     tx: mpsc::Sender<Request>,
+    /// Where a joining player's rating is looked up.
+    store: Store,
 }
 
 impl Queue {
     /// Starts the queue actor. It stops when the last handle is dropped.
     pub fn start(state: AppState) -> Queue {
         let (tx, rx) = mpsc::channel(256);
+        let store = state.store().clone();
         tokio::spawn(
             Matchmaker {
                 state,
@@ -118,7 +162,7 @@ impl Queue {
             }
             .run(rx),
         );
-        Queue { tx }
+        Queue { tx, store }
     }
 
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> ApiResult<T> {
@@ -128,15 +172,16 @@ impl Queue {
         answer.await.map_err(|_| stopped())
     }
 
+    /// Puts a socket's player in a pool's queue, at their rating in the pool.
     pub async fn join(
         &self,
         pool: Pool,
         conn: ConnId,
         player: Player,
-        rating: f64,
         ai_after: Option<Duration>,
         outbox: Outbox,
     ) -> ApiResult<()> {
+        let rating = self.store.rating_in(player.id, &pool.rating_pool()).await?;
         let entry = Entry {
             conn,
             player,
@@ -324,21 +369,7 @@ impl Matchmaker {
         });
         let mut seated: Vec<Option<Entry>> = members.drain(..).map(Some).collect();
         let members: Vec<Entry> = order.into_iter().filter_map(|i| seated[i].take()).collect();
-        let spec = NewMatch {
-            game: pool.game.clone(),
-            variant: pool.variant.clone(),
-            seats: pool.seats,
-            rated: pool.rated,
-            clock: pool
-                .time_control
-                .clock()
-                .map(|c| (c.base_ms, c.increment_ms)),
-            private: false,
-            invite: None,
-            hotseat: false,
-            seed: rand::random(),
-            created_ms: crate::clock_ms(),
-        };
+        let spec = pool.new_match()?;
         let seating = members
             .iter()
             .enumerate()
@@ -354,9 +385,7 @@ impl Matchmaker {
                 match_id,
                 seats: vec![seat as u8],
             };
-            let frame =
-                Frame::from(serde_json::to_string(&message).expect("protocol messages serialise"));
-            let _ = m.outbox.try_send(frame);
+            let _ = m.outbox.try_send(frame(&message));
         }
         Ok(match_id)
     }

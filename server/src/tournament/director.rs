@@ -21,7 +21,8 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use protocol::{
-    ErrorCode, MatchId, PlayerId, ServerMessage, Standing, TournamentFormat, TournamentId,
+    ClockSpec, ErrorCode, MatchId, PlayerId, ServerMessage, Standing, TournamentFormat,
+    TournamentId,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -34,7 +35,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::NewMatch;
 use crate::player::{Player, ai_level};
-use crate::sockets::{ConnId, Frame, Outbox};
+use crate::sockets::{ConnId, Outbox, frame};
 use crate::state::AppState;
 
 enum Request {
@@ -95,10 +96,6 @@ struct Director {
     started_ms: i64,
     /// Matches whose players have all been checked for a no-show.
     checked: HashSet<MatchId>,
-}
-
-fn frame(message: &ServerMessage) -> Frame {
-    Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
 }
 
 /// Seat 0's result from a match's places.
@@ -389,34 +386,29 @@ impl Director {
         g: &StoredGame,
     ) -> ApiResult<Option<MatchId>> {
         let players = Self::players(entrants, g)?;
-        let spec = NewMatch {
-            game: t.game.clone(),
-            variant: t.variant.clone(),
-            seats: 2,
-            rated: t.rated,
-            // A tournament stored before every tournament needed a clock still gets one, so that
-            // a player who stops moving cannot hold its round up for ever.
-            clock: t.clock.or_else(|| {
-                super::DEFAULT_TIME_CONTROL
-                    .clock()
-                    .map(|c| (c.base_ms, c.increment_ms))
-            }),
-            private: false,
-            invite: None,
-            hotseat: false,
-            seed: rand::random(),
-            created_ms: crate::clock_ms(),
-        };
+        // A tournament stored before every tournament needed a clock still gets one, so that a
+        // player who stops moving cannot hold its round up for ever.
+        let clock = t
+            .clock
+            .map(|(base_ms, increment_ms)| ClockSpec {
+                base_ms,
+                increment_ms,
+            })
+            .or_else(|| super::DEFAULT_TIME_CONTROL.clock());
+        let now = crate::clock_ms();
+        let spec = NewMatch::new(&t.game, Some(&t.variant), Some(2), t.rated, clock, now)?;
+        let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
+        let rooms = self.state.rooms();
+        let opening = rooms.opening(spec, seating, true).await?;
         let Some(match_id) = self
             .state
             .store()
-            .create_tournament_match(t.id, g.round, g.board, &spec)
+            .create_tournament_match(t.id, g.round, g.board, &opening)
             .await?
         else {
             return Ok(None);
         };
-        let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
-        self.state.rooms().open_stored(match_id, seating).await?;
+        rooms.start_opened(match_id, opening)?;
         self.announce(t, g, match_id, &players);
         Ok(Some(match_id))
     }

@@ -19,7 +19,7 @@ use super::{EntrantId, Outcome};
 use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{Body, Id};
-use crate::matches::hosted::{defaults, host};
+use crate::matches::hosted::settle;
 use crate::state::AppState;
 
 /// The most rounds a Swiss tournament may have.
@@ -41,19 +41,18 @@ fn bad_request(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::BadRequest, message)
 }
 
-/// Tournaments pair two players a game: a game that cannot be played by two is refused with
-/// a clear reason.
-fn check_two_seats(game: &str, variant: &str) -> ApiResult<()> {
-    let Err(e) = host(game, variant, 2, 0) else {
-        return Ok(());
-    };
-    let (_, seats) = defaults(game, Some(variant))?;
-    if host(game, variant, seats, 0).is_ok() {
-        Err(bad_request(format!(
-            "tournaments are for two-player games, and {game} {variant} is not played by two"
-        )))
-    } else {
-        Err(e)
+/// The variant of a tournament's game (the game's first when none is named). Tournaments pair
+/// two players a game: a game that cannot be played by two is refused with a clear reason.
+fn two_seat_variant(game: &str, variant: Option<&str>) -> ApiResult<String> {
+    match settle(game, variant, Some(2), false) {
+        Ok(settled) => Ok(settled.variant),
+        Err(e) => match settle(game, variant, None, false) {
+            Ok(settled) => Err(bad_request(format!(
+                "tournaments are for two-player games, and {game} {} is not played by two",
+                settled.variant
+            ))),
+            Err(_) => Err(e),
+        },
     }
 }
 
@@ -86,8 +85,7 @@ async fn create(
             "a tournament's name has 1 to {MAX_NAME} characters"
         )));
     }
-    let (variant, _) = defaults(&spec.game, spec.variant.as_deref())?;
-    check_two_seats(&spec.game, &variant)?;
+    let variant = two_seat_variant(&spec.game, spec.variant.as_deref())?;
     crate::policy::may_play(&creator, spec.rated)?;
     let most = state.config().tournaments_per_day;
     crate::policy::may_create_tournament(state.store(), most, &creator, crate::clock_ms()).await?;

@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::plan::{self, NewSlot, Slot};
 use super::{Entrant, EntrantId, Outcome};
-use crate::matches::NewMatch;
+use crate::matches::new_match::Opening;
 use crate::matches::store::insert_match;
 use crate::player::Player;
 use crate::ratings;
@@ -589,10 +589,10 @@ impl Store {
         id: TournamentId,
         round: u32,
         board: u32,
-        spec: &NewMatch,
+        opening: &Opening,
     ) -> StoreResult<Option<MatchId>> {
         let mut tx = self.pool.begin().await?;
-        let match_id = insert_match(&mut tx, spec).await?;
+        let match_id = insert_match(&mut tx, opening).await?;
         let linked = sqlx::query(
             "UPDATE tournament_games SET match_id = $1
              WHERE tournament_id = $2 AND round = $3 AND board = $4 AND match_id IS NULL",

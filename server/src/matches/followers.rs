@@ -1,0 +1,150 @@
+//! The sockets following a match, and the events they are sent. Each event gets the next
+//! sequence number and is rendered once per class of viewer (each seat, then the spectators; one
+//! class when the game shows everyone the same), so hidden information never reaches the wrong
+//! socket and a move is serialised once per class, not once per socket. The last few rendered
+//! events are kept for followers that resume.
+
+use std::collections::VecDeque;
+
+use protocol::{MatchEvent, MatchId, PlayerId, Seq, ServerMessage};
+
+use crate::sockets::{ConnId, Frame, Outbox, frame};
+
+struct Follower {
+    conn: ConnId,
+    player: Option<PlayerId>,
+    /// The seat whose view this socket gets; `None` for spectators.
+    viewer: Option<u8>,
+    outbox: Outbox,
+}
+
+pub struct Followers {
+    match_id: MatchId,
+    seats: usize,
+    /// The game shows every viewer the same: one rendering serves everyone.
+    one_view: bool,
+    followers: Vec<Follower>,
+    /// The number of the last event.
+    seq: u64,
+    /// The most recent events, each rendered for every class of viewer.
+    recent: VecDeque<(u64, Vec<Frame>)>,
+    /// How many events `recent` holds at most.
+    keep: usize,
+}
+
+impl Followers {
+    /// Nobody follows yet; `seq` is the number of the match's last event so far.
+    pub fn new(match_id: MatchId, seats: usize, one_view: bool, seq: u64, keep: usize) -> Self {
+        Followers {
+            match_id,
+            seats,
+            one_view,
+            followers: Vec::new(),
+            seq,
+            recent: VecDeque::new(),
+            keep,
+        }
+    }
+
+    /// The number of the last event.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.followers.is_empty()
+    }
+
+    /// Whether a socket of this player follows the match.
+    pub fn include(&self, player: PlayerId) -> bool {
+        self.followers.iter().any(|f| f.player == Some(player))
+    }
+
+    /// Adds a socket (replacing its earlier following, if any); `frames` are sent to it first.
+    pub fn add(
+        &mut self,
+        conn: ConnId,
+        player: Option<PlayerId>,
+        viewer: Option<u8>,
+        outbox: Outbox,
+        frames: Vec<Frame>,
+    ) {
+        self.remove(conn);
+        for frame in frames {
+            let _ = outbox.try_send(frame);
+        }
+        self.followers.push(Follower {
+            conn,
+            player,
+            viewer,
+            outbox,
+        });
+    }
+
+    pub fn remove(&mut self, conn: ConnId) {
+        self.followers.retain(|f| f.conn != conn);
+    }
+
+    /// Exactly the events after `since`, as `viewer` sees them, if every one is still held.
+    pub fn missed(&self, since: u64, viewer: Option<u8>) -> Option<Vec<Frame>> {
+        let oldest = self.recent.front().map_or(self.seq + 1, |(seq, _)| *seq);
+        let class = self.class_of(viewer);
+        (since <= self.seq && since + 1 >= oldest).then(|| {
+            self.recent
+                .iter()
+                .filter(|(seq, _)| *seq > since)
+                .map(|(_, frames)| frames[class].clone())
+                .collect()
+        })
+    }
+
+    /// Numbers an event, renders it for every class of viewer, sends it to every follower and
+    /// keeps it for those that resume. A follower whose outbox is full or closed is dropped.
+    pub fn broadcast(&mut self, event_for: impl Fn(Option<u8>) -> MatchEvent) {
+        self.seq += 1;
+        let seq = Seq(self.seq);
+        let frames: Vec<Frame> = self
+            .classes()
+            .into_iter()
+            .map(|viewer| {
+                frame(&ServerMessage::Event {
+                    match_id: self.match_id,
+                    seq,
+                    event: event_for(viewer),
+                })
+            })
+            .collect();
+        let (one_view, seats) = (self.one_view, self.seats);
+        self.followers.retain(|f| {
+            let class = class_of(one_view, seats, f.viewer);
+            f.outbox.try_send(frames[class].clone()).is_ok()
+        });
+        self.recent.push_back((self.seq, frames));
+        while self.recent.len() > self.keep {
+            self.recent.pop_front();
+        }
+    }
+
+    /// The viewers an event is rendered for, one per class: every seat, then the spectators.
+    /// A game that shows everyone the same has one class, the spectators, whose rendering
+    /// every viewer gets.
+    fn classes(&self) -> Vec<Option<u8>> {
+        if self.one_view {
+            return vec![None];
+        }
+        (0..self.seats as u8).map(Some).chain([None]).collect()
+    }
+
+    fn class_of(&self, viewer: Option<u8>) -> usize {
+        class_of(self.one_view, self.seats, viewer)
+    }
+}
+
+/// Which rendered copy of an event a viewer gets: an index into [`Followers::classes`].
+fn class_of(one_view: bool, seats: usize, viewer: Option<u8>) -> usize {
+    if one_view {
+        0
+    } else {
+        viewer.map_or(seats, usize::from)
+    }
+}
