@@ -747,6 +747,7 @@ async fn a_custom_variant_is_previewed_and_played_from_the_lobby() {
     wide.select("private-game", "fox-geese").await;
     wide.until("the custom box hidden", custom_hidden).await;
     wide.select("private-game", "tafl").await;
+    wide.select("private-variant", "copenhagen").await;
     wide.until(
         "the custom box shown",
         "return !document.querySelector('details.custom').hidden;",
