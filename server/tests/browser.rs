@@ -720,6 +720,44 @@ async fn a_custom_variant_is_previewed_and_played_from_the_lobby() {
         .await;
     wide.register(addr, "inventor").await;
     wide.screenshot("lobby-desktop").await;
+    // The pickers start on the catalog's first game, on the variants its board suggests.
+    let value = |testid: &str| {
+        format!(
+            "return document.querySelector('{}').value;",
+            by_testid(testid)
+        )
+    };
+    for (picker, variant) in [
+        ("private", "copenhagen"),
+        ("queue", "copenhagen"),
+        ("ai", "brandubh"),
+        ("hotseat", "brandubh"),
+    ] {
+        assert_eq!(
+            wide.run(&value(&format!("{picker}-game"))).await,
+            json!("tafl")
+        );
+        assert_eq!(
+            wide.run(&value(&format!("{picker}-variant"))).await,
+            json!(variant)
+        );
+    }
+    // The custom rules box is there for a game that takes custom rules only.
+    let custom_hidden = "return document.querySelector('details.custom').hidden;";
+    wide.select("private-game", "fox-geese").await;
+    wide.until("the custom box hidden", custom_hidden).await;
+    wide.select("private-game", "tafl").await;
+    wide.select("private-variant", "copenhagen").await;
+    wide.until(
+        "the custom box shown",
+        "return !document.querySelector('details.custom').hidden;",
+    )
+    .await;
+    assert_eq!(
+        wide.run("return document.querySelector('details.custom summary').textContent;")
+            .await,
+        json!("Custom rules (OpenTafl notation)")
+    );
     wide.click_css("details.custom summary").await;
     let type_rules = |rules: &str| {
         format!(

@@ -117,16 +117,19 @@ async fn boards_fit_a_phone_screen() {
 
 /// The 3D view of a Brandubh match: a click on a movable piece (found through the board's
 /// projection of squares into the canvas) lights its destinations, a click on one plays the
-/// move, and the 2D board shows the same position afterwards.
+/// move, and the 2D board shows the same position afterwards. The replay offers the same two
+/// views. The toggle is named after the view it switches to.
 #[tokio::test]
 async fn tafl_3d_board_moves_by_clicking() {
     let addr = server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
-    b.hotseat("tafl", "brandubh").await;
+    let id = b.hotseat("tafl", "brandubh").await;
+    b.until_text("toggle-3d", "3D board").await;
     b.click("toggle-3d").await;
     b.find(&by_testid("board3d")).await;
+    b.until_text("toggle-3d", "2D board").await;
     let holder = "document.querySelector('[data-testid=board3d]').parentElement";
     let from = b
         .until(
@@ -164,6 +167,22 @@ async fn tafl_3d_board_moves_by_clicking() {
         )
         .await;
     assert_eq!(moved, json!("t"), "the attacker moved to {to}");
+    b.until_text("toggle-3d", "3D board").await;
+
+    b.click("resign").await;
+    b.click("resign-confirm").await;
+    b.find("[data-testid=result]:not([hidden])").await;
+    b.open(addr, &format!("#/replay/{id}")).await;
+    b.until_text("replay-position", "0 / 1").await;
+    b.until_text("toggle-3d", "3D board").await;
+    b.click("toggle-3d").await;
+    b.find(&by_testid("board3d")).await;
+    b.until_text("toggle-3d", "2D board").await;
+    b.screenshot("replay-tafl3d").await;
+    b.click("toggle-3d").await;
+    b.find(&format!("[data-testid=board] {}", by_testid("sq-d4")))
+        .await;
+    b.until_text("toggle-3d", "3D board").await;
     b.client.close().await.unwrap();
 }
 
@@ -193,6 +212,8 @@ async fn replay_steps_through_a_finished_match() {
     b.click(&format!("replay-link-{id}")).await;
 
     b.until_text("replay-position", "0 / 4").await;
+    let toggles = "return document.querySelectorAll('[data-testid^=toggle-]').length;";
+    assert_eq!(b.run(toggles).await, json!(0), "fox and geese has one view");
     let fox = "return document.querySelector('[data-testid=board] circle[fill=\"#d2691e\"]').parentElement.dataset.testid;";
     assert_eq!(b.run(fox).await, json!("sq-d5"), "the fox starts on d5");
     b.click("replay-next").await;

@@ -1,15 +1,30 @@
 // The board of each game, by game id (the `game` field of a match), loaded on demand so a page
 // only fetches the board it shows. Every board module exports a default object:
 //
-//   create(el, { game, variant, seats, perspective, onAction }) -> { update(state), destroy() }
+//   create(el, { game, variant, rules, seats, perspective, onAction }) -> { update(state), destroy() }
 //
-// drawing into the empty element `el`; `perspective` is the seat the user sees from (null for a
-// spectator) and `onAction(text)` is called with an action in the game's own notation, always
-// one of `state.legal`. `update(state)` takes { view, toAct, mySeats, legal, log, last, result }:
-// the game's view exactly as the server sends it, the seats to act, the seats this user may act
-// for now, their legal actions, the actions so far as [{seat, action}], the last one and the
-// result (null while the match goes on). Interactive elements carry `data-testid`s (squares
+// drawing into the empty element `el`; `rules` is the variant's rules text from the catalog (or
+// a custom variant's own), `perspective` is the seat the user sees from (null for a spectator)
+// and `onAction(text)` is called with an action in the game's own notation, always one of
+// `state.legal`. `update(state)` takes { view, toAct, mySeats, legal, log, last, result }: the
+// game's view exactly as the server sends it, the seats to act, the seats this user may act for
+// now, their legal actions, the actions so far as [{seat, action}], the last one and the result
+// (null while the match goes on). Interactive elements carry `data-testid`s (squares
 // `sq-<name>`) for the browser tests.
+//
+// The object may also declare how the pages show the game; pages read these, never game ids:
+//
+//   views: [{ id, label, load }, ...]  other ways to draw the same match, the first being this
+//       module: `load()` imports a module with the same `create`. The match and replay pages
+//       show a button (`toggle-<the second view's id>`) labelled with the next view, going round.
+//   moveList: "pairs"  a two-seat match's moves listed as numbered pairs, the first mover's first
+//       (the default, "plain", lists every move with its seat's name).
+//   customRules: { label, placeholder }  the game plays a free-form variant text (its own rules
+//       string): the lobby's private match form offers a box for it, titled `label`, previewed
+//       through `GET /api/games/<game>/preview?variant=<text>`. Custom variants are casual.
+//   lobbyVariants: { main, short }  the variants the lobby's pickers start on when they start on
+//       this game (the catalog's first): `main` for quick play and private matches, `short` (a
+//       quick one) for the AI and hot seat; else the catalog's first variant of the game.
 const modules = {
   tafl: () => import("./tafl.js"),
   "fox-geese": () => import("./fox-geese.js"),
@@ -27,3 +42,18 @@ export async function boardFor(game) {
 }
 
 export const games = Object.keys(modules);
+
+// The board module of view `at` of a board (the board itself when it declares no views).
+export async function viewModule(board, at) {
+  const view = board.views?.[at];
+  return view ? (await view.load()).default : board;
+}
+
+// The button that switches a board's views, for a page to draw: its test id, its label (the
+// view it switches to) and that view's index; null for a board with one view.
+export function viewToggle(board, at) {
+  const views = board.views ?? [];
+  if (views.length < 2) return null;
+  const next = (at + 1) % views.length;
+  return { testid: `toggle-${views[1].id}`, label: views[next].label, next };
+}

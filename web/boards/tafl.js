@@ -44,6 +44,18 @@ function parseMove(text) {
 }
 
 export default {
+  // How the pages show tafl (see boards/index.js).
+  views: [
+    { id: "2d", label: "2D board", load: () => import("./tafl.js") },
+    { id: "3d", label: "3D board", load: () => import("./tafl3d.js") },
+  ],
+  moveList: "pairs",
+  customRules: {
+    label: "Custom rules (OpenTafl notation)",
+    placeholder: "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+  },
+  lobbyVariants: { main: "copenhagen", short: "brandubh" },
+
   create(el, { variant, rules, onAction }) {
     let special = null;
     let dim = 0;

@@ -6,8 +6,8 @@ import { games, seatName, seatRange, timeControls } from "../catalog.js";
 import { boardFor } from "../boards/index.js";
 
 // A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
-// test ids so that every form's pickers can be told apart.
-function gamePicker(name, { twoSeatsOnly = false, initial = "tafl", variant = "copenhagen" } = {}) {
+// test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
+function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, variant } = {}) {
   const choices = twoSeatsOnly ? games.filter((g) => g.seats[0] === 2) : games;
   const game = el("select", { "data-testid": `${name}-game` },
     choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
@@ -60,9 +60,11 @@ export default async function render(root, params, app) {
     message.textContent = e.message;
   };
   const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
+  // The variants the pickers start on, as the first game's board suggests them.
+  const suggested = (await boardFor(games[0]?.id).catch(() => null))?.lobbyVariants ?? {};
 
   // Quick play.
-  const quick = gamePicker("queue");
+  const quick = gamePicker("queue", { variant: suggested.main });
   const quickTime = select("queue-time", timeOptions, "blitz");
   // Guests play casual games only: the server refuses them anything rated.
   const ratedBox = (testid) => el("input", {
@@ -102,7 +104,7 @@ export default async function render(root, params, app) {
   };
 
   // Play the AI.
-  const ai = gamePicker("ai", { variant: "brandubh" });
+  const ai = gamePicker("ai", { variant: suggested.short });
   const aiLevel = select("ai-level", [1, 2, 3, 4, 5].map((l) => [String(l), `level ${l}`]), "1");
   const aiSeat = seatSelect(ai, "ai-seat");
   const aiTime = select("ai-time", [["", "no clock"], ...timeOptions], "");
@@ -122,20 +124,18 @@ export default async function render(root, params, app) {
   };
 
   // A private match, and joining one by its code.
-  const priv = gamePicker("private", { twoSeatsOnly: false });
+  const priv = gamePicker("private", { variant: suggested.main });
   const privSeat = seatSelect(priv, "private-seat");
   const privTime = select("private-time", [["", "no clock"], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
   const privRated = ratedBox("private-rated");
-  // A custom tafl variant: any OpenTafl rules string the server's engine accepts, previewed as
-  // it is typed, with the engine's own error naming the switch it refuses. Casual only.
-  const custom = el("textarea", {
-    rows: 3, spellcheck: "false", "data-testid": "custom-rules",
-    placeholder: "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
-  });
+  // A custom variant, for a game whose board declares `customRules` (tafl: any OpenTafl rules
+  // string the server's engine accepts), previewed as it is typed, with the engine's own error
+  // naming what it refuses. Casual only.
+  const custom = el("textarea", { rows: 3, spellcheck: "false", "data-testid": "custom-rules" });
   const customError = el("p", { class: "error", "data-testid": "custom-error" });
   const customPreview = el("div", { class: "preview", "data-testid": "custom-preview" });
-  const customBox = el("details", { class: "custom" },
-    el("summary", {}, "Custom rules (OpenTafl notation)"), custom, customError, customPreview);
+  const customTitle = el("summary", {});
+  const customBox = el("details", { class: "custom", hidden: true }, customTitle, custom, customError, customPreview);
   let previewBoard = null;
   let previewTimer = null;
   const showPreview = async () => {
@@ -147,12 +147,13 @@ export default async function render(root, params, app) {
     privRated.disabled = app.me.guest || rules !== "";
     if (rules) privRated.checked = false;
     if (!rules) return;
+    const { game } = priv.value();
     try {
-      const preview = await app.api.get(`/api/games/tafl/preview?variant=${encodeURIComponent(rules)}`);
+      const preview = await app.api.get(`/api/games/${encodeURIComponent(game)}/preview?variant=${encodeURIComponent(rules)}`);
       if (custom.value.trim() !== rules) return;
       const target = el("div", { class: "board" });
       customPreview.append(target);
-      previewBoard = (await boardFor("tafl")).create(target, { game: "tafl", variant: rules, rules: preview.rules, seats: 2, perspective: null, onAction: () => {} });
+      previewBoard = (await boardFor(game)).create(target, { game, variant: rules, rules: preview.rules, seats: preview.seats, perspective: null, onAction: () => {} });
       previewBoard.update({ view: preview.view, toAct: [], mySeats: [], legal: [], log: [], last: null, result: null });
     } catch (e) {
       if (custom.value.trim() === rules) customError.textContent = e.message;
@@ -162,11 +163,18 @@ export default async function render(root, params, app) {
     clearTimeout(previewTimer);
     previewTimer = setTimeout(showPreview, 250);
   };
-  const showCustom = () => {
-    customBox.hidden = priv.value().game !== "tafl";
+  // The box shows for the picked game when its board takes custom rules.
+  const showCustom = async () => {
+    const { game } = priv.value();
+    const options = (await boardFor(game).catch(() => null))?.customRules;
+    if (priv.value().game !== game) return;
+    customBox.hidden = !options;
+    if (!options) return;
+    customTitle.textContent = options.label;
+    custom.placeholder = options.placeholder ?? "";
   };
   priv.nodes.forEach((n) => n.addEventListener("change", showCustom));
-  showCustom();
+  await showCustom();
   const createPrivate = el("button", { "data-testid": "private-create" }, "Create a private match");
   createPrivate.onclick = async () => {
     message.textContent = "";
@@ -198,7 +206,7 @@ export default async function render(root, params, app) {
   join.onclick = () => joinByCode(code.value);
 
   // Hot seat.
-  const hot = gamePicker("hotseat", { variant: "brandubh" });
+  const hot = gamePicker("hotseat", { variant: suggested.short });
   const hotPlay = el("button", { "data-testid": "hotseat-create" }, "Start a hot-seat match");
   hotPlay.onclick = async () => {
     message.textContent = "";

@@ -4,7 +4,7 @@
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
 import { el, clockText, playerLink } from "../dom.js";
 import { seatName, variantRules } from "../catalog.js";
-import { boardFor } from "../boards/index.js";
+import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
 
 export default async function render(root, params, app) {
@@ -18,8 +18,11 @@ export default async function render(root, params, app) {
   let m = null;
   let lastSeq = 0;
   let legal = { seq: -1, seat: null, actions: [] };
+  // The game's board module (with the options it declares), the board drawn and which of the
+  // module's views it is.
+  let game = null;
   let board = null;
-  let boardKind = null;
+  let view = 0;
   let closed = false;
 
   const header = el("div", { class: "match-head" });
@@ -231,8 +234,8 @@ export default async function render(root, params, app) {
 
   const drawMoves = () => {
     const items = [];
-    if (m.game === "tafl" && m.seats.length === 2) {
-      // Tafl in OpenTafl's style: numbered pairs of moves, the first mover's first.
+    if (game?.moveList === "pairs" && m.seats.length === 2) {
+      // Numbered pairs of moves, the first mover's first.
       for (let i = 0; i < m.log.length; i += 2) {
         items.push(el("li", {},
           el("span", { "data-testid": `move-${i}` }, m.log[i].action ?? "?"), " ",
@@ -273,7 +276,8 @@ export default async function render(root, params, app) {
     if (playing && !everyoneActed) list.push(button("abort", "Abort", () => send({ type: "abort", seat })));
     const opponentsAway = m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
     if (playing && started && opponentsAway) list.push(button("claim-win", "Claim the win", () => send({ type: "claim_win", seat })));
-    if (m.game === "tafl") list.push(button("toggle-3d", boardKind === "tafl3d" ? "2D board" : "3D board", () => switchBoard(boardKind === "tafl3d" ? "tafl" : "tafl3d").catch(fail), "secondary"));
+    const toggle = game && viewToggle(game, view);
+    if (toggle) list.push(button(toggle.testid, toggle.label, () => switchBoard(toggle.next).catch(fail), "secondary"));
     controls.replaceChildren(...list);
 
     // An open offer: the other seats may answer it.
@@ -297,13 +301,14 @@ export default async function render(root, params, app) {
     result: m.result,
   });
 
-  const switchBoard = async (kind) => {
-    const module = kind === "tafl3d" ? (await import("../boards/tafl3d.js")).default : await boardFor(m.game);
+  // Draws view `at` of the game's board.
+  const switchBoard = async (at) => {
+    const module = await viewModule(game, at);
     board?.destroy();
     boardBox.replaceChildren();
     const target = el("div", { class: "board" });
     boardBox.append(target);
-    boardKind = kind;
+    view = at;
     board = module.create(target, {
       game: m.game,
       variant: m.variant,
@@ -348,15 +353,20 @@ export default async function render(root, params, app) {
     drawPlayers();
     drawTurn();
     drawBanner();
-    drawMoves();
     if (!board) {
       try {
-        await switchBoard(m.game === "tafl" ? "tafl" : m.game);
+        // The module first: it says how the moves are listed.
+        game ??= await boardFor(m.game);
+        if (!m || closed) return;
+        drawMoves();
+        await switchBoard(0);
       } catch (e) {
+        if (m) drawMoves();
         fail(e);
         return;
       }
     } else {
+      drawMoves();
       drawControls();
       board.update(boardState());
     }

@@ -2,7 +2,7 @@
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps.
 import { el, playerLink } from "../dom.js";
-import { boardFor } from "../boards/index.js";
+import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
 import { describeResult } from "../boards/svg.js";
@@ -24,8 +24,10 @@ export default async function render(root, params, app) {
   const last = replay.views.length - 1;
   const result = record?.summary.result ?? null;
   let at = 0;
+  // The game's board module, the board drawn and which of the module's views it is.
+  let game = null;
   let board = null;
-  let kind = replay.game;
+  let view = 0;
 
   const boardBox = el("div", { class: "board-box", "data-testid": "board" });
   const position = el("span", { "data-testid": "replay-position" });
@@ -41,9 +43,10 @@ export default async function render(root, params, app) {
     last: button("replay-last", "Last »", () => last),
   };
   const moves = el("ol", { class: "moves", "data-testid": "replay-moves" });
-  const toggle = replay.game === "tafl"
-    ? el("button", { type: "button", class: "secondary", "data-testid": "toggle-3d" }, "3D board")
-    : null;
+  // The switch between the board's views, for a board that has more than one.
+  const toggle = el("button", { type: "button", class: "secondary" });
+  toggle.onclick = () => mount(viewToggle(game, view).next);
+  const controls = el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last);
   const players = record
     ? el("p", {}, record.summary.players.flatMap((p, i) => (i ? [" vs ", playerLink(p)] : [playerLink(p)])))
     : null;
@@ -53,7 +56,7 @@ export default async function render(root, params, app) {
     result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(result)) : null,
     el("div", { class: "match" },
       el("div", { class: "match-board" },
-        el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last, toggle),
+        controls,
         boardBox),
       el("aside", { class: "match-side card" }, el("h3", {}, "Moves"), moves)),
   ].filter(Boolean));
@@ -78,19 +81,25 @@ export default async function render(root, params, app) {
     result: at === last ? result : null,
   });
 
-  async function mount(next) {
-    const module = next === "tafl3d" ? (await import("../boards/tafl3d.js")).default : await boardFor(replay.game);
+  // Draws view `which` of the game's board.
+  async function mount(which) {
+    const module = await viewModule(game, which);
     board?.destroy();
     boardBox.replaceChildren();
     const target = el("div", { class: "board" });
     boardBox.append(target);
-    kind = next;
+    view = which;
     board = module.create(target, {
       game: replay.game, variant: replay.variant, rules: variantRules(replay.game, replay.variant),
       seats: replay.seats, perspective: null, onAction: () => {},
     });
     board.update(state());
-    if (toggle) toggle.textContent = kind === "tafl3d" ? "2D board" : "3D board";
+    const next = viewToggle(game, view);
+    if (next) {
+      toggle.dataset.testid = next.testid;
+      toggle.textContent = next.label;
+      controls.append(toggle);
+    }
   }
 
   function show(step) {
@@ -104,7 +113,6 @@ export default async function render(root, params, app) {
     board?.update(state());
   }
 
-  if (toggle) toggle.onclick = () => mount(kind === "tafl3d" ? "tafl" : "tafl3d");
   const onKey = (e) => {
     if (e.target.closest?.("input, select, textarea")) return;
     if (e.key === "ArrowLeft") show(at - 1);
@@ -113,7 +121,8 @@ export default async function render(root, params, app) {
   document.addEventListener("keydown", onKey);
 
   try {
-    await mount(replay.game);
+    game = await boardFor(replay.game);
+    await mount(0);
   } catch (e) {
     boardBox.append(el("p", { class: "error" }, e.message));
   }
