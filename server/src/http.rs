@@ -17,13 +17,14 @@ use protocol::{
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::auth::{self, check_password, check_username, hash_password, new_token};
+use crate::auth::{self, check_password, check_username, hash_password};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
 use crate::matches::hosted;
 use crate::matches::{Status, StoredMatch};
 use crate::security::Kind;
 use crate::state::AppState;
+use crate::token::new_token;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

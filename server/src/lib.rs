@@ -22,6 +22,7 @@ pub mod shutdown;
 pub mod sockets;
 pub mod state;
 pub mod store;
+pub mod token;
 pub mod tournament;
 pub mod web;
 pub mod ws;
@@ -140,6 +141,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let ai_players = store.ai_players(clock_ms()).await?;
     let state = AppState::new(config, store, ai_players);
     state.start_actors();
+    housekeeping::start(state.clone());
     let restored = state.rooms().restore_all().await?;
     let held = state.store().counts().await?;
     tracing::info!(
@@ -200,7 +202,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
                 // rooms and the store close.
                 let deadline = tokio::time::Instant::now() + stop_after;
                 let served = tokio::time::timeout_at(deadline, serving).await;
-                shutdown::drain(&state, deadline).await;
+                state.drain(deadline).await;
                 match served {
                     Ok(served) => served?,
                     Err(_) => tracing::warn!("HTTP requests still in progress at the shutdown deadline"),

@@ -13,8 +13,6 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use crate::state::AppState;
-
 /// What `shutdown` tells clients to wait before reconnecting: about what a restart takes.
 pub const RECONNECT_AFTER_MS: u64 = 1000;
 
@@ -121,26 +119,4 @@ pub async fn signal() {
     }
     #[cfg(not(unix))]
     let _ = tokio::signal::ctrl_c().await;
-}
-
-/// Once the HTTP server has stopped accepting: waits for every socket to say goodbye, stops
-/// every match room between two commands, then closes the database pool. Whatever is still
-/// running at `deadline` is left behind (and logged); acknowledged actions are stored anyway.
-pub async fn drain(state: &AppState, deadline: Instant) {
-    let sockets = state.shutdown().sessions.running();
-    tracing::info!(sockets, "stopping: telling every socket to reconnect");
-    if !state.shutdown().sessions.idle(deadline).await {
-        let left = state.shutdown().sessions.running();
-        tracing::warn!(left, "sockets still open at the shutdown deadline");
-    }
-    if !state.rooms().stop(deadline).await {
-        tracing::warn!("match rooms still busy at the shutdown deadline");
-    }
-    if tokio::time::timeout_at(deadline, state.store().close())
-        .await
-        .is_err()
-    {
-        tracing::warn!("database connections still in use at the shutdown deadline");
-    }
-    tracing::info!("stopped");
 }

@@ -4,10 +4,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use protocol::{ErrorCode, PlayerId};
 use tokio::sync::{Semaphore, broadcast};
 
-use crate::auth::token_hash;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
@@ -20,6 +21,7 @@ use crate::security::SecurityLog;
 use crate::shutdown::Shutdown;
 use crate::sockets::Sockets;
 use crate::store::Store;
+use crate::token::token_hash;
 use crate::tournament::director::Tournaments;
 
 /// Sockets to close now: those of one session (a logout), or every one of a player (a ban).
@@ -92,7 +94,6 @@ impl AppState {
     pub fn start_actors(&self) {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
-        crate::housekeeping::start(self.clone());
     }
 
     /// The AI's accounts, one per level, level 1 first.
@@ -174,5 +175,27 @@ impl AppState {
                     "the session token is unknown, expired or revoked",
                 )
             })
+    }
+
+    /// Once the HTTP server has stopped accepting: waits for every socket to say goodbye, stops
+    /// every match room between two commands, then closes the database pool. Whatever is still
+    /// running at `deadline` is left behind (and logged); acknowledged actions are stored anyway.
+    pub async fn drain(&self, deadline: Instant) {
+        let sockets = self.shutdown().sessions.running();
+        tracing::info!(sockets, "stopping: telling every socket to reconnect");
+        if !self.shutdown().sessions.idle(deadline).await {
+            let left = self.shutdown().sessions.running();
+            tracing::warn!(left, "sockets still open at the shutdown deadline");
+        }
+        if !self.rooms().stop(deadline).await {
+            tracing::warn!("match rooms still busy at the shutdown deadline");
+        }
+        if tokio::time::timeout_at(deadline, self.store().close())
+            .await
+            .is_err()
+        {
+            tracing::warn!("database connections still in use at the shutdown deadline");
+        }
+        tracing::info!("stopped");
     }
 }

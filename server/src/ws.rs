@@ -24,7 +24,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use crate::auth::{request_token, token_hash};
+use crate::auth::request_token;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
 use crate::matches::Command;
@@ -37,6 +37,7 @@ use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, frame};
 use crate::state::AppState;
 use crate::state::Revocation;
+use crate::token::token_hash;
 
 /// The longest command id a client may choose, in characters.
 const MAX_COMMAND_ID: usize = 64;

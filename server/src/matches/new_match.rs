@@ -5,7 +5,6 @@
 use protocol::{ClockSpec, CreateMatch, ErrorCode, Visibility};
 
 use super::hosted::settle;
-use super::store::Status;
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
 
@@ -117,14 +116,6 @@ impl Opening {
     /// Every seat taken from the start: the match is live at once.
     pub fn full(&self) -> bool {
         self.seating.len() == usize::from(self.spec.seats)
-    }
-
-    pub fn status(&self) -> Status {
-        if self.full() {
-            Status::Live
-        } else {
-            Status::Waiting
-        }
     }
 
     /// The events the match opens with, each seat's `seat_taken`, then for a full match

@@ -553,7 +553,13 @@ pub(crate) async fn insert_match(
     .bind(flag(spec.hotseat))
     // Seeds are any u64; the column is signed, so the bits are stored as they are.
     .bind(spec.seed as i64)
-    .bind(opening.status().as_str())
+    .bind(
+        match opening.full() {
+            true => Status::Live,
+            false => Status::Waiting,
+        }
+        .as_str(),
+    )
     .bind(opening.events() as i64)
     .bind(spec.created_ms)
     .fetch_one(&mut *conn)
