@@ -92,7 +92,7 @@ pub async fn ban(
     }
     state
         .store()
-        .ban(player.id, reason, crate::clock_ms())
+        .ban(player.id, reason, crate::clock::now_ms())
         .await?;
     state.revoke_player(player.id);
     state.queue().remove_player(player.id).await?;

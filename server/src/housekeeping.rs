@@ -27,7 +27,7 @@ pub fn start(state: AppState) {
 
 /// One round of housekeeping. A failure is logged and tried again next time.
 async fn pass(state: &AppState) {
-    let now = crate::clock_ms();
+    let now = crate::clock::now_ms();
     let config = state.config();
     let guests_idle_since = now - (config.guest_idle_days * 24 * 3600 * 1000) as i64;
     match state

@@ -153,7 +153,7 @@ impl Viewer {
 /// Starts a session for a player: the token in the body and as an HTTP-only cookie.
 async fn start_session(state: &AppState, player: crate::player::Player) -> ApiResult<Response> {
     let (token, hash) = new_token();
-    let now = crate::clock_ms();
+    let now = crate::clock::now_ms();
     state.store().touch_player(player.id, now).await?;
     let days = state.config().session_days;
     let expires = now + (days * 24 * 3600 * 1000) as i64;
@@ -202,7 +202,7 @@ async fn register(
     let hash = hash_password(c.password).await?;
     let player = state
         .store()
-        .create_player(&c.username, Some(&hash), false, crate::clock_ms())
+        .create_player(&c.username, Some(&hash), false, crate::clock::now_ms())
         .await?;
     start_session(&state, player).await
 }
@@ -294,7 +294,7 @@ async fn guest(State(state): State<AppState>, ClientIp(ip): ClientIp) -> ApiResu
     let name = format!("guest-{}", hex::encode(rand::random::<[u8; 4]>()));
     let player = state
         .store()
-        .create_player(&name, None, true, crate::clock_ms())
+        .create_player(&name, None, true, crate::clock::now_ms())
         .await?;
     start_session(&state, player).await
 }

@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod clock;
 pub mod config;
 pub mod error;
 pub mod housekeeping;
@@ -39,13 +40,6 @@ use tokio::net::TcpListener;
 use crate::config::Config;
 use crate::state::AppState;
 use crate::store::Store;
-
-/// Milliseconds since the Unix epoch: the timestamps stored with sessions, actions and results.
-pub fn clock_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 pub fn app(state: AppState) -> Router {
     let body_limit = state.config().max_body_bytes;
@@ -138,7 +132,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         Some(at) => Some(listen(at, "metrics").await?),
         None => None,
     };
-    let ai_players = store.ai_players(clock_ms()).await?;
+    let ai_players = store.ai_players(clock::now_ms()).await?;
     let state = AppState::new(config, store, ai_players);
     state.start_actors();
     housekeeping::start(state.clone());

@@ -86,7 +86,7 @@ impl SecurityLog {
                 "security"
             );
         }
-        let now = crate::clock_ms();
+        let now = crate::clock::now_ms();
         let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
         let same = events.iter_mut().rev().find(|e| {
             e.kind == name && e.address == address_text && e.account.as_deref() == account

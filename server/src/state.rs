@@ -167,7 +167,7 @@ impl AppState {
     /// The player a session token belongs to.
     pub async fn authenticate(&self, token: &str) -> ApiResult<Player> {
         self.store()
-            .session_player(&token_hash(token), crate::clock_ms())
+            .session_player(&token_hash(token), crate::clock::now_ms())
             .await?
             .ok_or_else(|| {
                 ApiError::new(

@@ -439,7 +439,7 @@ impl Session {
                 self.said_hello = true;
                 self.state
                     .store()
-                    .touch_player(self.player.id, crate::clock_ms())
+                    .touch_player(self.player.id, crate::clock::now_ms())
                     .await?;
                 // From now on the server may reach this player here (tournament rounds).
                 self.state
@@ -582,7 +582,7 @@ impl Session {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
                 let clock = time_control.and_then(TimeControl::clock);
-                let now = crate::clock_ms();
+                let now = crate::clock::now_ms();
                 let spec = NewMatch::new(&game, variant.as_deref(), seats, rated, clock, now)?;
                 let ai = &self.state.ai_players()[usize::from(level.get() - 1)];
                 let done = rooms.play_ai(spec, &self.player, seat, ai).await?;

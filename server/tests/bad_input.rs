@@ -918,7 +918,7 @@ async fn upgrades_without_a_live_session_are_unauthorized() {
         }
         // Expired: a session row whose expiry has passed, written straight into the store.
         let store = server::store::Store::connect(&url).await.unwrap();
-        let now = server::clock_ms();
+        let now = server::clock::now_ms();
         let (expired, hash) = server::token::new_token();
         store
             .create_session(&hash, dora.player.id, now - 60_000, now - 1_000)
@@ -1004,7 +1004,7 @@ async fn sockets_of_a_revoked_session_are_told_and_closed() {
         // A second session of the same player (as from a second login), made in the store.
         let store = server::store::Store::connect(&url).await.unwrap();
         let (other, hash) = server::token::new_token();
-        let now = server::clock_ms();
+        let now = server::clock::now_ms();
         store
             .create_session(&hash, erik.player.id, now, now + 60_000)
             .await

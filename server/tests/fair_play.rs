@@ -493,7 +493,7 @@ async fn idle_casual_matches_are_called_off_and_idle_guests_removed() {
             json!({"clock": {"base_ms": 3_600_000, "increment_ms": 0}}),
         )
         .await;
-        let two_hours_ago = server::clock_ms() - 2 * 3600 * 1000;
+        let two_hours_ago = server::clock::now_ms() - 2 * 3600 * 1000;
         for statement in [
             "UPDATE matches SET created_ms = $1",
             "UPDATE match_actions SET at_ms = $1",
@@ -522,7 +522,7 @@ async fn idle_casual_matches_are_called_off_and_idle_guests_removed() {
         drop((ga, gb));
 
         // Both guests go unused for 40 days: they are removed, their matches stay.
-        let long_ago = server::clock_ms() - 40 * 24 * 3600 * 1000;
+        let long_ago = server::clock::now_ms() - 40 * 24 * 3600 * 1000;
         alter_database(
             &url,
             "UPDATE players SET last_seen_ms = $1, created_ms = $1 WHERE guest = 1",

@@ -413,7 +413,7 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
             seat: mover,
             action: moves[last].clone(),
             clock_ms: Some(played.clocks_ms[usize::from(mover)] + 1_000),
-            at_ms: server::clock_ms(),
+            at_ms: server::clock::now_ms(),
             command_id: Some("final".into()),
         };
         let log = server::matches::writer::ActionLog::start(&store);

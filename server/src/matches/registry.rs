@@ -233,7 +233,7 @@ impl Rooms {
         creator: &Player,
         most_open: u32,
     ) -> ApiResult<Ack> {
-        let spec = NewMatch::created(asked, crate::clock_ms())?;
+        let spec = NewMatch::created(asked, crate::clock::now_ms())?;
         crate::policy::may_play(creator, spec.rated)?;
         if !spec.hotseat {
             crate::policy::may_open_match(&self.ctx.store, most_open, creator).await?;

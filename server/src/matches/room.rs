@@ -127,7 +127,7 @@ pub async fn unrated(
         return Ok(None);
     }
     let (store, limit) = (&ctx.store, ctx.rated_games_per_pair);
-    crate::policy::rated_pair_limit(store, limit, players, crate::clock_ms()).await
+    crate::policy::rated_pair_limit(store, limit, players, crate::clock::now_ms()).await
 }
 
 impl Room {
@@ -683,7 +683,7 @@ impl Room {
             seat,
             action: text.clone(),
             clock_ms,
-            at_ms: crate::clock_ms(),
+            at_ms: crate::clock::now_ms(),
             command_id: command,
         };
         // Timed here, where durability is waited for: group commit included.
@@ -961,7 +961,7 @@ impl Room {
                 &places,
                 reason,
                 self.followers.seq() + events,
-                crate::clock_ms(),
+                crate::clock::now_ms(),
             )
             .await?;
         if !stored {
@@ -1047,7 +1047,7 @@ impl Room {
             &places,
             reason,
             self.followers.seq() + 1,
-            crate::clock_ms(),
+            crate::clock::now_ms(),
         );
         let changes = match crate::metrics::db("finish_match", stored).await {
             Ok(Some(changes)) => changes,

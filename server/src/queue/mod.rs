@@ -87,7 +87,7 @@ impl Pool {
             seats,
             self.rated,
             clock,
-            crate::clock_ms(),
+            crate::clock::now_ms(),
         )
     }
 

@@ -62,7 +62,7 @@ impl Tournaments {
         let director = Director {
             poll: Duration::from_millis(config.tournament_poll_ms.max(10)),
             grace_ms: (config.tournament_no_show_secs * 1000) as i64,
-            started_ms: crate::clock_ms(),
+            started_ms: crate::clock::now_ms(),
             checked: HashSet::new(),
             state,
         };
@@ -198,7 +198,7 @@ impl Director {
     /// One look at every tournament that may need something.
     async fn pass(&mut self) {
         let store = self.state.store().clone();
-        match store.tournaments_due(crate::clock_ms()).await {
+        match store.tournaments_due(crate::clock::now_ms()).await {
             Ok(due) => {
                 for id in due {
                     if let Err(e) = self.start(id, true).await {
@@ -231,7 +231,7 @@ impl Director {
             )
         })?;
         match store
-            .start_tournament(&t, scheduled, crate::clock_ms())
+            .start_tournament(&t, scheduled, crate::clock::now_ms())
             .await?
         {
             Started::Started => {
@@ -291,7 +291,7 @@ impl Director {
         }
 
         // What comes next.
-        let now = crate::clock_ms();
+        let now = crate::clock::now_ms();
         let format = t.plan_format();
         match plan::next(
             format,
@@ -341,7 +341,7 @@ impl Director {
                 };
                 g.match_id = Some(match_id);
                 g.match_status = Some("live".into());
-                g.match_created_ms = Some(crate::clock_ms());
+                g.match_created_ms = Some(crate::clock::now_ms());
             } else if g.result.is_none() && g.match_status.as_deref() == Some("waiting") {
                 self.seat_again(&t, &entrants, g).await?;
             }
@@ -395,7 +395,7 @@ impl Director {
                 increment_ms,
             })
             .or_else(|| super::DEFAULT_TIME_CONTROL.clock());
-        let now = crate::clock_ms();
+        let now = crate::clock::now_ms();
         let spec = NewMatch::new(&t.game, Some(&t.variant), Some(2), t.rated, clock, now)?;
         let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
         let rooms = self.state.rooms();
@@ -470,7 +470,7 @@ impl Director {
     /// Forfeits the human players who have not come to their game within the grace period
     /// (counted from the match's creation, or from this director's start after a restart).
     async fn forfeit_no_shows(&mut self, entrants: &[StoredEntrant], games: &[StoredGame]) {
-        let now = crate::clock_ms();
+        let now = crate::clock::now_ms();
         for g in games {
             let (Some(match_id), Some(seat1)) = (g.match_id, g.seat1) else {
                 continue;

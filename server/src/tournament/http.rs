@@ -88,7 +88,8 @@ async fn create(
     let variant = two_seat_variant(&spec.game, spec.variant.as_deref())?;
     crate::policy::may_play(&creator, spec.rated)?;
     let most = state.config().tournaments_per_day;
-    crate::policy::may_create_tournament(state.store(), most, &creator, crate::clock_ms()).await?;
+    crate::policy::may_create_tournament(state.store(), most, &creator, crate::clock::now_ms())
+        .await?;
     let rounds = match (spec.format, spec.rounds) {
         (TournamentFormat::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => r,
         (TournamentFormat::Swiss, _) => {
@@ -127,7 +128,7 @@ async fn create(
         clock: Some((clock.base_ms, clock.increment_ms)),
         rated: spec.rated,
         starts_ms: spec.starts_ms,
-        created_ms: crate::clock_ms(),
+        created_ms: crate::clock::now_ms(),
     };
     let id = state.store().create_tournament(&new).await?;
     if new.starts_ms.is_some() {
@@ -188,7 +189,7 @@ async fn register(
     crate::policy::may_play(&player, tournament(&state, id).await?.rated)?;
     state
         .store()
-        .add_entrant(id, player.id, crate::clock_ms())
+        .add_entrant(id, player.id, crate::clock::now_ms())
         .await?;
     Ok(Json(details(&state, id).await?))
 }
@@ -224,7 +225,7 @@ async fn add_entrant(
     let ai = state.ai_players()[usize::from(level.get() - 1)].clone();
     state
         .store()
-        .add_entrant(id, ai.id, crate::clock_ms())
+        .add_entrant(id, ai.id, crate::clock::now_ms())
         .await?;
     Ok(Json(details(&state, id).await?))
 }
