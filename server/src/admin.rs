@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{Body, Id};
+use crate::extract::{Body, Id};
 use crate::limits::ClientIp;
 use crate::player::Player;
 use crate::security::Kind;

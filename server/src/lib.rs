@@ -7,6 +7,7 @@ pub mod auth;
 pub mod clock;
 pub mod config;
 pub mod error;
+pub mod extract;
 pub mod housekeeping;
 pub mod http;
 pub mod limits;

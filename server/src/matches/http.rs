@@ -1,20 +1,31 @@
-//! Replays over REST: a match's positions one by one, rebuilt on the server from its stored
-//! configuration, seed and log with the authoritative engine, so that a client (the browser's
-//! replay page) can step through any game without knowing its rules.
+//! The REST routes of matches: the live and the open ones, a match's record, and its replay (its
+//! positions one by one, rebuilt on the server from its stored configuration, seed and log with
+//! the authoritative engine, so that a client can step through any game without knowing its
+//! rules). A private match is shown only to its players and to holders of its code.
 
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequestParts, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, MatchId, MatchReplay, ReplayAction};
+use protocol::{
+    ErrorBody, ErrorCode, GameRecord, MatchId, MatchRecord, MatchReplay, MatchResult, MatchSummary,
+    PlayerId, RecordedAction, ReplayAction, Seq,
+};
 
+use super::hosted;
+use super::store::{Status, StoredMatch};
+use crate::auth;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{Id, Viewer};
-use crate::matches::Status;
-use crate::matches::hosted;
+use crate::extract::{Id, Page};
 use crate::state::AppState;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/matches/{id}/replay", get(replay))
+    Router::new()
+        .route("/api/players/{id}/matches", get(player_matches))
+        .route("/api/matches/live", get(live_matches))
+        .route("/api/matches/open", get(open_matches))
+        .route("/api/matches/{id}", get(match_record))
+        .route("/api/matches/{id}/replay", get(replay))
 }
 
 /// The spectators' view after every action. Only public views: a finished hidden-information
@@ -75,4 +86,239 @@ async fn replay(
         actions,
         views,
     }))
+}
+
+/// Who asks for a match over REST: the player of the request's session, if it has a live one,
+/// and the invite code it carries (`?invite=`), if any. A private match, live or finished, is
+/// shown only to its players and to holders of its code; to everyone else it does not exist.
+pub struct Viewer {
+    player: Option<PlayerId>,
+    invite: Option<String>,
+}
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> ApiResult<Viewer> {
+        let player = match auth::request_token(parts) {
+            Some(token) => state.authenticate(&token).await.ok().map(|p| p.id),
+            None => None,
+        };
+        let invite = parts.uri.query().and_then(|q| {
+            q.split('&')
+                .find_map(|kv| kv.strip_prefix("invite="))
+                .map(str::to_string)
+        });
+        Ok(Viewer { player, invite })
+    }
+}
+
+impl Viewer {
+    fn may_see(&self, m: &StoredMatch) -> bool {
+        let seated = |p: PlayerId| m.players.iter().flatten().any(|x| x.id == p);
+        !m.spec.private
+            || self.player.is_some_and(seated)
+            || (self.invite.is_some() && self.invite == m.spec.invite)
+    }
+
+    /// A match with its log, if this viewer may see it: `not_found` otherwise, exactly as for
+    /// a match that does not exist.
+    pub async fn load(&self, state: &AppState, id: MatchId) -> ApiResult<StoredMatch> {
+        state
+            .store()
+            .load_match(id)
+            .await?
+            .filter(|m| self.may_see(m))
+            .ok_or_else(|| {
+                ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
+            })
+    }
+}
+
+fn summary(m: &StoredMatch) -> MatchSummary {
+    MatchSummary {
+        id: m.id,
+        game: m.spec.game.clone(),
+        variant: m.spec.variant.clone(),
+        rated: m.spec.rated,
+        clock: m.spec.clock,
+        players: m
+            .players
+            .iter()
+            .map(|p| p.as_ref().map(crate::player::Player::public))
+            .collect(),
+        status: m.status.as_str().to_string(),
+        result: m.result.clone().map(|(places, reason)| MatchResult {
+            places,
+            reason,
+            ratings: Vec::new(),
+        }),
+        created_ms: m.spec.created_ms,
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/matches/live",
+    tag = "matches",
+    summary = "Matches being played, to watch",
+    description = "Public matches being played (every seat taken; not hot-seat), newest first, \
+        one page at a time, to watch over the WebSocket.",
+    params(Page),
+    responses(
+        (status = 200, description = "One page of matches", body = Vec<MatchSummary>),
+        (status = 400, description = "`bad_request`: a page that is not a number", body = ErrorBody),
+    ),
+)]
+async fn live_matches(
+    State(state): State<AppState>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
+    listed(&state, Status::Live, page).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/matches/open",
+    tag = "matches",
+    summary = "Open challenges, to join",
+    description = "Public matches waiting for players, newest first, one page at a time, to \
+        join over the WebSocket.",
+    params(Page),
+    responses(
+        (status = 200, description = "One page of matches", body = Vec<MatchSummary>),
+        (status = 400, description = "`bad_request`: a page that is not a number", body = ErrorBody),
+    ),
+)]
+async fn open_matches(
+    State(state): State<AppState>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
+    listed(&state, Status::Waiting, page).await
+}
+
+/// One page of the public matches with this status, as the query asks.
+async fn listed(
+    state: &AppState,
+    status: Status,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
+    let (page, per_page) = Page::read(page)?;
+    let matches = state.store().listed_matches(status, page, per_page).await?;
+    Ok(Json(matches.iter().map(summary).collect()))
+}
+
+/// A match with its record. The seed, which would let anyone predict the match's chance, is
+/// published only once the match is over; so are hidden actions.
+#[utoipa::path(
+    get,
+    path = "/api/matches/{id}",
+    tag = "matches",
+    summary = "A match with its full record",
+    description = "The match, its actions (hidden ones only once it is over), its seed once it \
+        is over, its result with the rating changes, and the game as a record in a notation other \
+        software reads where the game has one (tafl: OpenTafl).",
+    params(
+        ("id" = i64, Path, description = "The match's number"),
+        ("invite" = Option<String>, Query, description = "A private match's invite code: a private match is shown only to its players (by their session) and to holders of its code"),
+    ),
+    responses(
+        (status = 200, description = "The match", body = MatchRecord),
+        (status = 404, description = "`not_found`: no such match, or a private one this request may not see", body = ErrorBody),
+    ),
+)]
+async fn match_record(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Id(id): Id,
+) -> ApiResult<Json<MatchRecord>> {
+    let m = viewer.load(&state, MatchId(id)).await?;
+    let over = matches!(m.status, Status::Finished | Status::Aborted);
+    let mut summary = summary(&m);
+    if let Some(result) = summary.result.as_mut() {
+        result.ratings = state
+            .store()
+            .rating_changes(m.id)
+            .await?
+            .into_iter()
+            .map(|c| protocol::RatingChange {
+                seat: c.seat,
+                player: c.player,
+                before: c.before,
+                after: c.after,
+            })
+            .collect();
+    }
+    // A game that hides actions keeps them secret until the match is over.
+    let secret = !over
+        && hosted::host(&m.spec.game, &m.spec.variant, usize::from(m.spec.seats), 0)?
+            .hides_actions();
+    let actions = m
+        .actions
+        .iter()
+        .map(|a| RecordedAction {
+            seq: Seq(a.seq),
+            seat: a.seat,
+            action: (!secret).then(|| a.action.clone()),
+            at_ms: a.at_ms,
+        })
+        .collect();
+    Ok(Json(MatchRecord {
+        summary,
+        seed: over.then_some(m.spec.seed),
+        actions,
+        // A game that keeps actions secret keeps its record too, until the match is over.
+        record: (!secret).then(|| game_record(&m)).flatten(),
+    }))
+}
+
+/// The game's record in its interchange notation (tafl: OpenTafl), rebuilt from its log; none
+/// for a game without one, or a log the engine no longer replays.
+fn game_record(m: &StoredMatch) -> Option<GameRecord> {
+    let seats = usize::from(m.spec.seats);
+    let mut game = hosted::host(&m.spec.game, &m.spec.variant, seats, m.spec.seed).ok()?;
+    for a in &m.actions {
+        game.play(a.seat, &a.action).ok()?;
+    }
+    let (format, text) = game.record()?;
+    Some(GameRecord {
+        format: format.to_string(),
+        text,
+    })
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/players/{id}/matches",
+    tag = "players",
+    summary = "A player's matches",
+    description = "The player's latest 100 matches, newest first.",
+    params(("id" = i64, Path, description = "The player's number")),
+    responses(
+        (status = 200, description = "The matches", body = Vec<MatchSummary>),
+        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
+    ),
+)]
+async fn player_matches(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Id(id): Id,
+) -> ApiResult<Json<Vec<MatchSummary>>> {
+    if state.store().player(PlayerId(id)).await?.is_none() {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            format!("there is no player {id}"),
+        ));
+    }
+    let matches = state.store().matches_of(PlayerId(id), 100).await?;
+    Ok(Json(
+        matches
+            .iter()
+            .filter(|m| viewer.may_see(m))
+            .map(summary)
+            .collect(),
+    ))
 }

@@ -18,7 +18,7 @@ use super::store::{NewTournament, StoredGame, StoredTournament, TournamentStatus
 use super::{EntrantId, Outcome};
 use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{Body, Id};
+use crate::extract::{Body, Id};
 use crate::matches::hosted::settle;
 use crate::state::AppState;
 
