@@ -504,7 +504,7 @@ impl Store {
     }
 
     /// The seats a player took in their latest matches of a game and variant, newest first:
-    /// what the queue balances tafl sides with.
+    /// what the queue balances seats with.
     pub async fn recent_seats(
         &self,
         player: PlayerId,

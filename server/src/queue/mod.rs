@@ -2,8 +2,8 @@
 //! seats, time control, rated or casual) and pairs them in waves, once a second.
 //!
 //! A wave pairs two-seat pools by minimum total rating difference within widening windows
-//! (`wave.rs`); pools of more seats form groups of players close in rating. Tafl sides are
-//! given to balance each player's recent sides. A player gone from the socket is gone from the
+//! (`wave.rs`); pools of more seats form groups of players close in rating. Seat 0 goes to
+//! whoever has had it least lately, so that each player's recent seats balance. A player gone from the socket is gone from the
 //! queue.
 
 pub mod wave;
