@@ -8,7 +8,7 @@
 
 use std::str::FromStr;
 
-use protocol::{ErrorCode, MatchId, PlayerId};
+use protocol::{ErrorCode, MatchId, PlayerId, RatingChange};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Connection, Executor, Row};
 use tokio::time::Duration;
@@ -130,15 +130,6 @@ pub struct Counts {
     pub players: u64,
     pub finished_matches: u64,
     pub running_tournaments: u64,
-}
-
-/// A rating change written with a result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RatingChange {
-    pub seat: u8,
-    pub player: PlayerId,
-    pub before: f64,
-    pub after: f64,
 }
 
 pub(crate) fn flag(b: bool) -> i32 {

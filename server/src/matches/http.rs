@@ -52,7 +52,7 @@ async fn replay(
     Id(id): Id,
 ) -> ApiResult<Json<MatchReplay>> {
     let m = viewer.load(&state, MatchId(id)).await?;
-    let over = matches!(m.status, Status::Finished | Status::Aborted);
+    let over = m.status.is_over();
     let mut game = hosted::host(
         &m.spec.game,
         &m.spec.variant,
@@ -236,7 +236,7 @@ async fn match_record(
     Id(id): Id,
 ) -> ApiResult<Json<MatchRecord>> {
     let m = viewer.load(&state, MatchId(id)).await?;
-    let over = matches!(m.status, Status::Finished | Status::Aborted);
+    let over = m.status.is_over();
     let mut summary = summary(&m);
     if let Some(result) = summary.result.as_mut() {
         result.ratings = state
@@ -244,12 +244,6 @@ async fn match_record(
             .rating_changes(m.id)
             .await?
             .into_iter()
-            .map(|c| protocol::RatingChange {
-                seat: c.seat,
-                player: c.player,
-                before: c.before,
-                after: c.after,
-            })
             .collect();
     }
     // A game that hides actions keeps them secret until the match is over.

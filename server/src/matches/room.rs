@@ -1064,15 +1064,7 @@ impl Room {
         let result = MatchResult {
             places,
             reason: reason.to_string(),
-            ratings: changes
-                .into_iter()
-                .map(|c| protocol::RatingChange {
-                    seat: c.seat,
-                    player: c.player,
-                    before: c.before,
-                    after: c.after,
-                })
-                .collect(),
+            ratings: changes,
         };
         tracing::info!(reason, places = ?result.places, "match finished");
         self.result = Some(result.clone());

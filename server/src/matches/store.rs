@@ -1,14 +1,14 @@
 //! The storage of matches: a match's header, seats, action log and result, and the queries
 //! that list matches. Actions are appended by the group-commit writer (`writer.rs`).
 
-use protocol::{ClockSpec, MatchId, PlayerId};
+use protocol::{ClockSpec, MatchId, PlayerId, RatingChange};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::new_match::{NewMatch, Opening};
 use crate::player::Player;
 use crate::ratings::{self, Rated};
-use crate::store::{RatingChange, Store, StoreResult, flag, player_from, unique};
+use crate::store::{Store, StoreResult, flag, player_from, unique};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -19,6 +19,11 @@ pub enum Status {
 }
 
 impl Status {
+    /// Finished or called off: nothing more happens in the match.
+    pub fn is_over(&self) -> bool {
+        matches!(self, Status::Finished | Status::Aborted)
+    }
+
     pub fn as_str(&self) -> &'static str {
         match self {
             Status::Waiting => "waiting",
