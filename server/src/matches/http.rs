@@ -242,9 +242,7 @@ async fn match_record(
         result.ratings = state
             .store()
             .rating_changes(m.id)
-            .await?
-            .into_iter()
-            .collect();
+            .await?;
     }
     // A game that hides actions keeps them secret until the match is over.
     let secret = !over
