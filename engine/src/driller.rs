@@ -41,6 +41,7 @@
 //! held, visible only in its own seat's view; the call that brings the second resolves the
 //! round. The board, the tokens, who has chosen and the last round's moves are public.
 
+mod ai;
 mod board;
 mod setup;
 
@@ -54,6 +55,7 @@ pub use board::{Board, COLUMNS, Colour, Dir, ROWS, Square, Token};
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::notation::{Cursor, NotationError};
 use crate::rng::MatchRng;
 
 /// The most steps in one move.
@@ -112,27 +114,14 @@ impl Move {
     /// Reads the notation [`Display`](fmt::Display) writes: one letter per step, `U`, `D`, `L`
     /// or `R` (lower case accepted).
     pub fn parse(text: &str) -> Result<Move, DrillerError> {
+        let mut cursor = Cursor::new(text);
         let mut steps = [Dir::Up; MAX_STEPS];
         let mut len = 0;
-        for (index, c) in text.chars().enumerate() {
-            let notation = |expected| DrillerError::Notation {
-                at: index + 1,
-                expected,
-                found: Some(c),
-            };
-            if len == MAX_STEPS {
-                return Err(notation(Expected::End));
-            }
-            steps[len] = Dir::from_letter(c).ok_or_else(|| notation(Expected::Direction))?;
+        while len < MAX_STEPS && (len == 0 || !cursor.at_end()) {
+            steps[len] = cursor.take(Expected::Direction, Dir::from_letter)?;
             len += 1;
         }
-        if len == 0 {
-            return Err(DrillerError::Notation {
-                at: 1,
-                expected: Expected::Direction,
-                found: None,
-            });
-        }
+        cursor.end(Expected::End)?;
         Move::new(&steps[..len])
     }
 
@@ -255,6 +244,21 @@ pub enum Expected {
     End,
 }
 
+impl From<NotationError<Expected>> for DrillerError {
+    fn from(e: NotationError<Expected>) -> DrillerError {
+        let NotationError {
+            at,
+            expected,
+            found,
+        } = e;
+        DrillerError::Notation {
+            at,
+            expected,
+            found,
+        }
+    }
+}
+
 impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -299,13 +303,12 @@ impl fmt::Display for DrillerError {
                 at,
                 expected,
                 found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(c) => write!(f, "'{c}'"),
-                    None => write!(f, "the end of the text"),
-                }
+            } => NotationError {
+                at: *at,
+                expected,
+                found: *found,
             }
+            .fmt(f),
             DrillerError::StepCount(steps) => {
                 write!(f, "a move has 1 to {MAX_STEPS} steps, not {steps}")
             }

@@ -37,6 +37,7 @@
 //! [`HanoiAction::Pass`], so the log records every turn. There is no hidden information and no
 //! chance: every viewer sees the same [`HanoiView`] and the match RNG is never drawn from.
 
+mod ai;
 mod board;
 mod notation;
 
@@ -47,6 +48,7 @@ use std::str::FromStr;
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::notation::NotationError;
 use crate::rng::MatchRng;
 
 pub use board::{CELL_COUNT, Cell, Colour, Dir, Disc, Size, Stack, StackingError};
@@ -257,13 +259,12 @@ impl fmt::Display for HanoiError {
                 at,
                 expected,
                 found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(c) => write!(f, "'{c}'"),
-                    None => write!(f, "the end of the text"),
-                }
+            } => NotationError {
+                at: *at,
+                expected,
+                found: *found,
             }
+            .fmt(f),
             HanoiError::OffBoard { at, row, diag } => {
                 write!(f, "character {at}: {row}{diag} is not a cell of the board")
             }

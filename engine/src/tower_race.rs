@@ -46,6 +46,7 @@
 //! There is no hidden information: every viewer gets the same [`TowerRaceView`].
 
 mod action;
+mod ai;
 mod board;
 mod view;
 
@@ -63,6 +64,7 @@ use board::{Layout, MAX_TILES};
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, MAX_SEATS, Outcome, Seat, SeatSet, Viewer};
+use crate::notation::NotationError;
 use crate::rng::MatchRng;
 
 /// Turns per seat after which a game nobody has won ends. Challenges can send pyramids home
@@ -405,13 +407,12 @@ impl fmt::Display for TowerRaceError {
                 at,
                 expected,
                 found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(c) => write!(f, "'{c}'"),
-                    None => f.write_str("the end of the text"),
-                }
+            } => NotationError {
+                at: *at,
+                expected,
+                found: *found,
             }
+            .fmt(f),
             TowerRaceError::NoSuchTile { name, side } => {
                 write!(f, "'{name}' is not a tile of the {side}x{side} board")
             }

@@ -45,6 +45,7 @@
 //! [`Game::view`] shows a seat its own special cards and its own pending choice; everyone else
 //! sees only how many cards it holds and whether it has chosen.
 
+mod ai;
 mod board;
 mod builder;
 mod cards;
