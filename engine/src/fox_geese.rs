@@ -266,7 +266,7 @@ impl FoxGeese {
         Ok(())
     }
 
-    /// The end of the game in the current position, if it has come (rules in the module docs).
+    /// The end of the game in the current position, if it has come (the rules' "Ends").
     fn judge(&self) -> Option<Outcome> {
         let pos = &self.position;
         let win = |side: Side, reason| Some(Outcome::win(side.seat(), 2, reason));
@@ -390,9 +390,8 @@ impl Catalog for FoxGeese {
         Ok(FoxGeeseConfig)
     }
 
-    fn parse_action(&self, text: &str) -> Result<FoxGeeseAction, CatalogError> {
-        text.parse()
-            .map_err(|e| CatalogError(format!("'{text}': {e}")))
+    fn read_action(&self, text: &str) -> Result<FoxGeeseAction, impl fmt::Display> {
+        FoxGeeseAction::parse(text)
     }
 
     /// Nothing is hidden: the view ignores its viewer.

@@ -1,4 +1,4 @@
-//! What every game's text notation reader shares: a [`Cursor`] over the text that knows where it
+//! What every game's text notation reader shares: a `Cursor` over the text that knows where it
 //! is, and the [`NotationError`] naming the character where reading failed, counted from 1.
 //! Each game says what it expected with its own `Expected` type.
 
