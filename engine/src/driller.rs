@@ -213,16 +213,7 @@ pub enum Expected {
 
 impl From<NotationError<Expected>> for DrillerError {
     fn from(e: NotationError<Expected>) -> DrillerError {
-        let NotationError {
-            at,
-            expected,
-            found,
-        } = e;
-        DrillerError::Notation {
-            at,
-            expected,
-            found,
-        }
+        DrillerError::Notation(e)
     }
 }
 
@@ -239,11 +230,7 @@ impl fmt::Display for Expected {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DrillerError {
     /// The notation has the wrong character (or ends) at character `at`.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// A move was built with no step or more than three.
     StepCount(usize),
     /// Step `step` would go `dir` from `from`, off the board.
@@ -266,16 +253,7 @@ pub enum DrillerError {
 impl fmt::Display for DrillerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DrillerError::Notation {
-                at,
-                expected,
-                found,
-            } => NotationError {
-                at: *at,
-                expected,
-                found: *found,
-            }
-            .fmt(f),
+            DrillerError::Notation(e) => e.fmt(f),
             DrillerError::StepCount(steps) => {
                 write!(f, "a move has 1 to {MAX_STEPS} steps, not {steps}")
             }

@@ -178,11 +178,7 @@ pub struct Placement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HanoiError {
     /// The notation has the wrong character (or ends) at character `at`.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// The cell name starting at character `at` is not on the hexagon (such as `a5`).
     OffBoard {
         at: usize,
@@ -225,16 +221,7 @@ pub enum HanoiError {
 impl fmt::Display for HanoiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HanoiError::Notation {
-                at,
-                expected,
-                found,
-            } => NotationError {
-                at: *at,
-                expected,
-                found: *found,
-            }
-            .fmt(f),
+            HanoiError::Notation(e) => e.fmt(f),
             HanoiError::OffBoard { at, row, diag } => {
                 write!(f, "character {at}: {row}{diag} is not a cell of the board")
             }

@@ -286,11 +286,7 @@ impl fmt::Display for Stage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TowerRaceError {
     /// The notation has the wrong character (or ends) at character `at`, counting from 1.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// A tile name that is not on a board with `side` tiles per side.
     NoSuchTile {
         name: String,
@@ -363,16 +359,7 @@ pub enum TowerRaceError {
 impl fmt::Display for TowerRaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TowerRaceError::Notation {
-                at,
-                expected,
-                found,
-            } => NotationError {
-                at: *at,
-                expected,
-                found: *found,
-            }
-            .fmt(f),
+            TowerRaceError::Notation(e) => e.fmt(f),
             TowerRaceError::NoSuchTile { name, side } => {
                 write!(f, "'{name}' is not a tile of the {side}x{side} board")
             }

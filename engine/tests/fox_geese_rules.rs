@@ -6,6 +6,7 @@ use engine::fox_geese::{
     Expected, FoxGeese, FoxGeeseAction, FoxGeeseConfig, FoxGeeseError, Point, SetupError, Side,
 };
 use engine::game::{Game, Outcome, PlayError, Seat, SeatSet, Viewer};
+use engine::notation::NotationError;
 
 fn p(name: &str) -> Point {
     Point::parse(name).unwrap()
@@ -105,10 +106,12 @@ fn start_position() {
 
 #[test]
 fn notation_errors_name_the_character() {
-    let notation = |at, expected, found| FoxGeeseError::Notation {
-        at,
-        expected,
-        found,
+    let notation = |at, expected, found| {
+        FoxGeeseError::Notation(NotationError {
+            at,
+            expected,
+            found,
+        })
     };
     let cases = [
         ("x5", notation(1, Expected::File, Some('x'))),

@@ -11,11 +11,7 @@ use crate::notation::NotationError;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FoxGeeseError {
     /// The notation has the wrong character (or ends) at character `at`.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// The name starting at character `at` is on the 7x7 grid but not on the cross.
     OffBoard {
         at: usize,
@@ -64,16 +60,7 @@ pub enum FoxGeeseError {
 impl fmt::Display for FoxGeeseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FoxGeeseError::Notation {
-                at,
-                expected,
-                found,
-            } => NotationError {
-                at: *at,
-                expected,
-                found: *found,
-            }
-            .fmt(f),
+            FoxGeeseError::Notation(e) => e.fmt(f),
             FoxGeeseError::OffBoard { at, file, rank } => {
                 write!(
                     f,

@@ -29,16 +29,7 @@ impl fmt::Display for Expected {
 
 impl From<NotationError<Expected>> for FoxGeeseError {
     fn from(e: NotationError<Expected>) -> FoxGeeseError {
-        let NotationError {
-            at,
-            expected,
-            found,
-        } = e;
-        FoxGeeseError::Notation {
-            at,
-            expected,
-            found,
-        }
+        FoxGeeseError::Notation(e)
     }
 }
 

@@ -31,16 +31,7 @@ pub enum Expected {
 
 impl From<NotationError<Expected>> for HanoiError {
     fn from(e: NotationError<Expected>) -> HanoiError {
-        let NotationError {
-            at,
-            expected,
-            found,
-        } = e;
-        HanoiError::Notation {
-            at,
-            expected,
-            found,
-        }
+        HanoiError::Notation(e)
     }
 }
 

@@ -250,15 +250,6 @@ impl fmt::Display for Expected {
 
 impl From<NotationError<Expected>> for TowerRaceError {
     fn from(e: NotationError<Expected>) -> TowerRaceError {
-        let NotationError {
-            at,
-            expected,
-            found,
-        } = e;
-        TowerRaceError::Notation {
-            at,
-            expected,
-            found,
-        }
+        TowerRaceError::Notation(e)
     }
 }
