@@ -12,8 +12,8 @@ use std::cell::Cell;
 use std::hint::black_box;
 use std::time::Instant;
 
-use engine::ai::mcts::{self, Tuning};
-use engine::ai::{Ai, Budget, Level, games};
+use engine::ai::mcts::{self, MctsGame, Tuning};
+use engine::ai::{Ai, Budget, Level};
 use engine::driller::Driller;
 use engine::fox_geese::FoxGeese;
 use engine::game::Seat;
@@ -138,7 +138,8 @@ fn ladder<G: Catalog + Ai>(variant: &str, seats: usize, games: u64, level5_nodes
     }
 }
 
-fn speeds<G: Catalog>(tuning: &Tuning<G>) {
+fn speeds<G: Catalog + MctsGame>() {
+    let tuning = &G::tuning();
     for variant in G::variants() {
         let range = G::seat_counts(variant);
         let mut counts = vec![*range.start()];
@@ -168,11 +169,11 @@ fn main() {
         "game", "variant", "seats", "iterations/s"
     );
     if wanted("speed") || ids.is_empty() {
-        speeds::<FoxGeese>(&games::fox_geese_tuning());
-        speeds::<Hanoi>(&Tuning::default());
-        speeds::<TowerRace>(&games::tower_race_tuning());
-        speeds::<Tron>(&games::tron_tuning());
-        speeds::<Driller>(&games::driller_tuning());
+        speeds::<FoxGeese>();
+        speeds::<Hanoi>();
+        speeds::<TowerRace>();
+        speeds::<Tron>();
+        speeds::<Driller>();
         println!();
     }
     if games == 0 {

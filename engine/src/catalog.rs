@@ -53,9 +53,18 @@ pub trait Catalog: Game + Send + 'static {
     /// The configuration of `variant` for `seats` seats.
     fn config(variant: &str, seats: usize) -> Result<Self::Config, CatalogError>;
 
-    /// Reads an action written by [`Catalog::action_text`] in this game's notation.
-    fn parse_action(&self, text: &str) -> Result<Self::Action, CatalogError>;
+    /// Reads an action in this game's notation, with what reading needs to know of the game
+    /// (a board size); the error says what is wrong with the text.
+    fn read_action(&self, text: &str) -> Result<Self::Action, impl fmt::Display>;
 
+    /// Reads an action written by [`Catalog::action_text`]: [`Catalog::read_action`], with the
+    /// text quoted in the error.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, CatalogError> {
+        self.read_action(text)
+            .map_err(|e| CatalogError(format!("'{text}': {e}")))
+    }
+
+    /// An action in this game's notation.
     fn action_text(&self, action: &Self::Action) -> String;
 
     /// Whether an action may be secret from the other seats until the game reveals its effect

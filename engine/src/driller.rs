@@ -1,46 +1,14 @@
-//! Mr Driller, the board game (Alejandro Grilli J.): two drillers race down a board of
-//! coloured blocks, moving at the same time.
+//! Mr Driller, the board game (Alejandro Grilli J.), two drillers racing down a board of
+//! coloured blocks and moving at the same time: the rules are `docs/rules/driller.md`.
 //!
-//! # Rules as implemented
-//!
-//! The full text, with the reason for every choice, is `docs/rules/driller.md`.
-//!
-//! * **Board.** 12 columns `a`-`l` by 24 rows `1`-`24`, row 1 at the top, so a row number is a
-//!   depth. Gravity pulls towards row 24. The start squares `d1` (seat 0) and `i1` (seat 1) are
-//!   the top row's fourth and ninth squares.
-//! * **Pieces.** 32 I3, 48 I2 and 32 L3 pieces, a quarter of each in red, green, yellow and
-//!   blue. Blocks of one colour that touch along an edge are one piece, whatever pieces they
-//!   were laid as, so the board keeps only a colour per square.
-//! * **Preparation** (drawn from the match RNG in [`Game::new`]): the board is filled from the
-//!   bottom row up, left to right; each free square gets a random piece from those left that
-//!   fits there and rests on the bottom edge or a block (never on a start square); a square that
-//!   no piece fits stays empty. The 288 squares of the pieces exceed the 286 free squares, so
-//!   some pieces stay in the box. The tokens go on their start squares, and drop onto the
-//!   first block below if the square under one is empty.
-//! * **A round.** Both seats choose a [`Move`] in secret: 1 to 3 steps up, down, left or right,
-//!   never leaving the board or entering a square twice (the start included). Then the round
-//!   resolves: if both moves end on the same square (a dispute), the match RNG picks who gets
-//!   it and the other stops one square short. The tokens step at the same time, one step per moment;
-//!   entering a square with a block drills out the whole piece. Tokens pass through each other.
-//! * **Gravity**, after the moves, one row per moment: pieces and tokens with nothing under
-//!   them fall together. A piece stands if one of its blocks is on row 24 or on a standing block;
-//!   a token stands on row 24, a standing block or the other, standing, token. Tokens hold no
-//!   block up: a block falling onto a token crushes it. A falling piece that touches a standing
-//!   piece of its colour sticks to it, and if the joined piece has more than 4 blocks it is
-//!   removed at once, which may make more fall. Pieces laid together at the start are not
-//!   removed whatever their size: only a join made by falling removes.
-//! * **End.** Judged by the earliest moment of the round at which a driller reached row 24 or
-//!   was crushed: reaching wins (`reached_bottom`; both at once is a draw,
-//!   `reached_bottom_together`), else a crushed driller loses (`crushed`; both at once,
-//!   `crushed_together`). After [`MAX_ROUNDS`] rounds the deeper driller wins, equal depths draw
-//!   (`round_limit`).
-//!
-//! # On the contract
-//!
-//! Both seats are in [`Game::to_act`] every round until they have chosen. The first choice is
-//! held, visible only in its own seat's view; the call that brings the second resolves the
-//! round. The board, the tokens, who has chosen and the last round's moves are public.
+//! Row 1 is the top, so a row number is a depth; seat 0 starts on `d1`, seat 1 on `i1`. The board
+//! keeps a colour per square: blocks of one colour that touch are one piece. Both seats are in
+//! [`Game::to_act`] every round until they have chosen. The first choice is held, visible only in
+//! its own seat's view; the call that brings the second resolves the round. The board, the
+//! tokens, who has chosen and the last round's moves are public. The board and disputes are
+//! drawn from the match RNG.
 
+mod ai;
 mod board;
 mod setup;
 
@@ -54,6 +22,7 @@ pub use board::{Board, COLUMNS, Colour, Dir, ROWS, Square, Token};
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::notation::{Cursor, NotationError};
 use crate::rng::MatchRng;
 
 /// The most steps in one move.
@@ -112,27 +81,14 @@ impl Move {
     /// Reads the notation [`Display`](fmt::Display) writes: one letter per step, `U`, `D`, `L`
     /// or `R` (lower case accepted).
     pub fn parse(text: &str) -> Result<Move, DrillerError> {
+        let mut cursor = Cursor::new(text);
         let mut steps = [Dir::Up; MAX_STEPS];
         let mut len = 0;
-        for (index, c) in text.chars().enumerate() {
-            let notation = |expected| DrillerError::Notation {
-                at: index + 1,
-                expected,
-                found: Some(c),
-            };
-            if len == MAX_STEPS {
-                return Err(notation(Expected::End));
-            }
-            steps[len] = Dir::from_letter(c).ok_or_else(|| notation(Expected::Direction))?;
+        while len < MAX_STEPS && (len == 0 || !cursor.at_end()) {
+            steps[len] = cursor.take(Expected::Direction, Dir::from_letter)?;
             len += 1;
         }
-        if len == 0 {
-            return Err(DrillerError::Notation {
-                at: 1,
-                expected: Expected::Direction,
-                found: None,
-            });
-        }
+        cursor.end(Expected::End)?;
         Move::new(&steps[..len])
     }
 
@@ -255,6 +211,12 @@ pub enum Expected {
     End,
 }
 
+impl From<NotationError<Expected>> for DrillerError {
+    fn from(e: NotationError<Expected>) -> DrillerError {
+        DrillerError::Notation(e)
+    }
+}
+
 impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -268,11 +230,7 @@ impl fmt::Display for Expected {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DrillerError {
     /// The notation has the wrong character (or ends) at character `at`.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// A move was built with no step or more than three.
     StepCount(usize),
     /// Step `step` would go `dir` from `from`, off the board.
@@ -295,17 +253,7 @@ pub enum DrillerError {
 impl fmt::Display for DrillerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DrillerError::Notation {
-                at,
-                expected,
-                found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(c) => write!(f, "'{c}'"),
-                    None => write!(f, "the end of the text"),
-                }
-            }
+            DrillerError::Notation(e) => e.fmt(f),
             DrillerError::StepCount(steps) => {
                 write!(f, "a move has 1 to {MAX_STEPS} steps, not {steps}")
             }
@@ -760,8 +708,8 @@ impl Catalog for Driller {
         Ok(DrillerConfig)
     }
 
-    fn parse_action(&self, text: &str) -> Result<Move, CatalogError> {
-        Move::parse(text).map_err(|e| CatalogError(format!("'{text}': {e}")))
+    fn read_action(&self, text: &str) -> Result<Move, impl fmt::Display> {
+        Move::parse(text)
     }
 
     fn action_text(&self, action: &Move) -> String {

@@ -1,42 +1,13 @@
-//! Hanoi by Cameron Browne (2013): split your stacks and reassemble them, until a tower of five
-//! discs in more than one colour decides the game. For two or three players.
+//! Hanoi by Cameron Browne (2013), for two or three players: the rules are `docs/rules/hanoi.md`.
 //!
-//! # Rules as implemented
-//!
-//! The full text, with the reasons behind every choice the seed leaves open, is in
-//! `docs/rules/hanoi.md`; in brief:
-//!
-//! * **Board.** The size-3 hex-hex board, 19 [`Cell`]s named by row `a`-`e` (bottom to top)
-//!   and diagonal `1`-`5`, as on an Abalone board. A line runs from a cell in one of six
-//!   [`Dir`]ections to the edge.
-//! * **Discs.** Each player has 15 discs, three each of sizes 1 to 5. A disc of size N stands
-//!   only on an empty cell or on a disc of size N+1, so every [`Stack`] shrinks by one size per
-//!   disc and holds at most five. A stack belongs to the owner of its top disc.
-//! * **Start.** Each player's 15 discs make three full towers (5 to 1, one colour each), on the
-//!   rim of the board: with two players White holds the corners `a1`, `c5`, `e3` and Blue the
-//!   corners `a3`, `e5`, `c1`; with three players each holds two opposite corners and the
-//!   edge cell beside one of them (White `a1` `e5` `a2`, Blue `a3` `e3` `d2`, Red `c5` `c1`
-//!   `d5`). Every player's setup is the same turned round the centre.
-//! * **Turn.** White starts, then Blue, then Red. The mover splits a stack of theirs whose top
-//!   disc can move: its discs move one at a time from top to bottom, whatever their colour, each
-//!   along a line of the mover's choice. A disc of size N lands on the closest stack along its
-//!   line whose top disc is size N+1 (pinning it), else on the furthest empty cell of the line,
-//!   passing over any other stack; a line with neither cannot be chosen. Every disc must move
-//!   while it can; the turn ends when the stack is gone or its top disc has no line.
-//! * **End.** The game ends as soon as a stack of five discs of more than one colour forms; the
-//!   owner of most of its discs wins (`tower_majority`), or with three players and a 2:2:1
-//!   split, the owner of the single disc (`tower_minority`). A player with no move loses in a
-//!   two-player game (`no_moves`); with three players they must pass. After
-//!   [`TURNS_PER_PLAYER`] turns a player an unfinished game is drawn (`turn_limit`).
-//!
-//! # On the game contract
-//!
-//! Each disc placement is one action, [`HanoiAction::Move`]: the first names the stack that is
-//! split and the line of its top disc, each later one the line of the next disc, and the mover
-//! stays alone in [`Game::to_act`] until the turn ends. A player with no move passes with
-//! [`HanoiAction::Pass`], so the log records every turn. There is no hidden information and no
-//! chance: every viewer sees the same [`HanoiView`] and the match RNG is never drawn from.
+//! Seats are colours in turn order: White 0, Blue 1, Red 2. Each disc placement is one action,
+//! [`HanoiAction::Move`]: the first names the stack that is split and the line of its top disc,
+//! each later one the line of the next disc, and the mover stays alone in [`Game::to_act`] until
+//! the turn ends. A player with no move passes with [`HanoiAction::Pass`], so the log records
+//! every turn. Nothing is hidden and nothing is left to chance: every viewer sees the same
+//! [`HanoiView`] and the match RNG is never drawn from.
 
+mod ai;
 mod board;
 mod notation;
 
@@ -47,6 +18,7 @@ use std::str::FromStr;
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::notation::NotationError;
 use crate::rng::MatchRng;
 
 pub use board::{CELL_COUNT, Cell, Colour, Dir, Disc, Size, Stack, StackingError};
@@ -206,11 +178,7 @@ pub struct Placement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HanoiError {
     /// The notation has the wrong character (or ends) at character `at`.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// The cell name starting at character `at` is not on the hexagon (such as `a5`).
     OffBoard {
         at: usize,
@@ -253,17 +221,7 @@ pub enum HanoiError {
 impl fmt::Display for HanoiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HanoiError::Notation {
-                at,
-                expected,
-                found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(c) => write!(f, "'{c}'"),
-                    None => write!(f, "the end of the text"),
-                }
-            }
+            HanoiError::Notation(e) => e.fmt(f),
             HanoiError::OffBoard { at, row, diag } => {
                 write!(f, "character {at}: {row}{diag} is not a cell of the board")
             }
@@ -606,7 +564,7 @@ impl Hanoi {
         self.outcome = self.judge_turn_start();
     }
 
-    /// The end of the game at the start of a turn, if it has come (rules in the module docs).
+    /// The end of the game at the start of a turn, if it has come (the rules' "End").
     fn judge_turn_start(&self) -> Option<Outcome> {
         let seats = self.players.count();
         if self.turns >= self.players.turn_limit() {
@@ -777,9 +735,8 @@ impl Catalog for Hanoi {
         Ok(HanoiConfig { players })
     }
 
-    fn parse_action(&self, text: &str) -> Result<HanoiAction, CatalogError> {
-        text.parse()
-            .map_err(|e| CatalogError(format!("'{text}': {e}")))
+    fn read_action(&self, text: &str) -> Result<HanoiAction, impl fmt::Display> {
+        HanoiAction::parse(text)
     }
 
     /// Nothing is hidden: the view ignores its viewer.

@@ -12,6 +12,7 @@ pub mod driller;
 pub mod fox_geese;
 pub mod game;
 pub mod hanoi;
+pub mod notation;
 pub mod playout;
 pub mod registry;
 pub mod rng;

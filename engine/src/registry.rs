@@ -25,28 +25,26 @@ pub trait GameTask {
     fn run<G: Hostable>(self) -> Self::Output;
 }
 
-/// The id of every game the engine hosts.
-pub const GAME_IDS: [&str; 6] = [
-    Tafl::ID,
-    FoxGeese::ID,
-    Hanoi::ID,
-    TowerRace::ID,
-    Tron::ID,
-    Driller::ID,
-];
+/// Lists the games once: their ids in [`GAME_IDS`], and [`with_game`]'s dispatch on them.
+macro_rules! games {
+    ($($game:ty),+ $(,)?) => {
+        /// The id of every game the engine hosts.
+        pub const GAME_IDS: [&str; [$(<$game as Catalog>::ID),+].len()] =
+            [$(<$game as Catalog>::ID),+];
 
-/// Runs `task` with the game whose id is `id`; `None` for an unknown id.
-pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
-    match id {
-        Tafl::ID => Some(task.run::<Tafl>()),
-        FoxGeese::ID => Some(task.run::<FoxGeese>()),
-        Hanoi::ID => Some(task.run::<Hanoi>()),
-        TowerRace::ID => Some(task.run::<TowerRace>()),
-        Tron::ID => Some(task.run::<Tron>()),
-        Driller::ID => Some(task.run::<Driller>()),
-        _ => None,
-    }
+        /// Runs `task` with the game whose id is `id`; `None` for an unknown id.
+        pub fn with_game<T: GameTask>(id: &str, task: T) -> Option<T::Output> {
+            $(
+                if id == <$game as Catalog>::ID {
+                    return Some(task.run::<$game>());
+                }
+            )+
+            None
+        }
+    };
 }
+
+games!(Tafl, FoxGeese, Hanoi, TowerRace, Tron, Driller);
 
 #[cfg(test)]
 mod tests {

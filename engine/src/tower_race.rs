@@ -1,51 +1,12 @@
-//! Tower of Hanoi, the board game (seed 000): a dice race of nesting pyramids along spiral paths.
+//! The Tower of Hanoi race (seed 000), a dice race of nesting pyramids along spiral paths: the
+//! rules are `docs/rules/tower-race.md`.
 //!
-//! # Rules as implemented
-//!
-//! The full text, with the board drawings, is `docs/rules/tower-race.md`; in brief:
-//!
-//! * **Boards.** Basic: 5x5 tiles, 2 to 4 players, 3 pyramids each (sizes 1 to 3, 1 the
-//!   smallest). Advanced: 7x7 tiles, 4 to 8 players, 4 pyramids each, safe zones. Tiles are named
-//!   like chess squares (`a1` bottom left). The centre is the End-tile.
-//! * **Paths.** Each player has a start tile on the outer ring (basic: the corners; advanced: the
-//!   corners and the tile two on clockwise from each, all eight safe) and a path that goes one
-//!   complete round of the outer ring clockwise, steps inward, goes one complete round of the
-//!   next ring, and so on to the centre. Every path covers every tile once
-//!   ([`TowerRace::path`]).
-//! * **Home stack.** A player's pyramids start nested beside the start tile, the biggest on the
-//!   outside, so only the biggest pyramid still at home can enter (rule 9). A pyramid sent back to
-//!   its start returns to this stack. From home a die of `n` reaches the `n`-th tile of the path,
-//!   the start tile being the first.
-//! * **Turns.** Seat 0 starts; play goes clockwise (seat order). A turn: the engine rolls the D6
-//!   from the match RNG; the player moves one pyramid exactly that many tiles along its path
-//!   ([`TowerRaceAction::Move`]), tiles passed over do not matter; with no legal move they must
-//!   [`TowerRaceAction::Pass`] (rule 8), and with one they may not (rule 7). Then, if one of
-//!   their pyramids is captured by an opponent's bigger one, they may challenge it
-//!   ([`TowerRaceAction::Challenge`]) or [`TowerRaceAction::Wait`]; at most one such challenge per
-//!   turn.
-//! * **Stacks.** A tile holds one stack, sizes growing upward; a pyramid may move onto an empty
-//!   tile or onto a smaller top pyramid (anyone's), never onto a bigger one. A pyramid with a
-//!   bigger one above it is captured and cannot move. Onto an opponent's pyramid of the same size
-//!   it moves only by challenging it.
-//! * **End-tile.** Entered by exact count only, smallest pyramid first. The first player with
-//!   every pyramid there wins and the game ends (reason `reached_end`; everyone else shares second
-//!   place). The End-tile holds each player's finished pyramids apart: it is not a stack tile.
-//! * **Challenges.** The challenged seat alone must act, out of turn: [`TowerRaceAction::Accept`]
-//!   (the only choice in the basic game) or, in the advanced game, [`TowerRaceAction::Refuse`],
-//!   which costs their next turn and is not allowed for two challenges in a row. Accepted, both
-//!   seats roll (ties roll again) and the lower roll's pyramid goes back to its home stack; a
-//!   challenger who wins a landing then moves onto the tile. A refused landing leaves the
-//!   challenger to make another move with the same roll.
-//! * **Safe zones** (advanced): the start tiles and d6, f4, d2, b4. Any number of pyramids of any
-//!   size share them; nothing is captured or challenged there.
-//! * **Endings without a winner.** When a player passes and nothing on the board can ever change
-//!   again (no pyramid can move with any roll and no captured pyramid can challenge) the game ends
-//!   (reason `stalemate`); after [`MAX_ROUNDS`] turns per seat it ends too (reason
-//!   `turn_limit`). Both rank the seats by pyramids in the End-tile, then by tiles travelled.
-//!
-//! There is no hidden information: every viewer gets the same [`TowerRaceView`].
+//! Seat 0 starts and play goes in seat order. The engine rolls the die from the match RNG; a
+//! challenged seat acts out of turn, alone in [`Game::to_act`]. Nothing is hidden: every viewer
+//! gets the same [`TowerRaceView`].
 
 mod action;
+mod ai;
 mod board;
 mod view;
 
@@ -63,6 +24,7 @@ use board::{Layout, MAX_TILES};
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
 use crate::game::{Game, MAX_SEATS, Outcome, Seat, SeatSet, Viewer};
+use crate::notation::NotationError;
 use crate::rng::MatchRng;
 
 /// Turns per seat after which a game nobody has won ends. Challenges can send pyramids home
@@ -324,11 +286,7 @@ impl fmt::Display for Stage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TowerRaceError {
     /// The notation has the wrong character (or ends) at character `at`, counting from 1.
-    Notation {
-        at: usize,
-        expected: Expected,
-        found: Option<char>,
-    },
+    Notation(NotationError<Expected>),
     /// A tile name that is not on a board with `side` tiles per side.
     NoSuchTile {
         name: String,
@@ -401,17 +359,7 @@ pub enum TowerRaceError {
 impl fmt::Display for TowerRaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TowerRaceError::Notation {
-                at,
-                expected,
-                found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(c) => write!(f, "'{c}'"),
-                    None => f.write_str("the end of the text"),
-                }
-            }
+            TowerRaceError::Notation(e) => e.fmt(f),
             TowerRaceError::NoSuchTile { name, side } => {
                 write!(f, "'{name}' is not a tile of the {side}x{side} board")
             }
@@ -1292,9 +1240,8 @@ impl Catalog for TowerRace {
         })
     }
 
-    fn parse_action(&self, text: &str) -> Result<TowerRaceAction, CatalogError> {
+    fn read_action(&self, text: &str) -> Result<TowerRaceAction, impl fmt::Display> {
         TowerRaceAction::parse(text, self.layout.pyramids)
-            .map_err(|e| CatalogError(format!("'{text}': {e}")))
     }
 
     /// Nothing is hidden: the view ignores its viewer.

@@ -1,50 +1,13 @@
-//! Tron, the board game (seed 002): light-cycles with growing tails race for flags on a grid,
-//! choosing their cards in secret each round.
+//! Tron, the board game (seed 002), light-cycles racing for flags and choosing their cards in
+//! secret each round: the rules are `docs/rules/tron.md`.
 //!
-//! # Rules as implemented
-//!
-//! The full text, with the reason for every choice, is `docs/rules/tron.md`; in brief:
-//!
-//! * **Board and pieces.** 3 to 8 players on a square grid, 12x12 for 3 and 2 wider per extra
-//!   player. Squares are named like chess squares (`a1` bottom left). Each player has a
-//!   light-cycle (a head and a tail), one flag per player is on the board, 3 crushers stand on
-//!   lines between squares once played. The special deck holds 3 dash, 3 uber-dash, 3 crusher,
-//!   1 cut tail, 1 retract tail and 1 over-drive.
-//! * **Setup.** Every player draws a Row card (from the match RNG); higher goes first. In that
-//!   order each player puts their head on any free square ([`TronAction::Head`]) and at once
-//!   their tail beside it ([`TronAction::Tail`]), which sets the way it faces and a tail of one.
-//!   Then the flags are placed by Row/Column draws, and each player gets the three regular
-//!   cards and one special card off the shuffled deck.
-//! * **A round.** Every player on the board chooses a card in secret ([`TronAction::Play`]).
-//!   Once all have chosen, the cards are enacted in the seed's order: regular movement, cut
-//!   tail, retract tail, dash, uber-dash, crusher, over-drive. A card that needs a decision asks
-//!   for it when it is enacted, after everything before it has happened: the turn of a cut
-//!   tail, dash or uber-dash and, in over-drive, how far every move goes ([`TronAction::Go`],
-//!   chosen in secret by all movers of the phase together), the tail length to keep
-//!   ([`TronAction::Keep`]) and where to put a crusher ([`TronAction::Crusher`], one player at
-//!   a time). A player destroyed earlier in the round enacts nothing.
-//! * **Moving.** Moves are relative to the way the light-cycle faces (forward, left, right; never
-//!   back); the square left behind becomes tail, and tails grow without limit. Everybody moving
-//!   in the same phase moves one space at a time together. Driving off the grid, across a
-//!   crusher, or into any tail (a destroyed player's wreck included, until the end of the round)
-//!   destroys the driver: -1, and +2 to the owner of the tail unless it is the driver's own.
-//!   Driving into a head, two heads entering one square, or two heads swapping squares destroys
-//!   all of them, for 0 points. In over-drive a player who would enter a square that another
-//!   player's move of the same phase reached first stops short instead.
-//! * **Flags.** The first player to enter a flag's square in a round captures it if they
-//!   survive the round; nobody may capture the flag they placed last. Each capture scores 3 and
-//!   gives every other player a special card while the deck lasts (dealt evenly, or not at all).
-//!   The capturer places the flag again by Row/Column draws.
-//! * **End of round.** Used specials go back into the deck, which is shuffled; wrecks leave the
-//!   board; points are scored; destroyed players are put back by Row/Column draws on a free
-//!   square with a free square beside it, and choose where their tail goes.
-//! * **End.** The first player to 15 points wins; if several reach it in the same round, the
-//!   target rises by one until exactly one player has reached it (reason `target_reached`).
-//!   After [`MAX_ROUNDS`] rounds the game ends ranked by score (reason `round_limit`).
-//!
-//! [`Game::view`] shows a seat its own special cards and its own pending choice; everyone else
-//! sees only how many cards it holds and whether it has chosen.
+//! A round's cards are chosen by every living seat at once and resolve inside the call that
+//! brings the last of them; decisions a card needs when it is enacted ([`TronAction::Go`],
+//! [`TronAction::Keep`], [`TronAction::Crusher`]) are further actions. [`Game::view`] shows a
+//! seat its own special cards and its own pending choice; everyone else sees only how many cards
+//! it holds and whether it has chosen. Draws and shuffles come from the match RNG.
 
+mod ai;
 mod board;
 mod builder;
 mod cards;
@@ -851,8 +814,8 @@ impl Catalog for Tron {
         Ok(TronConfig { seats })
     }
 
-    fn parse_action(&self, text: &str) -> Result<TronAction, CatalogError> {
-        TronAction::parse(text, self.size()).map_err(|e| CatalogError(format!("'{text}': {e}")))
+    fn read_action(&self, text: &str) -> Result<TronAction, impl std::fmt::Display> {
+        TronAction::parse(text, self.size())
     }
 
     fn action_text(&self, action: &TronAction) -> String {

@@ -8,6 +8,7 @@ use engine::driller::{
     START_SQUARES, SetupError, Square,
 };
 use engine::game::{Game, PlayError, Seat, SeatSet, Viewer};
+use engine::notation::NotationError;
 use engine::{Catalog, MatchRng};
 
 fn seat(index: usize) -> Seat {
@@ -680,10 +681,12 @@ fn notation_round_trips_and_errors_name_the_character() {
         assert_eq!(mv(text).to_string(), text);
     }
     assert_eq!(mv("dl"), mv("DL"));
-    let notation = |at, expected, found| DrillerError::Notation {
-        at,
-        expected,
-        found,
+    let notation = |at, expected, found| {
+        DrillerError::Notation(NotationError {
+            at,
+            expected,
+            found,
+        })
     };
     let cases = [
         ("", notation(1, Expected::Direction, None)),

@@ -6,6 +6,7 @@ use engine::hanoi::{
     Cell, Colour, Dir, Disc, Expected, Hanoi, HanoiAction, HanoiConfig, HanoiError, Players,
     SetupError, Size, Stack, StackingError, TURNS_PER_PLAYER,
 };
+use engine::notation::NotationError;
 use engine::{Catalog, MatchRng};
 
 fn cell(name: &str) -> Cell {
@@ -759,10 +760,12 @@ fn actions_are_written_as_cell_and_direction() {
 
 #[test]
 fn notation_errors_name_the_character() {
-    let notation = |at, expected, found| HanoiError::Notation {
-        at,
-        expected,
-        found,
+    let notation = |at, expected, found| {
+        HanoiError::Notation(NotationError {
+            at,
+            expected,
+            found,
+        })
     };
     let cases = [
         ("", notation(1, Expected::Row, None)),

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use engine::ai::mcts::{self, Tuning};
+use engine::ai::mcts::{self, MctsGame, Tuning};
 use engine::ai::{Ai, Budget, Level};
 use engine::driller::{Driller, Move};
 use engine::fox_geese::{FoxGeese, FoxGeeseAction, Point, Side};
@@ -180,7 +180,7 @@ where
 
 #[test]
 fn determinisation_never_leaks_tron_hands_or_hidden_cards() {
-    let tuning = engine::ai::games::tron_tuning();
+    let tuning = <Tron as MctsGame>::tuning();
     let mut twins = 0;
     for seed in 0..6 {
         let (game, mut rng) = tron_at_choice(3 + seed as usize % 2, seed);
@@ -220,7 +220,7 @@ fn determinisation_never_leaks_tron_hands_or_hidden_cards() {
 
 #[test]
 fn determinisation_never_leaks_a_drillers_held_move() {
-    let tuning = engine::ai::games::driller_tuning();
+    let tuning = <Driller as MctsGame>::tuning();
     for seed in 0..6 {
         let mut rng = MatchRng::from_seed(seed);
         let game = Driller::new(&engine::driller::DrillerConfig, &mut rng);
@@ -330,8 +330,8 @@ fn budgets_are_honoured() {
     // One stop check per iteration: a level's cap (each game tunes its own), or the budget's if
     // it is smaller.
     let (tron_levels, fox_geese_levels) = (
-        engine::ai::games::tron_tuning(),
-        engine::ai::games::fox_geese_tuning(),
+        <Tron as MctsGame>::tuning(),
+        <FoxGeese as MctsGame>::tuning(),
     );
     for (l, max_nodes) in [(2, 1_000_000), (3, 1_000_000), (3, 20), (4, 40), (5, 77)] {
         let cap = |own: Option<u64>| own.map_or(max_nodes, |own| own.min(max_nodes));

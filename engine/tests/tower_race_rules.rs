@@ -15,6 +15,7 @@
 //! ```
 
 use engine::game::{Game, PlayError, Seat, SeatSet, Viewer, replay};
+use engine::notation::NotationError;
 use engine::tower_race::{
     Answer, Board, ChallengeKind, Die, Expected, MAX_ROUNDS, Place, Pyramid, SetupError, Size,
     Stage, Tile, TowerRace, TowerRaceAction, TowerRaceConfig, TowerRaceError, TurnRoll,
@@ -987,10 +988,12 @@ fn notation_round_trips_and_errors_name_the_character() {
     for text in ["m1", "m3", "pass", "c1x3", "wait", "accept", "refuse"] {
         assert_eq!(game.action_text(&act(&game, text)), text);
     }
-    let notation = |at, expected, found| TowerRaceError::Notation {
-        at,
-        expected,
-        found,
+    let notation = |at, expected, found| {
+        TowerRaceError::Notation(NotationError {
+            at,
+            expected,
+            found,
+        })
     };
     let cases = [
         ("", notation(1, Expected::Action, None)),

@@ -100,19 +100,18 @@ impl<G: Game> Tuning<G> {
     }
 }
 
-/// An action for `seat` at `level` with the default [`Tuning`]: what [`super::Ai::choose`]
-/// does for every game but tafl. `None` when the seat need not act.
-pub fn choose<G: Game>(
-    game: &G,
-    seat: Seat,
-    level: Level,
-    budget: &Budget<'_>,
-    rng: &mut MatchRng,
-) -> Option<G::Action> {
-    choose_with(game, seat, level, budget, rng, &Tuning::default())
+/// A game the AI plays with this search: [`super::Ai`] comes with it, searching with the game's
+/// own [`Tuning`].
+pub trait MctsGame: Game {
+    /// How the search is adapted to this game; the default suits games whose random playouts
+    /// end soon and say who is ahead.
+    fn tuning() -> Tuning<Self> {
+        Tuning::default()
+    }
 }
 
-/// [`choose`] with a game's own [`Tuning`].
+/// An action for `seat` at `level`, searched with `tuning`: what [`super::Ai::choose`] does for
+/// every [`MctsGame`]. `None` when the seat need not act.
 pub fn choose_with<G: Game>(
     game: &G,
     seat: Seat,

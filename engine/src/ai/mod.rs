@@ -1,16 +1,17 @@
 //! Computer opponents. Every game can be played by the AI at levels 1 (a random-ish beginner) to
 //! 5 (the strongest the budget allows): tafl with an alpha-beta search of its own
 //! (`tafl::search`), every other game with a generic Monte Carlo tree search over the game
-//! contract (`mcts.rs`), which determinises hidden information and samples chance.
+//! contract (`mcts.rs`), which determinises hidden information and samples chance. A game that
+//! uses the generic search implements [`mcts::MctsGame`], with its tuning, in its own folder.
 //!
 //! The engine has no clock: a search runs until its node budget is spent or the caller's `stop`
 //! says so, which is how the server imposes a per-move time limit.
 
-pub mod games;
 pub mod mcts;
 
 use crate::game::{Game, Seat};
 use crate::rng::MatchRng;
+use mcts::MctsGame;
 
 /// AI strength, 1 to 5.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -62,4 +63,16 @@ pub trait Ai: Game {
         budget: &Budget<'_>,
         rng: &mut MatchRng,
     ) -> Option<Self::Action>;
+}
+
+impl<G: MctsGame> Ai for G {
+    fn choose(
+        &self,
+        seat: Seat,
+        level: Level,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Self::Action> {
+        mcts::choose_with(self, seat, level, budget, rng, &G::tuning())
+    }
 }

@@ -6,6 +6,7 @@ use std::fmt;
 use super::HanoiAction;
 use super::HanoiError;
 use super::board::{Cell, Colour, Dir, Disc, Size, Stack};
+use crate::notation::{Cursor, NotationError};
 
 /// What the reader wanted to see next.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -28,6 +29,12 @@ pub enum Expected {
     End,
 }
 
+impl From<NotationError<Expected>> for HanoiError {
+    fn from(e: NotationError<Expected>) -> HanoiError {
+        HanoiError::Notation(e)
+    }
+}
+
 impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -44,105 +51,52 @@ impl fmt::Display for Expected {
     }
 }
 
-/// Reads the text one character at a time, keeping the position for error messages.
-struct Cursor {
-    chars: Vec<char>,
-    next: usize,
+fn cell(cursor: &mut Cursor) -> Result<Cell, HanoiError> {
+    let at = cursor.at();
+    let row = cursor.take(Expected::Row, |c| ('a'..='e').contains(&c).then_some(c))?;
+    let diag = cursor.take(Expected::Diagonal, |c| {
+        ('1'..='5').contains(&c).then_some(c)
+    })?;
+    // Both characters were checked to be ASCII, so the byte arithmetic is exact.
+    Cell::new(row as u8 - b'a', diag as u8 - b'1').ok_or(HanoiError::OffBoard { at, row, diag })
 }
 
-impl Cursor {
-    fn new(text: &str) -> Cursor {
-        Cursor {
-            chars: text.chars().collect(),
-            next: 0,
-        }
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.next).copied()
-    }
-
-    /// The 1-based position of the next character.
-    fn at(&self) -> usize {
-        self.next + 1
-    }
-
-    fn error(&self, expected: Expected) -> HanoiError {
-        HanoiError::Notation {
-            at: self.at(),
-            expected,
-            found: self.peek(),
-        }
-    }
-
-    /// Takes the next character and what `read` makes of it, if anything.
-    fn take<T>(
-        &mut self,
-        expected: Expected,
-        read: impl Fn(char) -> Option<T>,
-    ) -> Result<T, HanoiError> {
-        let value = self
-            .peek()
-            .and_then(read)
-            .ok_or_else(|| self.error(expected))?;
-        self.next += 1;
-        Ok(value)
-    }
-
-    fn end(&self) -> Result<(), HanoiError> {
-        match self.peek() {
-            None => Ok(()),
-            Some(_) => Err(self.error(Expected::End)),
-        }
-    }
-
-    fn cell(&mut self) -> Result<Cell, HanoiError> {
-        let at = self.at();
-        let row = self.take(Expected::Row, |c| ('a'..='e').contains(&c).then_some(c))?;
-        let diag = self.take(Expected::Diagonal, |c| {
-            ('1'..='5').contains(&c).then_some(c)
-        })?;
-        // Both characters were checked to be ASCII, so the byte arithmetic is exact.
-        Cell::new(row as u8 - b'a', diag as u8 - b'1').ok_or(HanoiError::OffBoard { at, row, diag })
-    }
-
-    fn dir(&mut self) -> Result<Dir, HanoiError> {
-        let first = self.take(Expected::Direction, |c| "nsew".contains(c).then_some(c))?;
-        let dir = match first {
-            'e' => Dir::East,
-            'w' => Dir::West,
-            _ => {
-                let east = self.take(Expected::EastOrWest, |c| match c {
-                    'e' => Some(true),
-                    'w' => Some(false),
-                    _ => None,
-                })?;
-                match (first == 'n', east) {
-                    (true, true) => Dir::NorthEast,
-                    (true, false) => Dir::NorthWest,
-                    (false, true) => Dir::SouthEast,
-                    (false, false) => Dir::SouthWest,
-                }
+fn dir(cursor: &mut Cursor) -> Result<Dir, NotationError<Expected>> {
+    let first = cursor.take(Expected::Direction, |c| "nsew".contains(c).then_some(c))?;
+    let dir = match first {
+        'e' => Dir::East,
+        'w' => Dir::West,
+        _ => {
+            let east = cursor.take(Expected::EastOrWest, |c| match c {
+                'e' => Some(true),
+                'w' => Some(false),
+                _ => None,
+            })?;
+            match (first == 'n', east) {
+                (true, true) => Dir::NorthEast,
+                (true, false) => Dir::NorthWest,
+                (false, true) => Dir::SouthEast,
+                (false, false) => Dir::SouthWest,
             }
-        };
-        Ok(dir)
-    }
+        }
+    };
+    Ok(dir)
+}
 
-    fn disc(&mut self) -> Result<Disc, HanoiError> {
-        let colour = self.take(Expected::Colour, |c| {
-            Colour::ALL.into_iter().find(|colour| colour.letter() == c)
-        })?;
-        let size = self.take(Expected::Size, |c| {
-            c.to_digit(10).and_then(|n| Size::new(n as u8))
-        })?;
-        Ok(Disc { colour, size })
-    }
+fn disc(cursor: &mut Cursor) -> Result<Disc, NotationError<Expected>> {
+    let colour = cursor.take(Expected::Colour, |c| {
+        Colour::ALL.into_iter().find(|colour| colour.letter() == c)
+    })?;
+    let size = cursor.take(Expected::Size, |c| {
+        c.to_digit(10).and_then(|n| Size::new(n as u8))
+    })?;
+    Ok(Disc { colour, size })
 }
 
 pub(super) fn parse_cell(text: &str) -> Result<Cell, HanoiError> {
     let mut cursor = Cursor::new(text);
-    let cell = cursor.cell()?;
-    cursor.end()?;
+    let cell = cell(&mut cursor)?;
+    cursor.end(Expected::End)?;
     Ok(cell)
 }
 
@@ -151,18 +105,18 @@ pub(super) fn parse_action(text: &str) -> Result<HanoiAction, HanoiError> {
     let mut cursor = Cursor::new(text);
     let action = if cursor.peek() == Some('p') {
         for letter in "pass".chars() {
-            cursor.take(Expected::Pass, |c| (c == letter).then_some(()))?;
+            cursor.expect(letter, Expected::Pass)?;
         }
         HanoiAction::Pass
     } else {
-        let from = cursor.cell()?;
-        cursor.take(Expected::Dash, |c| (c == '-').then_some(()))?;
+        let from = cell(&mut cursor)?;
+        cursor.expect('-', Expected::Dash)?;
         HanoiAction::Move {
             from,
-            dir: cursor.dir()?,
+            dir: dir(&mut cursor)?,
         }
     };
-    cursor.end()?;
+    cursor.end(Expected::End)?;
     Ok(action)
 }
 
@@ -172,7 +126,7 @@ pub(super) fn parse_stack(text: &str) -> Result<Stack, HanoiError> {
     let mut stack = Stack::EMPTY;
     while cursor.peek().is_some() {
         let at = cursor.at();
-        let disc = cursor.disc()?;
+        let disc = disc(&mut cursor)?;
         stack
             .try_push(disc)
             .map_err(|error| HanoiError::Stacking { at, error })?;

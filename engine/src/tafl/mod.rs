@@ -359,9 +359,13 @@ impl Catalog for Tafl {
         variants::preset(variant).ok_or_else(|| CatalogError(format!("no preset {variant}")))
     }
 
+    fn read_action(&self, text: &str) -> Result<Move, impl std::fmt::Display> {
+        opentafl::parse_move(text, self.dim()).map(|written| written.mv)
+    }
+
+    /// OpenTafl's errors begin "at column N", so the text is quoted without a colon.
     fn parse_action(&self, text: &str) -> Result<Move, CatalogError> {
-        opentafl::parse_move(text, self.dim())
-            .map(|written| written.mv)
+        self.read_action(text)
             .map_err(|e| CatalogError(format!("'{text}' {e}")))
     }
 

@@ -42,12 +42,11 @@
 //! | 2 | a search to depth 1 (with its threat quiescence; at most 20,000 nodes) with noise of up to ±0.4 men on each root move |
 //! | 3 | iterative deepening within 10,000 nodes |
 //! | 4 | iterative deepening within 100,000 nodes |
-//! | 5 | iterative deepening within 1,000,000 nodes (about a second on Copenhagen) |
+//! | 5 | iterative deepening within 1,000,000 nodes |
 //!
-//! Levels 3 to 5 each search ten times the nodes of the one below, which is what it takes for
-//! each to beat the one below in most games (`cargo bench -p engine --bench tafl_ai`): at a
-//! factor of two, level 5 against level 4 was an even match; and level 2 looks one move ahead,
-//! since a noisy two-ply search held level 3 to an even match on Copenhagen. Level 5 has a cap of its own so that its
+//! Levels 3 to 5 each search ten times the nodes of the one below, so that each beats the one
+//! below in most games; level 2 looks only one move ahead, so that level 3 beats it (the
+//! measurements are in `docs/rules/tafl.md`, "AI"). Level 5 has a cap of its own so that its
 //! strength does not depend on how busy the machine is; a server's time limit may still cut it
 //! short.
 //!

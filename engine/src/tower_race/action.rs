@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::TowerRaceError;
 use crate::game::{MAX_SEATS, Seat};
+use crate::notation::{Cursor, NotationError};
 use crate::rng::MatchRng;
 
 /// The most pyramids a player has (the advanced version's 4).
@@ -174,38 +175,39 @@ impl TowerRaceAction {
     /// Reads the notation [`Display`](fmt::Display) writes, for a game of `pyramids` pyramids per
     /// player.
     pub fn parse(text: &str, pyramids: u8) -> Result<TowerRaceAction, TowerRaceError> {
-        let mut cursor = Cursor {
-            chars: text.chars().collect(),
-            next: 0,
-            pyramids,
+        let mut cursor = Cursor::new(text);
+        let size = |cursor: &mut Cursor| {
+            cursor.take(Expected::Size(pyramids), |c| {
+                let n = u8::try_from(c.to_digit(10)?).ok()?;
+                Size::new(n).filter(|size| size.get() <= pyramids)
+            })
+        };
+        let word = |cursor: &mut Cursor, word: &str, action| {
+            word.chars()
+                .try_for_each(|letter| cursor.expect(letter, Expected::Letter(letter)))
+                .map(|()| action)
         };
         let action = match cursor.peek() {
             Some('m') => {
-                cursor.next += 1;
-                TowerRaceAction::Move(cursor.size()?)
+                cursor.advance();
+                TowerRaceAction::Move(size(&mut cursor)?)
             }
             Some('c') => {
-                cursor.next += 1;
-                let mine = cursor.size()?;
-                cursor.word("x")?;
+                cursor.advance();
+                let mine = size(&mut cursor)?;
+                cursor.expect('x', Expected::Letter('x'))?;
                 TowerRaceAction::Challenge {
                     mine,
-                    theirs: cursor.size()?,
+                    theirs: size(&mut cursor)?,
                 }
             }
-            Some('p') => cursor.word("pass").map(|()| TowerRaceAction::Pass)?,
-            Some('w') => cursor.word("wait").map(|()| TowerRaceAction::Wait)?,
-            Some('a') => cursor.word("accept").map(|()| TowerRaceAction::Accept)?,
-            Some('r') => cursor.word("refuse").map(|()| TowerRaceAction::Refuse)?,
-            found => {
-                return Err(TowerRaceError::Notation {
-                    at: 1,
-                    expected: Expected::Action,
-                    found,
-                });
-            }
+            Some('p') => word(&mut cursor, "pass", TowerRaceAction::Pass)?,
+            Some('w') => word(&mut cursor, "wait", TowerRaceAction::Wait)?,
+            Some('a') => word(&mut cursor, "accept", TowerRaceAction::Accept)?,
+            Some('r') => word(&mut cursor, "refuse", TowerRaceAction::Refuse)?,
+            _ => return Err(cursor.error(Expected::Action).into()),
         };
-        cursor.end()?;
+        cursor.end(Expected::End)?;
         Ok(action)
     }
 }
@@ -246,51 +248,8 @@ impl fmt::Display for Expected {
     }
 }
 
-/// Reads notation one character at a time, keeping the position for error messages.
-struct Cursor {
-    chars: Vec<char>,
-    next: usize,
-    pyramids: u8,
-}
-
-impl Cursor {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.next).copied()
-    }
-
-    fn error(&self, expected: Expected) -> TowerRaceError {
-        TowerRaceError::Notation {
-            at: self.next + 1,
-            expected,
-            found: self.peek(),
-        }
-    }
-
-    fn size(&mut self) -> Result<Size, TowerRaceError> {
-        let size = self
-            .peek()
-            .and_then(|c| c.to_digit(10))
-            .and_then(|n| Size::new(u8::try_from(n).ok()?))
-            .filter(|size| size.get() <= self.pyramids)
-            .ok_or_else(|| self.error(Expected::Size(self.pyramids)))?;
-        self.next += 1;
-        Ok(size)
-    }
-
-    fn word(&mut self, word: &'static str) -> Result<(), TowerRaceError> {
-        for letter in word.chars() {
-            if self.peek() != Some(letter) {
-                return Err(self.error(Expected::Letter(letter)));
-            }
-            self.next += 1;
-        }
-        Ok(())
-    }
-
-    fn end(&self) -> Result<(), TowerRaceError> {
-        match self.peek() {
-            None => Ok(()),
-            Some(_) => Err(self.error(Expected::End)),
-        }
+impl From<NotationError<Expected>> for TowerRaceError {
+    fn from(e: NotationError<Expected>) -> TowerRaceError {
+        TowerRaceError::Notation(e)
     }
 }

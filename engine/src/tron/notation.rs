@@ -13,6 +13,7 @@ use std::fmt;
 
 use super::board::{Cell, Line, MAX_SIZE, Turn};
 use super::cards::Card;
+use crate::notation::{self, Cursor};
 
 /// One action of one seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -50,7 +51,10 @@ impl TronAction {
     /// Reads the notation that [`Display`](fmt::Display) writes, for a `size` x `size` board:
     /// squares off that board are refused where they are written.
     pub fn parse(text: &str, size: u8) -> Result<TronAction, NotationError> {
-        let mut cursor = Cursor::new(text, size.clamp(1, MAX_SIZE));
+        let mut cursor = Reader {
+            cursor: Cursor::new(text),
+            size: size.clamp(1, MAX_SIZE),
+        };
         let (at, word) = cursor.word(Expected::Action)?;
         let action = match word.as_str() {
             "head" => TronAction::Head(cursor.then_cell()?),
@@ -72,17 +76,17 @@ impl TronAction {
                     .find(|turn| turn.name() == name)
                     .ok_or(NotationError::unexpected(at, Expected::Turn, &name))?;
                 cursor.space()?;
-                let distance = cursor.number(u8::MAX.into())? as u8;
+                let distance = cursor.number(0..=u8::MAX, Expected::Number(u8::MAX.into()))?;
                 TronAction::Go { turn, distance }
             }
             "keep" => {
                 cursor.space()?;
-                TronAction::Keep(cursor.number(u16::MAX.into())? as u16)
+                TronAction::Keep(cursor.number(0..=u16::MAX, Expected::Number(u16::MAX.into()))?)
             }
             "crusher" => {
                 cursor.space()?;
                 let to = cursor.line()?;
-                let from = if cursor.at_end() {
+                let from = if cursor.cursor.at_end() {
                     None
                 } else {
                     cursor.space()?;
@@ -97,7 +101,7 @@ impl TronAction {
             }
             _ => return Err(NotationError::unexpected(at, Expected::Action, &word)),
         };
-        cursor.end()?;
+        cursor.cursor.end(Expected::End)?;
         Ok(action)
     }
 }
@@ -169,40 +173,32 @@ impl fmt::Display for Expected {
 /// Why a text is not an action. Character positions count from 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
-    /// The text has the wrong thing (or ends) at character `at`.
-    Unexpected {
-        at: usize,
-        expected: Expected,
-        found: Option<String>,
-    },
+    /// The text has the wrong thing (or ends) where the error says; what it found is a word.
+    Unexpected(notation::NotationError<Expected, String>),
     /// The line starting at character `at` joins two squares that are not side by side.
     NotSideBySide { at: usize, a: Cell, b: Cell },
 }
 
 impl NotationError {
     fn unexpected(at: usize, expected: Expected, found: &str) -> NotationError {
-        NotationError::Unexpected {
+        NotationError::Unexpected(notation::NotationError {
             at,
             expected,
             found: Some(found.to_string()),
-        }
+        })
+    }
+}
+
+impl From<notation::NotationError<Expected>> for NotationError {
+    fn from(e: notation::NotationError<Expected>) -> NotationError {
+        NotationError::Unexpected(e.as_word())
     }
 }
 
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotationError::Unexpected {
-                at,
-                expected,
-                found,
-            } => {
-                write!(f, "character {at}: expected {expected}, found ")?;
-                match found {
-                    Some(text) => write!(f, "'{text}'"),
-                    None => f.write_str("the end of the text"),
-                }
-            }
+            NotationError::Unexpected(e) => e.fmt(f),
             NotationError::NotSideBySide { at, a, b } => write!(
                 f,
                 "character {at}: {a} and {b} are not side by side, so no line runs between them"
@@ -213,100 +209,52 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// Reads notation one character at a time, keeping the position for error messages.
-struct Cursor {
-    chars: Vec<char>,
-    next: usize,
+/// The shared [`Cursor`], and the size of the board whose squares it reads.
+struct Reader {
+    cursor: Cursor,
     size: u8,
 }
 
-impl Cursor {
-    fn new(text: &str, size: u8) -> Cursor {
-        Cursor {
-            chars: text.chars().collect(),
-            next: 0,
-            size,
-        }
-    }
-
-    fn at_end(&self) -> bool {
-        self.next >= self.chars.len()
-    }
-
-    /// The error for finding the current character (or the end) instead of `expected`.
-    fn fail(&self, expected: Expected) -> NotationError {
-        NotationError::Unexpected {
-            at: self.next + 1,
-            expected,
-            found: self.chars.get(self.next).map(char::to_string),
-        }
-    }
-
-    /// Takes the characters `accept` allows; returns where they start and what they are.
-    fn take(&mut self, accept: impl Fn(char) -> bool) -> (usize, String) {
-        let start = self.next;
-        while self.chars.get(self.next).is_some_and(|&c| accept(c)) {
-            self.next += 1;
-        }
-        (start + 1, self.chars[start..self.next].iter().collect())
-    }
-
+impl Reader {
     /// A word of lowercase letters and dashes.
     fn word(&mut self, expected: Expected) -> Result<(usize, String), NotationError> {
-        let (at, word) = self.take(|c| c.is_ascii_lowercase() || c == '-');
+        let (at, word) = self
+            .cursor
+            .take_while(|c| c.is_ascii_lowercase() || c == '-');
         if word.is_empty() {
-            return Err(self.fail(expected));
+            return Err(self.cursor.error(expected).into());
         }
         Ok((at, word))
     }
 
-    fn literal(&mut self, wanted: char, expected: Expected) -> Result<(), NotationError> {
-        if self.chars.get(self.next) == Some(&wanted) {
-            self.next += 1;
-            Ok(())
-        } else {
-            Err(self.fail(expected))
-        }
-    }
-
     fn space(&mut self) -> Result<(), NotationError> {
-        self.literal(' ', Expected::Space)
+        Ok(self.cursor.expect(' ', Expected::Space)?)
     }
 
-    fn number(&mut self, max: u32) -> Result<u32, NotationError> {
-        let (at, digits) = self.take(|c| c.is_ascii_digit());
+    /// Digits making a number in `range`; `expected` names the range in the error.
+    fn number<T: std::str::FromStr + PartialOrd>(
+        &mut self,
+        range: std::ops::RangeInclusive<T>,
+        expected: Expected,
+    ) -> Result<T, NotationError> {
+        let (at, digits) = self.cursor.take_while(|c| c.is_ascii_digit());
         if digits.is_empty() {
-            return Err(self.fail(Expected::Number(max)));
+            return Err(self.cursor.error(expected).into());
         }
         digits
-            .parse::<u32>()
+            .parse::<T>()
             .ok()
-            .filter(|&n| n <= max)
-            .ok_or(NotationError::unexpected(
-                at,
-                Expected::Number(max),
-                &digits,
-            ))
+            .filter(|n| range.contains(n))
+            .ok_or(NotationError::unexpected(at, expected, &digits))
     }
 
     fn cell(&mut self) -> Result<Cell, NotationError> {
         let last_col = char::from(b'a' + self.size - 1);
-        let col = match self.chars.get(self.next) {
-            Some(&c) if ('a'..=last_col).contains(&c) => c as u8 - b'a',
-            _ => return Err(self.fail(Expected::Column(last_col))),
-        };
-        self.next += 1;
-        let row_expected = Expected::Row(self.size);
-        let (at, digits) = self.take(|c| c.is_ascii_digit());
-        if digits.is_empty() {
-            return Err(self.fail(row_expected));
-        }
-        digits
-            .parse::<u8>()
-            .ok()
-            .filter(|row| (1..=self.size).contains(row))
-            .and_then(|row| Cell::new(col, row - 1))
-            .ok_or(NotationError::unexpected(at, row_expected, &digits))
+        let col = self.cursor.take(Expected::Column(last_col), |c| {
+            ('a'..=last_col).contains(&c).then(|| c as u8 - b'a')
+        })?;
+        let row = self.number(1..=self.size, Expected::Row(self.size))?;
+        Ok(Cell::new(col, row - 1).expect("a column and a row within the board"))
     }
 
     /// A space, then a square.
@@ -316,19 +264,11 @@ impl Cursor {
     }
 
     fn line(&mut self) -> Result<Line, NotationError> {
-        let at = self.next + 1;
+        let at = self.cursor.at();
         let a = self.cell()?;
-        self.literal('-', Expected::Dash)?;
+        self.cursor.expect('-', Expected::Dash)?;
         let b = self.cell()?;
         Line::between(a, b).ok_or(NotationError::NotSideBySide { at, a, b })
-    }
-
-    fn end(&self) -> Result<(), NotationError> {
-        if self.at_end() {
-            Ok(())
-        } else {
-            Err(self.fail(Expected::End))
-        }
     }
 }
 
