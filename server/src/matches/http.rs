@@ -239,10 +239,7 @@ async fn match_record(
     let over = m.status.is_over();
     let mut summary = summary(&m);
     if let Some(result) = summary.result.as_mut() {
-        result.ratings = state
-            .store()
-            .rating_changes(m.id)
-            .await?;
+        result.ratings = state.store().rating_changes(m.id).await?;
     }
     // A game that hides actions keeps them secret until the match is over.
     let secret = !over
