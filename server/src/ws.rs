@@ -464,41 +464,8 @@ impl Session {
                 invite,
                 seat,
             } => {
-                let (match_id, invited) = match (match_id, invite) {
-                    (named, Some(code)) => {
-                        let found = self
-                            .state
-                            .store()
-                            .match_by_invite(&code)
-                            .await?
-                            .ok_or_else(|| {
-                                ApiError::new(ErrorCode::NotFound, "no match has that invite code")
-                            })?;
-                        if named.is_some_and(|m| m != found) {
-                            return Err(ApiError::new(
-                                ErrorCode::BadRequest,
-                                "the match_id and the invite code name different matches",
-                            ));
-                        }
-                        (found, true)
-                    }
-                    (Some(m), None) => (m, false),
-                    (None, None) => {
-                        return Err(ApiError::new(
-                            ErrorCode::BadRequest,
-                            "give a match_id or an invite code",
-                        ));
-                    }
-                };
-                let player = self.player.clone();
-                let joined = rooms
-                    .ask(match_id, |reply| Command::Join {
-                        player,
-                        seat,
-                        invited,
-                        reply,
-                    })
-                    .await?;
+                let joined = rooms.join(&self.player, match_id, invite, seat).await?;
+                let match_id = joined.match_id.expect("a joined match has an id");
                 self.follow(match_id, None, None).await?;
                 ack(id, joined)
             }

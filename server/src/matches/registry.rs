@@ -277,6 +277,51 @@ impl Rooms {
         })
     }
 
+    /// Seats a player in an open match, named by its id or (a private one) by its invite code:
+    /// the seat asked for, or any free one.
+    pub async fn join(
+        &self,
+        player: &Player,
+        match_id: Option<MatchId>,
+        invite: Option<String>,
+        seat: Option<u8>,
+    ) -> ApiResult<Ack> {
+        let (match_id, invited) = match (match_id, invite) {
+            (named, Some(code)) => {
+                let found = self
+                    .ctx
+                    .store
+                    .match_by_invite(&code)
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::new(ErrorCode::NotFound, "no match has that invite code")
+                    })?;
+                if named.is_some_and(|m| m != found) {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRequest,
+                        "the match_id and the invite code name different matches",
+                    ));
+                }
+                (found, true)
+            }
+            (Some(m), None) => (m, false),
+            (None, None) => {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    "give a match_id or an invite code",
+                ));
+            }
+        };
+        let player = player.clone();
+        self.ask(match_id, |reply| Command::Join {
+            player,
+            seat,
+            invited,
+            reply,
+        })
+        .await
+    }
+
     /// Opens a match with these players already in their seats: stored with them in one
     /// transaction, its room started from what was stored, not read back. What creating, the
     /// AI, matchmaking and tournaments all come down to.
