@@ -115,6 +115,48 @@ async fn boards_fit_a_phone_screen() {
     b.client.close().await.unwrap();
 }
 
+/// The 3D board is made for play: files and ranks labelled on every side, the king found at a
+/// glance, the last move marked with its captures, and a piece that slides to its square. A
+/// short Brandubh game played by clicks in the 3D view ends with a capture (`f5-e5xd5`).
+#[tokio::test]
+async fn tafl_3d_board_marks_the_last_move_and_its_captures() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    b.guest(addr).await;
+    b.hotseat("tafl", "brandubh").await;
+    b.until_text("toggle-3d", "3D board").await;
+    b.click("toggle-3d").await;
+    b.find(&by_testid("board3d")).await;
+    let holder = "document.querySelector('[data-testid=board3d]').parentElement";
+    let data = |key: &str| format!("return {holder}.dataset.{key} || null;");
+    assert_eq!(b.until("labels", &data("labels")).await, json!("28"));
+    assert_eq!(b.run(&data("king")).await, json!("d4"));
+    let moves = ["d7-c7", "c4-c2", "c7-c5", "c2-b2", "f4-f5", "b2-b1", "f5-e5"];
+    for (n, mv) in moves.iter().enumerate() {
+        let (from, to) = mv.split_once('-').unwrap();
+        for square in [from, to] {
+            if square == to {
+                b.until(
+                    "the destination lit",
+                    &format!("return ({holder}.dataset.targets || '').split(' ').includes('{to}');"),
+                )
+                .await;
+            }
+            let at = b.run(&format!("return {holder}.project('{square}');")).await;
+            b.click_at(at["x"].as_f64().unwrap(), at["y"].as_f64().unwrap())
+                .await;
+        }
+        b.until_moves(n + 1).await;
+    }
+    b.until_text("move-list", "f5-e5").await;
+    assert_eq!(b.until("the capture", &data("captured")).await, json!("d5"));
+    assert_eq!(b.run(&data("last")).await, json!("f5 e5"));
+    let slides = b.run(&data("slides")).await;
+    assert_eq!(slides, json!("7"), "every move slid into place");
+    b.screenshot("board-tafl3d-capture").await;
+}
+
 /// The 3D view of a Brandubh match: a click on a movable piece (found through the board's
 /// projection of squares into the canvas) lights its destinations, a click on one plays the
 /// move, and the 2D board shows the same position afterwards. The replay offers the same two

@@ -37,7 +37,7 @@ const fileName = (f) => String.fromCharCode(97 + f);
 const squareName = (f, r) => `${fileName(f)}${r + 1}`;
 
 // "e5-e8xe9/f8" -> {from: "e5", to: "e8", captured: ["e9", "f8"]}.
-function parseMove(text) {
+export function parseMove(text) {
   const [move, captures] = text.split("x");
   const [from, to] = move.split("-");
   return { from, to, captured: captures ? captures.split("/") : [] };

@@ -4,10 +4,16 @@
 // Clicks are resolved by raycasting from the camera through the pointer. The scene is drawn on
 // demand (after an update, a drag or a resize), not in a loop, so an idle board costs nothing.
 //
+// Files and ranks are labelled round the board; the last move is marked on its squares, its
+// captures with red crosses, and the moved piece slides there (unless the user asks for reduced
+// motion). The king is tall and gold-crowned on a gold ring, so that it is found at a glance.
+//
 // For browser tests the container element carries `project(square)`, the square's centre in
-// client coordinates, since squares in a canvas have no elements to click.
+// client coordinates, since squares in a canvas have no elements to click, and data attributes
+// naming what is drawn (`movable`, `targets`, `last`, `captured`, `king`, `labels`, `slides`).
 import * as THREE from "../vendor/three/three.module.js";
 import { html, caption, describeResult, sent } from "./svg.js";
+import { parseMove } from "./tafl.js";
 
 const FILES = "abcdefghijklmnopqrs";
 const MOVE = /^([a-s]\d+)-([a-s]\d+)/;
@@ -62,7 +68,30 @@ export default {
     let state = null;
     let size = 0;
     let selected = null;
+    let shown; // the last move already drawn (undefined before the first update)
+    let sliding = null; // the animation frame of a piece's slide, while one runs
+    let slides = 0;
     const squares = new Map(); // name -> tile mesh, the raycasting targets
+    const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
+    // Moves a piece from `from` to `to` with a small hop, drawing each frame until it lands.
+    function slide(mesh, from, to) {
+      if (sliding) cancelAnimationFrame(sliding);
+      el.dataset.slides = String(++slides);
+      if (still) return;
+      const start = performance.now();
+      const duration = 260;
+      const frame = (now) => {
+        const t = Math.min(1, (now - start) / duration);
+        const eased = t * (2 - t);
+        mesh.position.lerpVectors(from, to, eased);
+        mesh.position.y = Math.sin(Math.PI * t) * 0.35;
+        render();
+        sliding = t < 1 ? requestAnimationFrame(frame) : null;
+      };
+      mesh.position.copy(from);
+      sliding = requestAnimationFrame(frame);
+    }
 
     const toWorld = (name) => {
       const file = FILES.indexOf(name[0]);
@@ -99,14 +128,65 @@ export default {
       const colour = kind === "t" ? "#3a2b23" : "#f2ead8";
       const material = new THREE.MeshStandardMaterial({ color: colour, roughness: 0.6 });
       const group = new THREE.Group();
-      const body = new THREE.Mesh(new THREE.CylinderGeometry(0.3, 0.36, kind === "K" ? 0.7 : 0.4, 24), material);
-      body.position.y = kind === "K" ? 0.4 : 0.25;
+      const king = kind === "K";
+      const body = new THREE.Mesh(new THREE.CylinderGeometry(0.28, 0.36, king ? 0.9 : 0.4, 24), material);
+      body.position.y = king ? 0.5 : 0.25;
       group.add(body);
-      if (kind === "K") {
-        const crown = new THREE.Mesh(new THREE.SphereGeometry(0.2, 20, 12), new THREE.MeshStandardMaterial({ color: "#d4a017" }));
-        crown.position.y = 0.9;
-        group.add(crown);
+      if (king) {
+        const gold = () => new THREE.MeshStandardMaterial({ color: "#e0a800", emissive: "#6b4a00", metalness: 0.4, roughness: 0.35 });
+        const band = new THREE.Mesh(new THREE.TorusGeometry(0.3, 0.05, 10, 28), gold());
+        band.rotation.x = Math.PI / 2;
+        band.position.y = 0.75;
+        const crown = new THREE.Mesh(new THREE.ConeGeometry(0.22, 0.35, 5), gold());
+        crown.position.y = 1.12;
+        const ring = new THREE.Mesh(new THREE.TorusGeometry(0.44, 0.05, 8, 32), gold());
+        ring.rotation.x = Math.PI / 2;
+        ring.position.y = 0.08;
+        group.add(band, crown, ring);
       }
+      return group;
+    }
+
+    // A file or rank label: a sprite, so it always faces the camera.
+    function label(text, at) {
+      const canvas2d = document.createElement("canvas");
+      canvas2d.width = canvas2d.height = 64;
+      const pen = canvas2d.getContext("2d");
+      pen.fillStyle = "#3b2a1a";
+      pen.font = "bold 40px sans-serif";
+      pen.textAlign = "center";
+      pen.textBaseline = "middle";
+      pen.fillText(text, 32, 34);
+      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(canvas2d) }));
+      sprite.scale.set(0.42, 0.42, 1);
+      sprite.position.copy(at);
+      return sprite;
+    }
+
+    function labels() {
+      const edge = size / 2 + 0.55;
+      const group = new THREE.Group();
+      for (let i = 0; i < size; i++) {
+        const offset = i - (size - 1) / 2;
+        for (const side of [-1, 1]) {
+          group.add(label(FILES[i], new THREE.Vector3(offset, 0.05, side * edge)));
+          group.add(label(String(i + 1), new THREE.Vector3(side * edge, 0.05, -offset)));
+        }
+      }
+      return group;
+    }
+
+    // A red cross on a square whose piece the last move took.
+    function cross(name) {
+      const group = new THREE.Group();
+      const red = new THREE.MeshStandardMaterial({ color: "#c0392b", emissive: "#5a0d05" });
+      for (const angle of [Math.PI / 4, -Math.PI / 4]) {
+        const bar = new THREE.Mesh(new THREE.BoxGeometry(0.75, 0.04, 0.1), red.clone());
+        bar.rotation.y = angle;
+        group.add(bar);
+      }
+      red.dispose();
+      group.position.copy(toWorld(name)).setY(0.08);
       return group;
     }
 
@@ -118,6 +198,7 @@ export default {
     function clearWorld() {
       world.traverse((node) => {
         node.geometry?.dispose();
+        node.material?.map?.dispose();
         node.material?.dispose();
       });
       world.clear();
@@ -133,7 +214,7 @@ export default {
       const moves = legalMoves();
       const targets = new Set(moves.filter(([, m]) => m[1] === selected).map(([, m]) => m[2]));
       const starts = new Set(moves.map(([, m]) => m[1]));
-      const last = view.last_move ? view.last_move.match(MOVE) : null;
+      const last = view.last_move ? parseMove(view.last_move) : null;
       const centre = FILES[(size - 1) / 2] + ((size + 1) / 2);
       const corners = new Set([`a1`, `a${size}`, `${FILES[size - 1]}1`, `${FILES[size - 1]}${size}`]);
 
@@ -146,7 +227,7 @@ export default {
           const name = FILES[file] + rank;
           let colour = (file + rank) % 2 ? "#e8d3a8" : "#d7bd86";
           if (name === centre || corners.has(name)) colour = "#a8673a";
-          if (last && (last[1] === name || last[2] === name)) colour = "#f0c64a";
+          if (last && (last.from === name || last.to === name)) colour = "#f0c64a";
           if (name === selected) colour = "#6fa8ff";
           const tile = new THREE.Mesh(new THREE.BoxGeometry(0.96, 0.1, 0.96), new THREE.MeshStandardMaterial({ color: colour }));
           tile.position.copy(toWorld(name));
@@ -161,15 +242,27 @@ export default {
           }
         }
       }
+      const coordinates = labels();
+      world.add(coordinates);
+      for (const name of last?.captured || []) world.add(cross(name));
+      let moved = null;
       for (const [name, kind] of parsed.pieces) {
         const mesh = piece(kind);
         mesh.position.copy(toWorld(name));
         if (name === selected) mesh.position.y += 0.25;
         mesh.traverse((part) => { part.userData.square = name; });
         world.add(mesh);
+        if (last && name === last.to) moved = mesh;
+        if (kind === "K") el.dataset.king = name;
       }
       el.dataset.movable = [...starts].join(" ");
       el.dataset.targets = [...targets].join(" ");
+      el.dataset.last = last ? `${last.from} ${last.to}` : "";
+      el.dataset.captured = (last?.captured || []).join(" ");
+      el.dataset.labels = String(coordinates.children.length);
+      // A move not seen yet slides from where it started.
+      if (moved && view.last_move !== shown && shown !== undefined) slide(moved, toWorld(last.from), toWorld(last.to));
+      shown = view.last_move;
       const outcome = state.result || view.verdict;
       info.textContent = state.result
         ? describeResult(state.result)
@@ -243,6 +336,7 @@ export default {
         resize();
       },
       destroy() {
+        if (sliding) cancelAnimationFrame(sliding);
         observer.disconnect();
         clearWorld();
         renderer.dispose();
