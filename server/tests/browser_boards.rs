@@ -64,12 +64,18 @@ async fn every_board_plays_by_clicking() {
         })
         .await;
     b.guest(addr).await;
-    for (game, variant) in [
-        ("fox-geese", "hala-tafl"),
-        ("hanoi", "standard"),
-        ("tower-race", "basic"),
-        ("tron", "standard"),
-        ("driller", "standard"),
+    // What the board's caption must say after eight actions, so that its state is understood
+    // without reading code: whose turn and what to do, by colour as well as by number.
+    for (game, variant, explained) in [
+        ("fox-geese", "hala-tafl", None),
+        ("hanoi", "standard", None),
+        ("tower-race", "basic", Some(["(seat ", "pyramid"])),
+        ("tron", "standard", None),
+        (
+            "driller",
+            "standard",
+            Some(["driller 1 (purple)", "drilled"]),
+        ),
     ] {
         b.open(addr, "#/").await;
         b.hotseat(game, variant).await;
@@ -80,6 +86,10 @@ async fn every_board_plays_by_clicking() {
         }
         let error = b.text("match-error").await;
         assert_eq!(error, "", "{game}: the server refused an action");
+        let caption = b.text("board-caption").await;
+        for words in explained.into_iter().flatten() {
+            assert!(caption.contains(words), "{game}: '{words}' in '{caption}'");
+        }
         b.screenshot(&format!("board-{game}")).await;
     }
     b.client.close().await.unwrap();
@@ -132,18 +142,24 @@ async fn tafl_3d_board_marks_the_last_move_and_its_captures() {
     let data = |key: &str| format!("return {holder}.dataset.{key} || null;");
     assert_eq!(b.until("labels", &data("labels")).await, json!("28"));
     assert_eq!(b.run(&data("king")).await, json!("d4"));
-    let moves = ["d7-c7", "c4-c2", "c7-c5", "c2-b2", "f4-f5", "b2-b1", "f5-e5"];
+    let moves = [
+        "d7-c7", "c4-c2", "c7-c5", "c2-b2", "f4-f5", "b2-b1", "f5-e5",
+    ];
     for (n, mv) in moves.iter().enumerate() {
         let (from, to) = mv.split_once('-').unwrap();
         for square in [from, to] {
             if square == to {
                 b.until(
                     "the destination lit",
-                    &format!("return ({holder}.dataset.targets || '').split(' ').includes('{to}');"),
+                    &format!(
+                        "return ({holder}.dataset.targets || '').split(' ').includes('{to}');"
+                    ),
                 )
                 .await;
             }
-            let at = b.run(&format!("return {holder}.project('{square}');")).await;
+            let at = b
+                .run(&format!("return {holder}.project('{square}');"))
+                .await;
             b.click_at(at["x"].as_f64().unwrap(), at["y"].as_f64().unwrap())
                 .await;
         }

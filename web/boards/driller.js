@@ -3,7 +3,7 @@
 // round at once: a path of up to three steps `U`/`D`/`L`/`R` (`DDL`). The user clicks the square
 // to end on; the squares some legal path ends on light up, and when several paths end on the
 // clicked square they are offered as buttons.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour, sent } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, colourName, describeResult, seatColour, sent } from "./svg.js";
 
 const CELL = 28;
 const PAD = 20;
@@ -12,6 +12,11 @@ const STEPS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 
 const squareName = (col, row) => String.fromCharCode(97 + col) + (row + 1);
 const parseSquare = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
+
+const STEP_WORDS = { U: "up", D: "down", L: "left", R: "right" };
+
+/// A path in words: `DDL` -> "down, down, left".
+const steps = (path) => [...path].map((step) => STEP_WORDS[step] ?? step).join(", ");
 
 /// The square a path ends on from `start`.
 export function endOf(start, path) {
@@ -79,10 +84,14 @@ export default {
       });
 
       const outcome = state.result || view.outcome;
-      const depths = view.tokens.map((t, i) => `seat ${i + 1} at depth ${parseSquare(t.square)[1] + 1}${view.chosen[i] ? " ✓" : ""}`).join(", ");
-      const last = view.last_round ? ` · last round ${view.last_round.moves.join(" / ")}` : "";
-      const own = view.own_move ? ` · your move: ${view.own_move}` : "";
-      info.textContent = outcome ? describeResult(outcome) : `Round ${view.rounds + 1}: ${depths}${own}${last}`;
+      const name = (i) => `driller ${i + 1} (${colourName(i + 4)})`;
+      const depths = view.tokens.map((t, i) => `${name(i)} at depth ${parseSquare(t.square)[1] + 1}${view.chosen[i] ? ", chosen" : ""}`).join("; ");
+      const last = view.last_round
+        ? ` · Last round: ${view.last_round.moves.map((m, i) => `${name(i)} drilled ${steps(m)}`).join(", ")}.`
+        : "";
+      const own = view.own_move ? ` · Your move: ${steps(view.own_move)}; waiting for the other driller.`
+        : (state.legal || []).length ? " · Your turn: click a square with a white dot to drill there." : "";
+      info.textContent = outcome ? describeResult(outcome) : `Round ${view.rounds + 1}: ${depths}.${own}${last}`;
       const choices = picked ? ends.get(picked) || [] : [];
       controls.replaceChildren(choices.length > 1 ? actionChoices(choices, send, (p) => `Path ${p}`, "paths") : "");
     }

@@ -56,6 +56,13 @@ export function seatColour(seat) {
   return SEAT_COLOURS[seat % SEAT_COLOURS.length];
 }
 
+/// The name of a seat's colour, for text that must not rely on colour alone.
+export const COLOUR_NAMES = ["red", "blue", "green", "amber", "purple", "teal", "pink", "brown"];
+
+export function colourName(seat) {
+  return COLOUR_NAMES[seat % COLOUR_NAMES.length];
+}
+
 /// The seat whose legal actions `state.legal` holds: the first seat to act that the user may
 /// act for (the match page asks the server for that seat's actions), or null.
 export function actingSeat(state) {

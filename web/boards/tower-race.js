@@ -3,7 +3,7 @@
 // die shows the turn's roll. A pyramid is drawn as a triangle in its owner's colour, sized by its
 // size; clicking one of the acting seat's pyramids moves it (`m2`). Every other action (pass,
 // wait, challenges and their answers) is a labelled button from the legal list.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, describeResult, seatColour, sent } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, colourName, describeResult, seatColour, sent } from "./svg.js";
 
 const TILE = 64;
 const PAD = 24;
@@ -52,7 +52,9 @@ export default {
     const root = svgRoot(10, 10, "Tower race board");
     const info = caption("");
     const controls = html("div");
-    el.append(root, info, controls);
+    const legend = html("p", { class: "legend", "data-testid": "legend" },
+      "Dashed outline: a pyramid you can move · green tile: safe · coloured border: a seat's start · END: the goal.");
+    el.append(root, info, controls, legend);
 
     function send(state, text) {
       update(sent(state));
@@ -108,9 +110,9 @@ export default {
       const dieY = PAD + side * TILE + 10;
       root.append(die(PAD, dieY, 50, roll));
       const rollText = view.stage.move
-        ? `Seat ${view.stage.move.seat + 1} rolled ${roll}`
-        : view.last_roll ? `Seat ${view.last_roll.seat + 1} last rolled ${roll}` : "";
-      root.append(svg("text", { x: PAD + 62, y: dieY + 30, "font-size": 16 }, rollText));
+        ? `${seatName(view.stage.move.seat)} rolled ${roll}`
+        : view.last_roll ? `${seatName(view.last_roll.seat)} last rolled ${roll}` : "";
+      root.append(svg("text", { x: PAD + 62, y: dieY + 30, "font-size": 16, "data-testid": "roll" }, rollText));
 
       // Each seat's home stack (pyramids not yet on the board) and finished pyramids.
       view.seats.forEach((s, i) => {
@@ -118,7 +120,7 @@ export default {
         const y = dieY + 100 + Math.floor(i / 4) * HOME_ROW;
         const group = svg("g", { "data-testid": `home-${s.seat}` });
         group.append(svg("text", { x, y: y - 40, "font-size": 12, fill: seatColour(s.seat) },
-          `Seat ${s.seat + 1}${s.loses_next_turn ? " (skips)" : ""}`));
+          `${seatName(s.seat)}${s.loses_next_turn ? " (skips)" : ""}`));
         let px = x + 12;
         s.pyramids.forEach((place, k) => {
           const size = k + 1;
@@ -141,7 +143,8 @@ export default {
       const rolls = challenge && challenge.answer.played
         ? ` · last challenge rolls ${challenge.answer.played.rolls.map((r) => r.join(":")).join(", ")}, seat ${challenge.answer.played.winner + 1} won`
         : "";
-      info.textContent = outcome ? describeResult(outcome) : `${stageText(view.stage)}${rolls}`;
+      const yours = acting !== null && legal.some((a) => /^m\d$/.test(a)) ? ": click a dashed pyramid" : "";
+      info.textContent = outcome ? describeResult(outcome) : `${stageText(view.stage)}${yours}${rolls}`;
       controls.replaceChildren(legal.length ? actionChoices(legal, (text) => send(state, text), label) : "");
     }
 
@@ -154,9 +157,15 @@ export default {
   },
 };
 
+/// A seat as the board names it: its colour first, so that text and pyramids match.
+function seatName(seat) {
+  const colour = colourName(seat);
+  return `${colour[0].toUpperCase()}${colour.slice(1)} (seat ${seat + 1})`;
+}
+
 function stageText(stage) {
-  if (stage.move) return `Seat ${stage.move.seat + 1} to move a pyramid ${stage.move.roll} tiles`;
-  if (stage.challenge) return `Seat ${stage.challenge.seat + 1} may challenge a captor or wait`;
-  if (stage.answer) return `Seat ${stage.answer.challenged.seat + 1} must answer a challenge`;
+  if (stage.move) return `${seatName(stage.move.seat)} to move a pyramid ${stage.move.roll} tiles`;
+  if (stage.challenge) return `${seatName(stage.challenge.seat)} may challenge a captor or wait`;
+  if (stage.answer) return `${seatName(stage.answer.challenged.seat)} must answer a challenge`;
   return "";
 }
