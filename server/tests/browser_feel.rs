@@ -24,6 +24,7 @@ const WIDE: Screen = Screen::Window {
     width: 1400,
     height: 900,
 };
+const TAB: char = '\u{e004}';
 const ENTER: char = '\u{e007}';
 const ESCAPE: char = '\u{e00c}';
 const LEFT: char = '\u{e012}';
@@ -66,6 +67,11 @@ async fn piece(b: &Browser, square: &str) -> Value {
         "return document.querySelector('[data-testid=board] [data-testid=sq-{square}]').dataset.piece;"
     ))
     .await
+}
+
+/// Asserts how many elements match a selector.
+async fn expect_count(b: &Browser, css: &str, wanted: u64, why: &str) {
+    assert_eq!(count(b, css).await, wanted, "{css}: {why}");
 }
 
 async fn count(b: &Browser, css: &str) -> u64 {
@@ -146,20 +152,16 @@ async fn play_feel(screen: Screen, shots: &str) {
     // A premove on the attackers' turn: queued, cancelled by a click elsewhere, queued again.
     b.click("sq-c4").await;
     b.find(".sq.selected[data-sq=c4]").await;
-    assert_eq!(count(&b, ".sq.target").await, 0, "nothing is legal now");
+    expect_count(&b, ".sq.target", 0, "nothing is legal now").await;
     assert!(
         count(&b, ".sq.pretarget").await > 0,
         "premove squares are lit"
     );
     b.click("sq-c1").await;
     b.find(".sq.premove[data-sq=c1]").await;
-    assert_eq!(count(&b, ".sq.premove").await, 2);
+    expect_count(&b, ".sq.premove", 2, "").await;
     b.click("sq-a7").await;
-    assert_eq!(
-        count(&b, ".sq.premove").await,
-        0,
-        "a click elsewhere cancels it"
-    );
+    expect_count(&b, ".sq.premove", 0, "a click elsewhere cancels it").await;
     b.click("sq-c4").await;
     b.click("sq-c2").await;
     b.find(".sq.premove[data-sq=c2]").await;
@@ -172,27 +174,19 @@ async fn play_feel(screen: Screen, shots: &str) {
     b.screenshot(&format!("feel-premove-arrows{shots}")).await;
     draw(&b, screen, "f6", "f3").await;
     b.find("[data-shape='f6>f3']").await;
-    assert_eq!(
-        count(&b, ".sq.premove").await,
-        2,
-        "drawing keeps the premove"
-    );
+    expect_count(&b, ".sq.premove", 2, "drawing keeps the premove").await;
 
     // The turn comes: the premove is played at once, and the move sounds.
     attackers.ok(|id| act(id, match_id, 0, "a4-a3")).await;
     b.until_moves(2).await;
     b.until_text("move-1", "c4-c2").await;
     assert_eq!(piece(&b, "c2").await, json!("T"));
-    assert_eq!(count(&b, ".sq.premove").await, 0);
+    expect_count(&b, ".sq.premove", 0, "").await;
     b.until_text("announce", "Defenders: c4-c2").await;
     // The arrows stay until a left click.
-    assert_eq!(count(&b, "[data-shape]").await, 3);
+    expect_count(&b, "[data-shape]", 3, "").await;
     b.click("sq-a7").await;
-    assert_eq!(
-        count(&b, "[data-shape]").await,
-        0,
-        "a left click clears the drawings"
-    );
+    expect_count(&b, "[data-shape]", 0, "a left click clears the drawings").await;
 
     // A capture: its own sound; our move: the title says so, with the attackers' move.
     attackers.ok(|id| act(id, match_id, 0, "b4-b2")).await;
@@ -215,13 +209,9 @@ async fn play_feel(screen: Screen, shots: &str) {
     assert_eq!(piece(&b, "a3").await, json!("t"));
     assert_eq!(piece(&b, "b4").await, json!("t"), "b4 had not moved yet");
     assert_eq!(piece(&b, "c4").await, json!("T"), "c4 had not moved yet");
-    assert_eq!(
-        count(&b, ".sq.movable").await,
-        0,
-        "nothing moves in the past"
-    );
+    expect_count(&b, ".sq.movable", 0, "nothing moves in the past").await;
     b.find(&by_testid("move-0")).await;
-    assert_eq!(count(&b, ".moves .current").await, 1);
+    expect_count(&b, ".moves .current", 1, "").await;
     b.screenshot(&format!("feel-lookback{shots}")).await;
     b.keys(&[ESCAPE]).await;
     b.find("[data-testid=viewing][hidden]").await;
@@ -239,7 +229,7 @@ async fn play_feel(screen: Screen, shots: &str) {
     // Premoves off: a click on our piece on their turn does nothing, and the switch is kept.
     b.click("pref-premoves").await;
     b.click("sq-d5").await;
-    assert_eq!(count(&b, ".sq.selected").await, 0, "premoves are off");
+    expect_count(&b, ".sq.selected", 0, "premoves are off").await;
     assert_eq!(
         b.run("return localStorage.getItem('tafl.pref.premoves');")
             .await,
@@ -273,6 +263,15 @@ async fn the_same_on_a_phone() {
     play_feel(Screen::Phone, "-phone").await;
 }
 
+/// A guest's hot-seat Brandubh match in a browser, once its first pieces are movable.
+async fn hotseat_brandubh(driver: &Driver, addr: SocketAddr) -> Browser {
+    let b = driver.browser(WIDE).await;
+    b.guest(addr).await;
+    b.hotseat("tafl", "brandubh").await;
+    b.find(".sq.movable").await;
+    b
+}
+
 /// Drag and drop in a hot-seat Brandubh match: an attacker dragged with the mouse, a defender
 /// with a finger, a drop on a square the piece cannot reach plays nothing, and a click still
 /// moves. A hot-seat board faces the attackers and flips like any other.
@@ -280,10 +279,7 @@ async fn the_same_on_a_phone() {
 async fn tafl_pieces_move_by_drag_and_drop() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(WIDE).await;
-    b.guest(addr).await;
-    b.hotseat("tafl", "brandubh").await;
-    b.find(".sq.movable").await;
+    let b = hotseat_brandubh(&driver, addr).await;
     assert!(!turned(&b).await, "a hot-seat board faces the attackers");
 
     b.drag(
@@ -319,7 +315,7 @@ async fn tafl_pieces_move_by_drag_and_drop() {
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(b.moves().await, 2, "an illegal drop plays nothing");
-    assert_eq!(count(&b, ".sq.selected").await, 0);
+    expect_count(&b, ".sq.selected", 0, "").await;
     assert_eq!(piece(&b, "a4").await, json!("t"));
 
     b.click("flip-board").await;
@@ -343,19 +339,17 @@ async fn type_move(b: &Browser, text: &str, moves_before: usize) {
     b.until_moves(moves_before + 1).await;
 }
 
-/// A whole hot-seat Brandubh game from the keyboard: the first move with the arrow keys and
-/// Enter on the board's squares, the rest typed, until the king escapes to a corner. The squares
+/// A whole hot-seat Brandubh game from the keyboard: the first move by tabbing to the board, the
+/// arrow keys and Enter on its squares, the rest typed, until the king escapes to a corner. The squares
 /// tell a screen reader what is on them, each move is spoken, a move the rules refuse is named,
 /// and the mute switch silences the sounds and is kept after a reload. The finished match's move
-/// list still shows earlier positions, fetched from the server after the reload.
+/// list still shows earlier positions, fetched from the server after the reload, and its replay
+/// page flips the board.
 #[tokio::test]
 async fn a_keyboard_only_game_to_its_end() {
     let addr = server().await;
     let driver = Driver::start().await;
-    let b = driver.browser(WIDE).await;
-    b.guest(addr).await;
-    b.hotseat("tafl", "brandubh").await;
-    b.find(".sq.movable").await;
+    let b = hotseat_brandubh(&driver, addr).await;
     b.count_sounds().await;
     assert_eq!(
         b.run("return document.querySelector('[data-testid=sq-d4]').getAttribute('aria-label');")
@@ -363,9 +357,20 @@ async fn a_keyboard_only_game_to_its_end() {
         json!("d4, king, throne")
     );
 
-    // Tab lands on one square of the board: here a4, then the keys alone.
-    b.run("document.querySelector('[data-testid=sq-a4]').focus();")
-        .await;
+    // Tab reaches the board at one square, its centre; the arrow keys go on from there.
+    for _ in 0..30 {
+        b.keys(&[TAB]).await;
+        let on = b
+            .run("return document.activeElement.dataset.sq ?? null;")
+            .await;
+        if !on.is_null() {
+            assert_eq!(on, json!("d4"), "the board's tab stop");
+            break;
+        }
+    }
+    b.keys(&[LEFT, LEFT, LEFT]).await;
+    let focused = b.run("return document.activeElement.dataset.sq;").await;
+    assert_eq!(focused, json!("a4"));
     b.keys(&[ENTER]).await;
     b.find(".sq.selected[data-sq=a4]").await;
     b.keys(&[UP]).await;
@@ -425,6 +430,19 @@ async fn a_keyboard_only_game_to_its_end() {
     b.click("back-to-live").await;
     b.find("[data-testid=viewing][hidden]").await;
     assert_eq!(piece(&b, "g1").await, json!("K"));
+
+    // The replay page flips the board too.
+    let replay = b
+        .run("return location.hash.replace('#/match/', '#/replay/');")
+        .await;
+    b.open(addr, replay.as_str().unwrap()).await;
+    b.until_text("replay-position", "0 / 8").await;
+    assert!(!turned(&b).await, "a replay faces the attackers");
+    b.click("flip-board").await;
+    assert!(turned(&b).await, "flipped");
+    b.click("replay-last").await;
+    b.until_text("replay-position", "8 / 8").await;
+    assert!(turned(&b).await, "still flipped at another step");
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }
@@ -452,7 +470,7 @@ async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
         .run("return getComputedStyle(document.querySelector('[data-testid=clock-0]')).backgroundColor;")
         .await;
     assert_eq!(red, json!("rgb(192, 34, 26)"), "a low clock is red");
-    assert_eq!(count(&b, "[data-testid=clock-1].low").await, 0);
+    expect_count(&b, "[data-testid=clock-1].low", 0, "").await;
     b.screenshot("feel-low-clock").await;
 
     b.play_tafl("d1", "c1").await;

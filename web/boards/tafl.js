@@ -195,7 +195,6 @@ export default {
         rect.classList.toggle("premove", queued);
         rect.classList.toggle("movable", !selected && movesFrom(name).size > 0);
         rect.setAttribute("aria-label", describe(name, piece, targets));
-        rect.setAttribute("aria-pressed", String(name === selected));
         // Every marker has a shape of its own, not only a colour.
         if (wasLast) items.push(inset(name, "last-mark"));
         if (rect.classList.contains("movable")) items.push(inset(name, "movable-mark"));

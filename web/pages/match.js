@@ -111,6 +111,7 @@ export default async function render(root, params, app) {
       started: s.to_act.length > 0 || s.result != null || s.actions.length > 0,
     };
     past.keep(s.actions.length, s.view);
+    viewing = null;
     refresh();
   };
 
@@ -357,12 +358,12 @@ export default async function render(root, params, app) {
     const spent = legal;
     legal = { seq: lastSeq, seat, actions: [] };
     board?.update(boardState());
-    typed.update([], true);
+    drawAids();
     const ack = await send({ type: "act", seat, action });
     if (!ack && lastSeq === spent.seq) {
       legal = spent;
       board?.update(boardState());
-      typed.update(boardState().legal, true);
+      drawAids();
     }
   };
 

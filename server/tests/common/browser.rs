@@ -14,8 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{
-    InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
-    TouchActions,
+    ActionSequence, InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions,
+    PointerAction, TouchActions,
 };
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -251,28 +251,17 @@ impl Browser {
         let mut steps = vec![at(0.0), PointerAction::Down { button }];
         steps.extend((1..=4).map(|step| at(f64::from(step) / 4.0)));
         steps.push(PointerAction::Up { button });
-        let client = &self.client;
-        match pointer {
-            Pointer::Mouse => {
-                client
-                    .perform_actions(
-                        steps
-                            .into_iter()
-                            .fold(MouseActions::new("mouse".into()), InputSource::then),
-                    )
-                    .await
-            }
-            Pointer::Finger => {
-                client
-                    .perform_actions(
-                        steps
-                            .into_iter()
-                            .fold(TouchActions::new("finger".into()), InputSource::then),
-                    )
-                    .await
-            }
-        }
-        .unwrap();
+        let sequence: ActionSequence = match pointer {
+            Pointer::Mouse => steps
+                .into_iter()
+                .fold(MouseActions::new("mouse".into()), InputSource::then)
+                .into(),
+            Pointer::Finger => steps
+                .into_iter()
+                .fold(TouchActions::new("finger".into()), InputSource::then)
+                .into(),
+        };
+        self.client.perform_actions(sequence).await.unwrap();
     }
 
     /// Presses keys (characters, or WebDriver's codes such as `\u{e007}` for Enter) one after
