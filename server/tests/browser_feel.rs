@@ -384,6 +384,8 @@ async fn a_keyboard_only_game_to_its_end() {
         .run("return document.activeElement.getAttribute('aria-label');")
         .await;
     assert_eq!(label, json!("a5, empty, move here"));
+    expect_count(&b, ".focus-ring", 1, "the keyboard's square is ringed").await;
+    b.screenshot("feel-keyboard").await;
     b.keys(&[ENTER]).await;
     b.until_moves(1).await;
     b.until_text("move-0", "a4-a5").await;

@@ -123,9 +123,10 @@ export function drawings(root, layer, centre, unit) {
 
 // The keyboard: the squares are one tab stop (the square last focused), the arrow keys move the
 // focus to the square drawn next to it that way (so they follow a turned board), and Enter or
-// Space acts on the focused square as a click would (`activate(name)`). `reset()` makes the tab
-// stop again after the squares were redrawn.
-export function keyboard(root, activate) {
+// Space acts on the focused square as a click would (`activate(name)`). The focused square is
+// ringed in `layer` (above the pieces, where no neighbouring square hides the ring) when the
+// keyboard brought it there. `reset()` makes the tab stop again after the squares were redrawn.
+export function keyboard(root, layer, activate) {
   let current = null;
   const rects = () => [...root.querySelectorAll("rect[data-sq]")];
   const box = (node) => ["x", "y", "width", "height"].map((key) => Number(node.getAttribute(key)));
@@ -133,12 +134,16 @@ export function keyboard(root, activate) {
     for (const node of rects()) node.setAttribute("tabindex", node.dataset.sq === name ? "0" : "-1");
   };
   root.addEventListener("focusin", (e) => {
-    const name = e.target.closest?.("[data-sq]")?.dataset.sq;
-    if (name && name !== current) {
-      current = name;
-      stop(name);
+    const node = e.target.closest?.("[data-sq]");
+    if (!node) return;
+    if (node.dataset.sq !== current) {
+      current = node.dataset.sq;
+      stop(current);
     }
+    const [x, y, width, height] = box(node);
+    layer.replaceChildren(...(node.matches(":focus-visible") ? [svg("rect", { x, y, width, height, class: "focus-ring" })] : []));
   });
+  root.addEventListener("focusout", () => layer.replaceChildren());
   root.addEventListener("keydown", (e) => {
     const node = e.target.closest?.("[data-sq]");
     if (!node) return;
@@ -159,6 +164,7 @@ export function keyboard(root, activate) {
   });
   return {
     reset() {
+      layer.replaceChildren();
       const names = rects().map((n) => n.dataset.sq);
       stop(names.includes(current) ? current : names[Math.floor(names.length / 2)]);
     },

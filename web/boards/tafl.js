@@ -126,7 +126,7 @@ export default {
         root.append(svg("text", { x: -3, y: top(i) + UNIT / 2 + 1.2, class: "coord" }, String(i + 1)));
       }
       layer = svg("g", { class: "pieces" });
-      root.append(layer, drawn);
+      root.append(layer, drawn, ring);
       notes.redraw();
       keys.reset();
     };
@@ -231,7 +231,8 @@ export default {
       draw();
     };
 
-    const keys = keyboard(root, pick);
+    const ring = svg("g", { class: "focus" });
+    const keys = keyboard(root, ring, pick);
     const drawn = svg("g", { class: "drawings" });
     const notes = drawings(root, drawn, centre, UNIT);
     root.addEventListener("click", (e) => {
