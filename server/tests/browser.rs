@@ -540,12 +540,16 @@ async fn a_guest_watches_a_live_match_from_the_lobby() {
     carol.until_text("player-0", mover_name).await;
     carol.until_text("player-1", waiter_name).await;
 
-    // A spectator has no say in the match: of the controls only the board toggle is there, and
-    // no piece may be picked up.
+    // A spectator has no say in the match: of the controls only the board toggle and the flip
+    // (ways of looking) are there, and no piece may be picked up.
     let controls = carol
         .run("return [...document.querySelectorAll('.controls [data-testid]')].map((b) => b.dataset.testid);")
         .await;
-    assert_eq!(controls, json!(["toggle-3d"]), "a spectator's controls");
+    assert_eq!(
+        controls,
+        json!(["toggle-3d", "flip-board"]),
+        "a spectator's controls"
+    );
     for absent in ["resign", "offer-draw", "abort", "claim-win", "accept-draw"] {
         let script = format!("return !document.querySelector('{}');", by_testid(absent));
         assert_eq!(

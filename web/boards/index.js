@@ -1,16 +1,21 @@
 // The board of each game, by game id (the `game` field of a match), loaded on demand so a page
 // only fetches the board it shows. Every board module exports a default object:
 //
-//   create(el, { game, variant, rules, seats, perspective, onAction }) -> { update(state), destroy() }
+//   create(el, { game, variant, rules, seats, perspective, flip, onAction })
+//     -> { update(state), destroy(), setFlip?(flip) }
 //
 // drawing into the empty element `el`; `rules` is the variant's rules text from the catalog (or
-// a custom variant's own), `perspective` is the seat the user sees from (null for a spectator)
-// and `onAction(text)` is called with an action in the game's own notation, always one of
-// `state.legal`. `update(state)` takes { view, toAct, mySeats, legal, log, last, result }: the
-// game's view exactly as the server sends it, the seats to act, the seats this user may act for
-// now, their legal actions, the actions so far as [{seat, action}], the last one and the result
-// (null while the match goes on). Interactive elements carry `data-testid`s (squares
-// `sq-<name>`) for the browser tests.
+// a custom variant's own), `perspective` is the seat the user sees from (null for a spectator
+// and in a hot-seat match), `flip` whether the user turned the board round from the way it faces
+// that seat, and `onAction(text)` is called with an action in the game's own notation, always one
+// of `state.legal`. `update(state)` takes { view, toAct, mySeats, legal, log, last, result, past }:
+// the game's view exactly as the server sends it, the seats to act, the seats this user may act
+// for now, their legal actions, the actions so far as [{seat, action}], the last one, the result
+// (null while the match goes on) and `past`, true while the page shows an earlier position of a
+// match in play (nothing may be played or queued then). A board that can turn round has
+// `setFlip(flip)`, and the pages then offer a `flip-board` button. Interactive elements carry
+// `data-testid`s (squares `sq-<name>`) for the browser tests; boards/interact.js has the drag,
+// right-button drawing and keyboard handling shared by boards of squares.
 //
 // The object may also declare how the pages show the game; pages read these, never game ids:
 //
@@ -22,6 +27,10 @@
 //   customRules: { label, placeholder }  the game plays a free-form variant text (its own rules
 //       string): the lobby's private match form offers a box for it, titled `label`, previewed
 //       through `GET /api/games/<game>/preview?variant=<text>`. Custom variants are casual.
+//   premoves: true  while the opponent is to move, the board lets a player queue a move, which it
+//       plays (through `onAction`) once `state.legal` has it; the match page shows the switch.
+//   captured(view) -> boolean  whether the move that led to a view captured (the match page then
+//       sounds a capture).
 //   lobbyVariants: { main, short }  the variants the lobby's pickers start on when they start on
 //       this game (the catalog's first): `main` for quick play and private matches, `short` (a
 //       quick one) for the AI and hot seat; else the catalog's first variant of the game.

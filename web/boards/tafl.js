@@ -1,7 +1,13 @@
 // The 2D tafl board, for every variant (7x7 to 19x19): an SVG drawn from the view's OpenTafl
-// position. Click a piece to see where it may go (from the server's legal actions), then click a
-// destination. The last move and its captures are marked.
+// position. A piece moves by a click on it and then on a lit destination, by dragging it there, or
+// from the keyboard (the arrow keys between squares, Enter or Space as a click); where it may go
+// comes from the server's legal actions. The last move and its captures are marked. A defender
+// sees the board from the defenders' side (turned half round), and `setFlip` turns it for anyone.
+// While the opponent is to move, a player may queue one premove, played when the turn comes if it
+// is legal then; right-button arrows and marks are drawn as on lichess (see interact.js).
 import { svg } from "../dom.js";
+import { pref } from "../prefs.js";
+import { dragPieces, drawings, keyboard } from "./interact.js";
 
 // The special squares of a variant, read from its OpenTafl rules string (the catalog's, or a
 // custom variant's own): where the king escapes (`esc:e`, any edge square; else the corners),
@@ -43,6 +49,10 @@ export function parseMove(text) {
   return { from, to, captured: captures ? captures.split("/") : [] };
 }
 
+const PIECES = { t: "attacker", T: "defender", K: "king" };
+// The pieces each seat moves: the attackers (seat 0) and the defenders with their king (seat 1).
+const SEAT_PIECES = ["t", "TK"];
+
 export default {
   // How the pages show tafl (see boards/index.js).
   views: [
@@ -50,51 +60,75 @@ export default {
     { id: "3d", label: "3D board", load: () => import("./tafl3d.js") },
   ],
   moveList: "pairs",
+  premoves: true,
+  // A move that captured: its view's last move lists the captured squares after an "x".
+  captured: (view) => !!view?.last_move?.includes("x"),
   customRules: {
     label: "Custom rules (OpenTafl notation)",
     placeholder: "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
   },
   lobbyVariants: { main: "copenhagen", short: "brandubh" },
 
-  create(el, { variant, rules, onAction }) {
+  create(el, { variant, rules, perspective = null, flip = false, onAction }) {
     let special = null;
     let dim = 0;
     let squares = new Map();
     let layer = null;
     let state = null;
+    let ranks = [];
     let selected = null;
-    const root = svg("svg", { class: "tafl", role: "img", "aria-label": `${variant} board` });
+    // The queued premove, {from, to}, or null.
+    let premove = null;
+    // Turned half round: the defenders' side at the bottom.
+    let turned = (perspective === 1) !== flip;
+    const root = svg("svg", { class: "tafl", role: "group", "aria-label": `${variant} board` });
     el.append(root);
 
-    // The squares and labels, drawn once the size is known (from the first view).
+    const coords = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
+    const left = (f) => (turned ? dim - 1 - f : f) * UNIT;
+    const top = (r) => (turned ? r : dim - 1 - r) * UNIT;
+    const centre = (name) => {
+      const [f, r] = coords(name);
+      return { x: left(f) + UNIT / 2, y: top(r) + UNIT / 2 };
+    };
+    const pieceOn = (name) => {
+      const [f, r] = coords(name);
+      return ranks[r]?.[f] ?? null;
+    };
+
+    // The squares, labels and layers, drawn once the size is known (from the first view) and
+    // again when the board turns.
     const build = (size) => {
       dim = size;
       special = specialSquares(rules, dim);
       squares = new Map();
       const margin = 6;
       root.setAttribute("viewBox", `${-margin} 0 ${dim * UNIT + margin} ${dim * UNIT + margin}`);
+      root.dataset.turned = String(turned);
       root.replaceChildren();
       const isCorner = (f, r) => special.escape === "corner" && special.corners.has(squareName(f, r));
       const isEdge = (f, r) => special.escape === "edge" && (f === 0 || r === 0 || f === dim - 1 || r === dim - 1);
-      const centre = (dim - 1) / 2;
+      const middle = (dim - 1) / 2;
       for (let r = 0; r < dim; r += 1) {
         for (let f = 0; f < dim; f += 1) {
           const name = squareName(f, r);
-          const kind = isCorner(f, r) ? "corner" : special.throne && f === centre && r === centre ? "throne" : isEdge(f, r) ? "edge" : "plain";
+          const kind = isCorner(f, r) ? "corner" : special.throne && f === middle && r === middle ? "throne" : isEdge(f, r) ? "edge" : "plain";
           const rect = svg("rect", {
-            x: f * UNIT, y: (dim - 1 - r) * UNIT, width: UNIT, height: UNIT,
-            class: `sq ${kind}`, "data-testid": `sq-${name}`, "data-sq": name,
+            x: left(f), y: top(r), width: UNIT, height: UNIT, role: "button", tabindex: "-1",
+            class: `sq ${kind}`, "data-testid": `sq-${name}`, "data-sq": name, "data-kind": kind,
           });
           root.append(rect);
           squares.set(name, rect);
         }
       }
       for (let i = 0; i < dim; i += 1) {
-        root.append(svg("text", { x: i * UNIT + UNIT / 2, y: dim * UNIT + 4.5, class: "coord" }, fileName(i)));
-        root.append(svg("text", { x: -3, y: (dim - 1 - i) * UNIT + UNIT / 2 + 1.2, class: "coord" }, String(i + 1)));
+        root.append(svg("text", { x: left(i) + UNIT / 2, y: dim * UNIT + 4.5, class: "coord" }, fileName(i)));
+        root.append(svg("text", { x: -3, y: top(i) + UNIT / 2 + 1.2, class: "coord" }, String(i + 1)));
       }
       layer = svg("g", { class: "pieces" });
-      root.append(layer);
+      root.append(layer, drawn, ring);
+      notes.redraw();
+      keys.reset();
     };
 
     // The legal actions starting on a square, by destination.
@@ -107,58 +141,143 @@ export default {
       return out;
     };
 
+    // Premoves are for a player while the opponent is to move (or the move just sent is on its
+    // way): the board then offers nothing legal, and the player's pieces may be queued to go to
+    // any square in line (the position may change first; the turn checks the move).
+    const premoving = () => perspective !== null && !!state && !state.result && !state.past
+      && state.legal.length === 0 && pref("premoves");
+    const premovesFrom = (from) => {
+      const out = new Map();
+      if (!SEAT_PIECES[perspective]?.includes(pieceOn(from))) return out;
+      const [f, r] = coords(from);
+      for (let i = 0; i < dim; i += 1) {
+        if (i !== f) out.set(squareName(i, r), `${from}-${squareName(i, r)}`);
+        if (i !== r) out.set(squareName(f, i), `${from}-${squareName(f, i)}`);
+      }
+      return out;
+    };
+    const choices = (from) => (premoving() ? premovesFrom(from) : movesFrom(from));
+
+    // What a square says to a screen reader: its name, its piece and what it offers.
+    const describe = (name, piece, targets) => [
+      name,
+      PIECES[piece] ?? "empty",
+      squares.get(name).dataset.kind === "plain" ? null : squares.get(name).dataset.kind,
+      name === selected ? "selected" : null,
+      targets.has(name) ? (premoving() ? "premove here" : "move here") : null,
+      premove && name === premove.from ? "premove from" : null,
+      premove && name === premove.to ? "premove to" : null,
+    ].filter(Boolean).join(", ");
+
     const draw = () => {
-      const ranks = parsePosition(state.view.position);
+      ranks = parsePosition(state.view.position);
       if (ranks.length !== dim) build(ranks.length);
       const last = state.view.last_move ? parseMove(state.view.last_move) : null;
-      const targets = selected ? movesFrom(selected) : new Map();
+      const targets = selected ? choices(selected) : new Map();
+      const early = premoving();
+      const inset = (name, cls) => {
+        const { x, y } = centre(name);
+        return svg("rect", { x: x - UNIT / 2 + 0.8, y: y - UNIT / 2 + 0.8, width: UNIT - 1.6, height: UNIT - 1.6, class: cls });
+      };
+      const items = [];
       for (const [name, rect] of squares) {
-        const [, file, rank] = name.match(/([a-z])(\d+)/);
+        const piece = pieceOn(name) ?? "";
+        const { x: cx, y: cy } = centre(name);
         // The piece on the square, for tests and assistive tools (the drawn pieces lie above).
-        rect.dataset.piece = ranks[Number(rank) - 1][file.charCodeAt(0) - 97] ?? "";
-        rect.classList.toggle("last", !!last && (name === last.from || name === last.to));
+        rect.dataset.piece = piece;
+        const wasLast = !!last && (name === last.from || name === last.to);
+        const queued = !!premove && (name === premove.from || name === premove.to);
+        rect.classList.toggle("last", wasLast);
         rect.classList.toggle("captured", !!last && last.captured.includes(name));
         rect.classList.toggle("selected", name === selected);
-        rect.classList.toggle("target", targets.has(name));
+        rect.classList.toggle("target", !early && targets.has(name));
+        rect.classList.toggle("pretarget", early && targets.has(name));
+        rect.classList.toggle("premove", queued);
         rect.classList.toggle("movable", !selected && movesFrom(name).size > 0);
-      }
-      const items = [];
-      ranks.forEach((rank, r) => rank.forEach((piece, f) => {
-        const cx = f * UNIT + UNIT / 2;
-        const cy = (dim - 1 - r) * UNIT + UNIT / 2;
+        rect.setAttribute("aria-label", describe(name, piece, targets));
+        // Every marker has a shape of its own, not only a colour.
+        if (wasLast) items.push(inset(name, "last-mark"));
+        if (rect.classList.contains("movable")) items.push(inset(name, "movable-mark"));
+        if (queued) items.push(inset(name, "premove-mark"));
         if (piece) {
-          const cls = piece === "t" ? "attacker" : piece === "T" ? "defender" : "king";
-          items.push(svg("circle", { cx, cy, r: UNIT * 0.36, class: `piece ${cls}` }));
-          if (piece === "K") items.push(svg("path", { d: `M${cx - 2.2} ${cy}h4.4M${cx} ${cy - 2.2}v4.4`, class: "king-mark" }));
+          const cls = PIECES[piece];
+          items.push(svg("g", { class: "piece-at", "data-on": name },
+            svg("circle", { cx, cy, r: UNIT * 0.36, class: `piece ${cls}` }),
+            name === selected ? svg("circle", { cx, cy, r: UNIT * 0.45, class: "ring" }) : null,
+            piece === "K" ? svg("path", { d: `M${cx - 2.2} ${cy}h4.4M${cx} ${cy - 2.2}v4.4`, class: "king-mark" }) : null));
         }
-        const name = squareName(f, r);
-        if (targets.has(name)) items.push(svg("circle", { cx, cy, r: UNIT * 0.14, class: "dot" }));
+        if (targets.has(name)) items.push(svg("circle", { cx, cy, r: UNIT * 0.14, class: early ? "dot pre" : "dot" }));
         if (last?.captured.includes(name)) items.push(svg("path", { d: `M${cx - 2.5} ${cy - 2.5}l5 5M${cx + 2.5} ${cy - 2.5}l-5 5`, class: "cross" }));
-      }));
+      }
       layer.replaceChildren(...items);
     };
 
-    root.addEventListener("click", (e) => {
-      const name = e.target.closest("[data-sq]")?.dataset.sq;
-      if (!name || !state) return;
+    // A click (or Enter) on a square: it cancels a queued premove; with a piece selected, a lit
+    // destination plays the move (or queues it as the premove); else it selects the piece there.
+    const pick = (name) => {
+      if (!state) return;
+      premove = null;
       if (selected) {
-        const action = movesFrom(selected).get(name);
+        const action = choices(selected).get(name);
         if (action) {
+          if (premoving()) premove = { from: selected, to: name };
           selected = null;
           draw();
-          onAction(action);
+          if (!premove) onAction(action);
           return;
         }
       }
-      selected = movesFrom(name).size > 0 && name !== selected ? name : null;
+      selected = choices(name).size > 0 && name !== selected ? name : null;
       draw();
+    };
+
+    const ring = svg("g", { class: "focus" });
+    const keys = keyboard(root, ring, pick);
+    const drawn = svg("g", { class: "drawings" });
+    const notes = drawings(root, drawn, centre, UNIT);
+    root.addEventListener("click", (e) => {
+      const name = e.target.closest("[data-sq]")?.dataset.sq;
+      if (name) pick(name);
+    });
+    dragPieces(root, {
+      canLift: (name) => !!state && choices(name).size > 0,
+      lift: (name) => {
+        premove = null;
+        selected = name;
+        draw();
+      },
+      piece: (name) => layer.querySelector(`[data-on="${name}"]`),
+      drop: (from, to) => {
+        if (to && to !== from && choices(from).has(to)) pick(to);
+        else if (to !== from) {
+          selected = null;
+          draw();
+        }
+      },
     });
 
     return {
       update(next) {
         state = next;
-        if (selected && movesFrom(selected).size === 0) selected = null;
+        if (premove && state.legal.length) {
+          // The turn has come: the premove is played if it is legal now, else forgotten.
+          const action = movesFrom(premove.from).get(premove.to);
+          premove = null;
+          selected = null;
+          if (action) {
+            draw();
+            queueMicrotask(() => onAction(action));
+            return;
+          }
+        }
+        if (state.result) premove = null;
+        if (selected && choices(selected).size === 0) selected = null;
         draw();
+      },
+      setFlip(on) {
+        turned = (perspective === 1) !== on;
+        dim = 0;
+        if (state) draw();
       },
       destroy() {
         root.remove();

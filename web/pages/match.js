@@ -2,10 +2,18 @@
 // abort, claim a win) and the result. It follows the match over the shared socket: a snapshot,
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
+//
+// For the feel of play (see match-aids.js): moves sound and are spoken to screen readers, the tab
+// title says when it is your move, a clock under 10 s turns red and your own ticks, a move may
+// be typed, the board may be flipped, and a click on the move list shows that earlier position
+// (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
+// it too, so the board in play is never a stale one.
 import { el, clockText, playerLink } from "../dom.js";
 import { seatName, variantRules } from "../catalog.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
+import { playSound } from "../sound.js";
+import { LOW_TIME_MS, announcer, lowTimeTicker, moveBox, positions, settings, turnTitle } from "./match-aids.js";
 
 export default async function render(root, params, app) {
   const matchId = Number(params.id);
@@ -24,6 +32,15 @@ export default async function render(root, params, app) {
   let board = null;
   let view = 0;
   let closed = false;
+  // The board turned round by the user (from its default for their seat), and the position
+  // looked back at (the number of moves before it), null for the game in play.
+  let flip = false;
+  let viewing = null;
+  let viewed = null;
+  const past = positions(app.api, matchId);
+  const title = turnTitle();
+  const tick = lowTimeTicker();
+  const speech = announcer();
 
   const header = el("div", { class: "match-head" });
   const players = el("div", { class: "players" });
@@ -35,11 +52,15 @@ export default async function render(root, params, app) {
   const drawBox = el("div", { class: "row draw", hidden: true });
   const moves = el("ol", { class: "moves", "data-testid": "move-list" });
   const message = el("p", { class: "error", "data-testid": "match-error" });
+  const marker = el("div", { class: "viewing", "data-testid": "viewing", hidden: true });
+  const typed = moveBox((action) => play(action));
+  const switches = el("div");
   root.append(
     header,
     el("div", { class: "match" },
-      el("div", { class: "match-board" }, players, turn, banner, invite, boardBox),
-      el("aside", { class: "match-side card" }, controls, drawBox, message, el("h3", {}, "Moves"), moves)),
+      el("div", { class: "match-board" }, players, turn, banner, invite, marker, boardBox, typed.node),
+      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, "Moves"), moves)),
+    speech.node,
   );
 
   const fail = (e) => {
@@ -89,6 +110,8 @@ export default async function render(root, params, app) {
       result: s.result ?? null,
       started: s.to_act.length > 0 || s.result != null || s.actions.length > 0,
     };
+    past.keep(s.actions.length, s.view);
+    viewing = null;
     refresh();
   };
 
@@ -128,6 +151,10 @@ export default async function render(root, params, app) {
       case "acted":
         m.log.push({ seat: e.seat, action: e.action ?? null });
         m.view = e.view;
+        past.keep(m.log.length, e.view);
+        viewing = null;
+        playSound(game?.captured?.(e.view) ? "capture" : "move");
+        speech.say(`${seatName(m.game, e.seat)}: ${e.action ?? "moved"}`);
         m.toAct = e.to_act;
         if (m.drawOffer !== null && m.drawOffer !== e.seat) m.drawOffer = null;
         setClocks(e.clocks_ms);
@@ -173,7 +200,10 @@ export default async function render(root, params, app) {
     m.seats.forEach((_, i) => {
       const node = players.querySelector(`[data-testid="clock-${i}"]`);
       const ms = runningClock(i);
-      if (node && ms !== null) node.textContent = clockText(ms);
+      if (!node || ms === null) return;
+      node.textContent = clockText(ms);
+      node.classList.toggle("low", ms < LOW_TIME_MS);
+      if (m.yourSeats.includes(i) && m.started && !m.result && m.toAct.includes(i)) tick(ms);
     });
   };
 
@@ -278,6 +308,12 @@ export default async function render(root, params, app) {
     if (playing && started && opponentsAway) list.push(button("claim-win", "Claim the win", () => send({ type: "claim_win", seat })));
     const toggle = game && viewToggle(game, view);
     if (toggle) list.push(button(toggle.testid, toggle.label, () => switchBoard(toggle.next).catch(fail), "secondary"));
+    if (board?.setFlip) {
+      list.push(button("flip-board", "Flip board", () => {
+        flip = !flip;
+        board.setFlip(flip);
+      }, "secondary"));
+    }
     controls.replaceChildren(...list);
 
     // An open offer: the other seats may answer it.
@@ -291,7 +327,7 @@ export default async function render(root, params, app) {
     }
   };
 
-  const boardState = () => ({
+  const boardState = () => (viewing !== null ? pastState() : {
     view: m.view,
     toAct: m.toAct,
     mySeats: toActMine(),
@@ -300,6 +336,36 @@ export default async function render(root, params, app) {
     last: m.log.at(-1) ?? null,
     result: m.result,
   });
+
+  // An earlier position, read-only: nothing to play, nor to premove.
+  const pastState = () => ({
+    view: viewed,
+    toAct: [],
+    mySeats: [],
+    legal: [],
+    log: m.log.slice(0, viewing),
+    last: m.log[viewing - 1] ?? null,
+    result: null,
+    past: true,
+  });
+
+  // Sends a move from the board or the move box.
+  const play = async (action) => {
+    const seat = toActMine()[0];
+    if (seat === undefined || viewing !== null) return;
+    // The position is spent once a move is sent: until the server answers, nothing stays
+    // movable for a second click (it would select a piece the answer then deselects).
+    const spent = legal;
+    legal = { seq: lastSeq, seat, actions: [] };
+    board?.update(boardState());
+    drawAids();
+    const ack = await send({ type: "act", seat, action });
+    if (!ack && lastSeq === spent.seq) {
+      legal = spent;
+      board?.update(boardState());
+      drawAids();
+    }
+  };
 
   // Draws view `at` of the game's board.
   const switchBoard = async (at) => {
@@ -315,20 +381,8 @@ export default async function render(root, params, app) {
       rules: variantRules(m.game, m.variant),
       seats: m.seats.length,
       perspective: m.yourSeats.length && m.yourSeats.length < m.seats.length ? m.yourSeats[0] : null,
-      onAction: async (action) => {
-        const seat = toActMine()[0];
-        if (seat === undefined) return;
-        // The position is spent once a move is sent: until the server answers, nothing stays
-        // movable for a second click (it would select a piece the answer then deselects).
-        const spent = legal;
-        legal = { seq: lastSeq, seat, actions: [] };
-        board.update(boardState());
-        const ack = await send({ type: "act", seat, action });
-        if (!ack && lastSeq === spent.seq) {
-          legal = spent;
-          board?.update(boardState());
-        }
-      },
+      flip,
+      onAction: play,
     });
     board.update(boardState());
     drawControls();
@@ -343,6 +397,7 @@ export default async function render(root, params, app) {
     if (ack && asked === lastSeq && m && !closed) {
       legal = { seq: asked, seat, actions: ack.actions ?? [] };
       board?.update(boardState());
+      drawAids();
     }
   };
 
@@ -351,14 +406,19 @@ export default async function render(root, params, app) {
     header.replaceChildren(el("h1", {}, `${m.game} · ${m.variant}`),
       el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`));
     drawPlayers();
+    drawClocks();
     drawTurn();
     drawBanner();
+    drawMarker();
+    drawAids();
     if (!board) {
       try {
         // The module first: it says how the moves are listed.
         game ??= await boardFor(m.game);
         if (!m || closed) return;
+        switches.replaceChildren(settings(game.premoves && m.yourSeats.length > 0 && m.yourSeats.length < m.seats.length));
         drawMoves();
+        markMoves();
         await switchBoard(0);
       } catch (e) {
         if (m) drawMoves();
@@ -367,11 +427,85 @@ export default async function render(root, params, app) {
       }
     } else {
       drawMoves();
+      markMoves();
       drawControls();
       board.update(boardState());
     }
     fetchLegal();
   };
+
+  // --- Feel: the title, the move box, looking back -------------------------------------------
+
+  const drawAids = () => {
+    const mine = toActMine().length > 0 && m.yourSeats.length < m.seats.length;
+    title.set(mine, m.log.at(-1)?.action);
+    typed.update(viewing === null ? boardState().legal : [], m.yourSeats.length > 0 && !m.result);
+  };
+
+  // The moves in the list are buttons to look back; the one shown is marked.
+  const MOVE = '[data-testid^="move-"]:not([data-testid="move-list"])';
+  const markMoves = () => {
+    moves.querySelectorAll(MOVE).forEach((node) => {
+      const at = Number(node.dataset.testid.slice(5)) + 1;
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("aria-label", `Show the position after move ${at}`);
+      node.classList.toggle("current", at === viewing);
+    });
+  };
+
+  // Shows the position after `count` moves (the game in play from the last one on).
+  const lookBack = async (count) => {
+    if (!m || !board) return;
+    const at = Math.max(0, Math.min(count, m.log.length));
+    if (at === m.log.length) {
+      viewing = null;
+    } else {
+      const shown = await past.get(at).catch((e) => {
+        fail(e);
+        return null;
+      });
+      if (!shown || !m || at >= m.log.length) return;
+      viewing = at;
+      viewed = shown;
+    }
+    drawMarker();
+    markMoves();
+    drawAids();
+    board.update(boardState());
+  };
+
+  const drawMarker = () => {
+    marker.hidden = viewing === null;
+    boardBox.classList.toggle("past", viewing !== null);
+    if (viewing !== null) {
+      marker.replaceChildren(
+        el("span", { "data-testid": "viewing-text" },
+          `Viewing move ${viewing} of ${m.log.length}${viewing ? ` (${m.log[viewing - 1].action ?? "hidden"})` : " (the start)"}: not the game in play.`),
+        button("back-to-live", "Back to the game (Esc)", () => lookBack(Infinity)));
+    }
+  };
+
+  moves.addEventListener("click", (e) => {
+    const node = e.target.closest?.(MOVE);
+    if (node) lookBack(Number(node.dataset.testid.slice(5)) + 1);
+  });
+  const onKey = (e) => {
+    if (!m || e.target.closest?.("input, select, textarea, [data-sq]")) return;
+    if (e.key === "Enter" && moves.contains(e.target) && e.target.matches(MOVE)) {
+      lookBack(Number(e.target.dataset.testid.slice(5)) + 1);
+    } else if (viewing !== null && (e.key === "Escape" || e.key === "End")) {
+      lookBack(Infinity);
+    } else if (e.key === "ArrowLeft") {
+      lookBack((viewing ?? m.log.length) - 1);
+    } else if (e.key === "ArrowRight" && viewing !== null) {
+      lookBack(viewing + 1);
+    } else {
+      return;
+    }
+    e.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
 
   const onOpen = () => watch();
   const onDown = () => {
@@ -386,6 +520,8 @@ export default async function render(root, params, app) {
 
   return () => {
     closed = true;
+    title.restore();
+    document.removeEventListener("keydown", onKey);
     clearInterval(ticker);
     socket.off("snapshot", onSnapshot);
     socket.off("event", onEvent);

@@ -1,6 +1,7 @@
 // A match step by step: `GET /api/matches/<id>/replay` gives every action and the public view
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
-// next and last buttons (and the arrow keys) step through it; a click on the move list jumps.
+// next and last buttons (and the arrow keys) step through it; a click on the move list jumps. A
+// board that can turn round offers a flip button.
 import { el, playerLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
@@ -28,6 +29,7 @@ export default async function render(root, params, app) {
   let game = null;
   let board = null;
   let view = 0;
+  let flip = false;
 
   const boardBox = el("div", { class: "board-box", "data-testid": "board" });
   const position = el("span", { "data-testid": "replay-position" });
@@ -46,6 +48,11 @@ export default async function render(root, params, app) {
   // The switch between the board's views, for a board that has more than one.
   const toggle = el("button", { type: "button", class: "secondary" });
   toggle.onclick = () => mount(viewToggle(game, view).next);
+  const flipper = el("button", { type: "button", class: "secondary", "data-testid": "flip-board" }, "Flip board");
+  flipper.onclick = () => {
+    flip = !flip;
+    board?.setFlip?.(flip);
+  };
   const controls = el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last);
   const players = record
     ? el("p", {}, record.summary.players.flatMap((p, i) => (i ? [" vs ", playerLink(p)] : [playerLink(p)])))
@@ -91,9 +98,11 @@ export default async function render(root, params, app) {
     view = which;
     board = module.create(target, {
       game: replay.game, variant: replay.variant, rules: variantRules(replay.game, replay.variant),
-      seats: replay.seats, perspective: null, onAction: () => {},
+      seats: replay.seats, perspective: null, flip, onAction: () => {},
     });
     board.update(state());
+    if (board.setFlip) controls.append(flipper);
+    else flipper.remove();
     const next = viewToggle(game, view);
     if (next) {
       toggle.dataset.testid = next.testid;

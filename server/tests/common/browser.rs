@@ -1,7 +1,8 @@
 //! A real headless Chromium for browser tests (Debian's `chromium` and `chromium-driver`), driven
 //! over WebDriver by fantoccini: a chromedriver of the test's own, browser windows with their
 //! own profiles, and the waits and clicks the tests are written in. Screenshots go to
-//! `target/screenshots/`.
+//! `target/screenshots/`. The browser's console is kept, so that a test can assert that a page
+//! logged no error (`console_errors`).
 //!
 //! Include it with `#[path = "common/browser.rs"] mod browser;` (it does not need `common`).
 #![allow(dead_code)] // Each test binary uses its own part of this module.
@@ -12,7 +13,11 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+use fantoccini::actions::{
+    ActionSequence, InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions,
+    PointerAction, TouchActions,
+};
+use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
@@ -79,6 +84,7 @@ impl Driver {
         }
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".into(), options);
+        caps.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{}", self.port))
@@ -115,6 +121,43 @@ impl Drop for Driver {
 
 pub struct Browser {
     pub client: Client,
+}
+
+/// What drags across the page.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Pointer {
+    Mouse,
+    Finger,
+}
+
+/// ChromeDriver's own command for the browser's console log (not in W3C WebDriver): the entries
+/// since the last time it was asked.
+#[derive(Debug)]
+struct ConsoleLog;
+
+impl WebDriverCompatibleCommand for ConsoleLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
+        )
+    }
+}
+
+/// Where a pointer gesture starts or ends: the centre of an element, by CSS selector.
+fn centre_of(css: &str) -> String {
+    format!(
+        "const r = document.querySelector({}).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];",
+        json!(css)
+    )
 }
 
 pub fn by_testid(id: &str) -> String {
@@ -187,6 +230,85 @@ impl Browser {
                 button: MOUSE_BUTTON_LEFT,
             });
         self.client.perform_actions(mouse).await.unwrap();
+    }
+
+    /// The centre of an element in the viewport, in CSS pixels.
+    pub async fn centre(&self, css: &str) -> (f64, f64) {
+        let at = self.run(&centre_of(css)).await;
+        (at[0].as_f64().unwrap(), at[1].as_f64().unwrap())
+    }
+
+    /// Drags a pointer with `button` held from the centre of one element to another's, in a few
+    /// steps as a hand would: `drag(Pointer::Mouse, ..., MOUSE_BUTTON_RIGHT)` draws a lichess
+    /// arrow (a right click where `from` is `to`).
+    pub async fn drag(&self, pointer: Pointer, from: &str, to: &str, button: u64) {
+        let (a, b) = (self.centre(from).await, self.centre(to).await);
+        let at = |t: f64| PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(30)),
+            x: (a.0 + (b.0 - a.0) * t).round(),
+            y: (a.1 + (b.1 - a.1) * t).round(),
+        };
+        let mut steps = vec![at(0.0), PointerAction::Down { button }];
+        steps.extend((1..=4).map(|step| at(f64::from(step) / 4.0)));
+        steps.push(PointerAction::Up { button });
+        let sequence: ActionSequence = match pointer {
+            Pointer::Mouse => steps
+                .into_iter()
+                .fold(MouseActions::new("mouse".into()), InputSource::then)
+                .into(),
+            Pointer::Finger => steps
+                .into_iter()
+                .fold(TouchActions::new("finger".into()), InputSource::then)
+                .into(),
+        };
+        self.client.perform_actions(sequence).await.unwrap();
+    }
+
+    /// Presses keys (characters, or WebDriver's codes such as `\u{e007}` for Enter) one after
+    /// another, on whatever has the focus.
+    pub async fn keys(&self, keys: &[char]) {
+        let mut typing = KeyActions::new("keyboard".into());
+        for &value in keys {
+            typing = typing
+                .then(KeyAction::Down { value })
+                .then(KeyAction::Up { value });
+        }
+        self.client.perform_actions(typing).await.unwrap();
+    }
+
+    /// The errors the page logged to the console (and uncaught exceptions) since the last call.
+    pub async fn console_errors(&self) -> Vec<String> {
+        let log = self.client.issue_cmd(ConsoleLog).await.unwrap();
+        log.as_array()
+            .into_iter()
+            .flatten()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .map(|entry| entry["message"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// Fails the test if the page logged an error.
+    pub async fn assert_no_console_errors(&self) {
+        let errors = self.console_errors().await;
+        assert!(errors.is_empty(), "the page logged errors: {errors:#?}");
+    }
+
+    /// Starts counting the sounds the page plays: `HTMLAudioElement.prototype.play` is stubbed
+    /// to count its calls by the sound's name (`window.played`), playing nothing.
+    pub async fn count_sounds(&self) {
+        self.run(
+            "window.played = [];
+             HTMLAudioElement.prototype.play = function () {
+               window.played.push(this.dataset.sound || this.src);
+               return Promise.resolve();
+             };",
+        )
+        .await;
+    }
+
+    /// The sounds played since `count_sounds`, by name.
+    pub async fn sounds(&self) -> Vec<String> {
+        serde_json::from_value(self.run("return window.played || [];").await).unwrap()
     }
 
     pub async fn select(&self, testid: &str, value: &str) {

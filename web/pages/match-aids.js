@@ -1,0 +1,127 @@
+// What the match page adds to a board for the feel of play, for every game: a box to type a move
+// in the game's own notation, a spoken line for screen readers, the tab title on your turn, the
+// low-time tick, the sound and premove switches, and the earlier positions for looking back
+// during play.
+import { el } from "../dom.js";
+import { prefSwitch } from "../prefs.js";
+import { playSound } from "../sound.js";
+
+// The legal action a typed move means: the action itself, or the one action it begins followed by
+// more than a square name's letters and digits (tafl's `d1-d3` for `d1-d3xd4`, but not `a1-a1` for
+// `a1-a10`); case and spaces around it do not matter. Null when it means none or several.
+export function typedAction(text, legal) {
+  const typed = text.trim().toLowerCase();
+  if (!typed) return null;
+  const exact = legal.find((action) => action.toLowerCase() === typed);
+  if (exact) return exact;
+  const begun = legal.filter((action) => {
+    const lower = action.toLowerCase();
+    return lower.startsWith(typed) && !/[a-z0-9]/.test(lower[typed.length]);
+  });
+  return begun.length === 1 ? begun[0] : null;
+}
+
+// The move box: type a move and press Enter (or Play). `update(legal, open)` gives it the legal
+// actions now (offered as suggestions) and whether the user plays in this match at all.
+export function moveBox(play) {
+  const input = el("input", {
+    type: "text", "data-testid": "move-input", autocomplete: "off", spellcheck: "false",
+    "aria-label": "Type a move", placeholder: "Type a move, e.g. d1-d3", list: "legal-moves",
+  });
+  const options = el("datalist", { id: "legal-moves" });
+  const error = el("p", { class: "error", "data-testid": "move-input-error", "aria-live": "assertive" });
+  let legal = [];
+  const form = el("form", { class: "move-form" }, input, options,
+    el("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    const action = typedAction(input.value, legal);
+    if (!action) {
+      error.textContent = legal.length
+        ? `'${input.value.trim()}' is not a legal move here.`
+        : "It is not your move.";
+      return;
+    }
+    error.textContent = "";
+    input.value = "";
+    play(action);
+  };
+  const node = el("div", { class: "move-box" }, form, error);
+  return {
+    node,
+    update(actions, open) {
+      node.hidden = !open;
+      if (actions.join("\n") === legal.join("\n")) return;
+      legal = actions;
+      options.replaceChildren(...legal.map((action) => el("option", { value: action })));
+    },
+  };
+}
+
+// A line that screen readers speak when it changes (each move: "Attackers: h6-h3").
+export function announcer() {
+  const node = el("p", { class: "sr-only", "aria-live": "polite", "data-testid": "announce" });
+  return {
+    node,
+    say(text) {
+      node.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+    },
+  };
+}
+
+// The document title: "Your move · <the opponent's last move> · <the page's own title>" while it
+// is the user's turn, the page's own title otherwise. `restore()` puts the original back.
+export function turnTitle() {
+  const plain = document.title;
+  return {
+    set(yourMove, lastAction) {
+      document.title = yourMove ? ["Your move", lastAction, plain].filter(Boolean).join(" · ") : plain;
+    },
+    restore() {
+      document.title = plain;
+    },
+  };
+}
+
+// Under this many milliseconds a clock turns red and the user's own clock ticks.
+export const LOW_TIME_MS = 10000;
+
+// The low-time tick: `check(ms)` with the user's own running clock sounds one tick for each
+// second under LOW_TIME_MS (called more often than once a second; null when none runs).
+export function lowTimeTicker() {
+  let lastSecond = null;
+  return (ms) => {
+    if (ms === null || ms >= LOW_TIME_MS || ms <= 0) return;
+    const second = Math.ceil(ms / 1000);
+    if (second === lastSecond) return;
+    lastSecond = second;
+    playSound("tick");
+  };
+}
+
+// The sound switch, and the premove one for a board that offers premoves.
+export function settings(premoves) {
+  return el("div", { class: "row settings" },
+    prefSwitch("sound", "Sound"),
+    premoves ? prefSwitch("premoves", "Premoves") : null);
+}
+
+// Every position of a match by the number of actions before it: kept as events bring them, and
+// the rest (moves played before the page opened) fetched once from the match's replay.
+export function positions(api, matchId) {
+  const views = [];
+  return {
+    keep(count, view) {
+      views[count] = view;
+    },
+    async get(count) {
+      if (views[count] === undefined) {
+        const replay = await api.get(`/api/matches/${matchId}/replay`);
+        replay.views.forEach((view, i) => {
+          views[i] ??= view;
+        });
+      }
+      return views[count];
+    },
+  };
+}
