@@ -6,7 +6,7 @@
 //
 // For browser tests the container element carries `project(square)`, the square's centre in
 // client coordinates, since squares in a canvas have no elements to click.
-import * as THREE from "../vendor/three/three.module.js";
+import * as THREE from "../vendor/three/three.module.min.js";
 import { html, caption, describeResult, sent } from "./svg.js";
 
 const FILES = "abcdefghijklmnopqrs";
