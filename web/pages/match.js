@@ -2,7 +2,7 @@
 // abort, claim a win) and the result. It follows the match over the shared socket: a snapshot,
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
-import { el, clockText, playerLink } from "../dom.js";
+import { el, clockText, playerLink, recordLink, rulesLink } from "../dom.js";
 import { seatName, variantRules } from "../catalog.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
@@ -212,7 +212,8 @@ export default async function render(root, params, app) {
     banner.replaceChildren(
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", el("a", { href: "#/" }, "Back to the lobby"),
+      el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", recordLink(matchId, app.invites.get(matchId)),
+      " · ", el("a", { href: "#/" }, "Back to the lobby"),
     );
   };
 
@@ -349,7 +350,8 @@ export default async function render(root, params, app) {
   const refresh = async () => {
     if (!m || closed) return;
     header.replaceChildren(el("h1", {}, `${m.game} · ${m.variant}`),
-      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`));
+      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`),
+      el("p", {}, rulesLink(m.game)));
     drawPlayers();
     drawTurn();
     drawBanner();

@@ -1,7 +1,7 @@
 // A match step by step: `GET /api/matches/<id>/replay` gives every action and the public view
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps.
-import { el, playerLink } from "../dom.js";
+import { el, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
@@ -54,6 +54,7 @@ export default async function render(root, params, app) {
     el("h1", {}, `Replay: ${replay.game} · ${replay.variant}`),
     players,
     result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(result)) : null,
+    el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null),
     el("div", { class: "match" },
       el("div", { class: "match-board" },
         controls,
