@@ -7,6 +7,8 @@ import { loadCatalog } from "./catalog.js";
 const TOKEN_KEY = "tafl.token";
 
 // Routes: the first path segment after `#/` names the page module; the rest are its parameters.
+// A `public` page shows without a session (a visitor who has not logged in); the others show the
+// login screen until there is one.
 const routes = {
   "": { page: "lobby", params: [] },
   match: { page: "match", params: ["id"] },
@@ -16,6 +18,7 @@ const routes = {
   tournaments: { page: "tournaments", params: [] },
   tournament: { page: "tournaments", params: ["id"] },
   join: { page: "lobby", params: ["invite"] },
+  rules: { page: "rules", params: ["game"], public: true },
 };
 
 const app = {
@@ -35,20 +38,33 @@ const status = document.getElementById("status");
 let cleanup = null;
 let rendering = 0;
 
+// Ends the page shown (its timers and subscriptions) and empties <main>.
+function clearPage() {
+  rendering += 1;
+  if (cleanup) cleanup();
+  cleanup = null;
+  root.replaceChildren();
+}
+
 function showStatus(text) {
   status.textContent = text ?? "";
   status.hidden = !text;
 }
 
 async function route() {
-  if (!app.socket) return;
   const [name = "", ...rest] = location.hash.replace(/^#\/?/, "").split("/");
   const entry = routes[name] ?? routes[""];
   const params = Object.fromEntries(entry.params.map((p, i) => [p, decodeURIComponent(rest[i] ?? "")]));
-  const ticket = ++rendering;
-  if (cleanup) cleanup();
-  cleanup = null;
-  root.replaceChildren();
+  // Before the session is up: the login screen, unless one is starting (it routes once welcomed).
+  if (!entry.public && !app.me) {
+    if (!app.socket) {
+      clearPage();
+      loginScreen();
+    }
+    return;
+  }
+  clearPage();
+  const ticket = rendering;
   try {
     const module = await import(`./pages/${entry.page}.js`);
     if (ticket !== rendering) return;
@@ -85,14 +101,12 @@ function showMe() {
 
 function endSession() {
   localStorage.removeItem(TOKEN_KEY);
-  if (cleanup) cleanup();
-  cleanup = null;
   app.socket?.close();
   app.socket = null;
   app.me = null;
   showMe();
   showStatus(null);
-  loginScreen();
+  route();
 }
 
 // Opens the socket for the stored token and renders the route once the server has welcomed us.
@@ -113,9 +127,10 @@ async function startSession() {
     if (healthy && app.socket === socket && !socket.ready) endSession();
     else if (app.socket === socket) showStatus("Cannot reach the server: retrying…");
   });
-  app.me = await socket.welcomed;
+  const me = await socket.welcomed;
   await loadCatalog();
   if (app.socket !== socket) return;
+  app.me = me;
   showMe();
   route();
 }
@@ -135,6 +150,7 @@ function loginScreen() {
     el("div", { class: "row" }, login, register),
     el("div", { class: "row" }, guest),
     message,
+    el("p", {}, el("a", { href: "#/rules/tafl", "data-testid": "login-rules" }, "Read the rules of the games")),
   );
   const enter = async (path, body) => {
     message.textContent = "";
@@ -159,4 +175,11 @@ function loginScreen() {
 
 window.addEventListener("hashchange", route);
 if (localStorage.getItem(TOKEN_KEY)) startSession();
-else loginScreen();
+route();
+
+// The service worker keeps the client's files and shows an offline page when the server cannot
+// be reached (see sw.js). Without it (an old browser, a page not on https or localhost) the
+// client works the same, only online.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch((e) => console.warn(`no service worker: ${e.message}`));
+}

@@ -35,3 +35,15 @@ export function clockText(ms) {
   const ss = String(s % 60).padStart(2, "0");
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
+
+// A link to a game's rules page.
+export function rulesLink(gameId, text = "Rules", testid = "rules-link") {
+  return el("a", { href: `#/rules/${encodeURIComponent(gameId)}`, "data-testid": testid }, text);
+}
+
+// A link that downloads a finished match's record (`GET /api/matches/<id>/record`, with the
+// invite code of a private match when the page has it; the session cookie says who asks).
+export function recordLink(matchId, invite) {
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  return el("a", { href: `/api/matches/${matchId}/record${query}`, download: "", "data-testid": "download-record" }, "Download record");
+}

@@ -407,6 +407,18 @@ pub struct GameInfo {
     pub seat_names: Vec<String>,
 }
 
+/// A game's rules for people (`GET /api/games/{game}/rules`): its page of `docs/rules/` as HTML.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GameRules {
+    /// The game's id on the wire: `tafl`, `fox-geese`...
+    pub game: String,
+    /// Its name, for people.
+    pub name: String,
+    /// The rules as an HTML fragment (headings, lists, tables, and diagrams as preformatted text).
+    pub html: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VariantInfo {

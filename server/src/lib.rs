@@ -19,6 +19,7 @@ pub mod policy;
 pub mod queue;
 pub mod ratings;
 pub mod request_id;
+pub mod rules;
 pub mod security;
 pub mod shutdown;
 pub mod sockets;
@@ -55,6 +56,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
+        .merge(rules::routes())
         .merge(web::routes())
         .merge(openapi::routes())
         // An unknown `/api/` path or a method a path does not serve gets a JSON error too.

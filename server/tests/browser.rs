@@ -10,10 +10,8 @@ mod browser;
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
-use browser::{Browser, DESKTOP, Driver, Screen, by_testid};
+use browser::{Browser, DESKTOP, Driver, Relay, Screen, by_testid};
 use common::{Backend, Client, act, fresh_database, start};
 use protocol::{ClientMessage, MatchEvent};
 use serde_json::{Value, json};
@@ -211,53 +209,6 @@ async fn a_reload_restores_the_game() {
     b.play_tafl("d4", "d3").await;
     b.until_moves(4).await;
     b.client.close().await.unwrap();
-}
-
-/// A TCP relay between the browser and the server that the test can cut, to drop the page's
-/// connection as a network failure would, and then restore.
-struct Relay {
-    addr: SocketAddr,
-    open: Arc<AtomicBool>,
-    links: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
-}
-
-impl Relay {
-    async fn start(target: SocketAddr) -> Relay {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let relay = Relay {
-            addr: listener.local_addr().unwrap(),
-            open: Arc::new(AtomicBool::new(true)),
-            links: Arc::new(Mutex::new(Vec::new())),
-        };
-        let (open, links) = (relay.open.clone(), relay.links.clone());
-        tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
-                // While cut, a new connection is closed at once, as by an unreachable server.
-                if !open.load(Ordering::SeqCst) {
-                    continue;
-                }
-                let link = tokio::spawn(async move {
-                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
-                    }
-                });
-                links.lock().unwrap().push(link.abort_handle());
-            }
-        });
-        relay
-    }
-
-    /// Drops every open connection and refuses new ones.
-    fn cut(&self) {
-        self.open.store(false, Ordering::SeqCst);
-        for link in self.links.lock().unwrap().drain(..) {
-            link.abort();
-        }
-    }
-
-    fn restore(&self) {
-        self.open.store(true, Ordering::SeqCst);
-    }
 }
 
 /// The page's connection drops in the middle of a match while the opponent moves; the page

@@ -11,7 +11,7 @@
 // For browser tests the container element carries `project(square)`, the square's centre in
 // client coordinates, since squares in a canvas have no elements to click, and data attributes
 // naming what is drawn (`movable`, `targets`, `last`, `captured`, `king`, `labels`, `slides`).
-import * as THREE from "../vendor/three/three.module.js";
+import * as THREE from "../vendor/three/three.module.min.js";
 import { html, caption, describeResult, sent } from "./svg.js";
 import { parseMove } from "./tafl.js";
 

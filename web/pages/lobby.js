@@ -1,7 +1,7 @@
 // The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
 // hot-seat matches on one screen, open challenges to join, live matches to watch, and the way to leaderboards and
 // tournaments. `#/join/<code>` lands here and joins the private match at once.
-import { el, playerLink } from "../dom.js";
+import { el, playerLink, rulesLink } from "../dom.js";
 import { games, seatName, seatRange, timeControls } from "../catalog.js";
 import { boardFor } from "../boards/index.js";
 
@@ -26,11 +26,21 @@ function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, varian
     seats.value = least;
     seatsLabel.hidden = twoSeatsOnly || least === most;
   };
-  game.onchange = () => refresh();
+  // The picked game's rules, a click away.
+  const rules = el("p", { class: "rules-hint" });
+  const refreshRules = () => {
+    const g = games.find((x) => x.id === game.value);
+    rules.replaceChildren(rulesLink(g.id, `Rules of ${g.name}`, `${name}-rules`));
+  };
+  game.onchange = () => {
+    refresh();
+    refreshRules();
+  };
   variantSelect.onchange = refreshSeats;
   refresh(variant);
+  refreshRules();
   return {
-    nodes: [el("label", {}, "Game", game), el("label", {}, "Variant", variantSelect), seatsLabel],
+    nodes: [el("label", {}, "Game", game), rules, el("label", {}, "Variant", variantSelect), seatsLabel],
     value: () => ({ game: game.value, variant: variantSelect.value, seats: Number(seats.value) }),
   };
 }

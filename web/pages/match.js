@@ -8,7 +8,7 @@
 // be typed, the board may be flipped, and a click on the move list shows that earlier position
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
-import { el, clockText, playerLink } from "../dom.js";
+import { el, clockText, playerLink, recordLink, rulesLink } from "../dom.js";
 import { seatName, variantRules } from "../catalog.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
@@ -242,7 +242,8 @@ export default async function render(root, params, app) {
     banner.replaceChildren(
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", el("a", { href: "#/" }, "Back to the lobby"),
+      el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", recordLink(matchId, app.invites.get(matchId)),
+      " · ", el("a", { href: "#/" }, "Back to the lobby"),
     );
   };
 
@@ -404,7 +405,8 @@ export default async function render(root, params, app) {
   const refresh = async () => {
     if (!m || closed) return;
     header.replaceChildren(el("h1", {}, `${m.game} · ${m.variant}`),
-      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`));
+      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`),
+      el("p", {}, rulesLink(m.game)));
     drawPlayers();
     drawClocks();
     drawTurn();

@@ -2,7 +2,7 @@
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps. A
 // board that can turn round offers a flip button.
-import { el, playerLink } from "../dom.js";
+import { el, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
@@ -61,6 +61,7 @@ export default async function render(root, params, app) {
     el("h1", {}, `Replay: ${replay.game} · ${replay.variant}`),
     players,
     result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(result)) : null,
+    el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null),
     el("div", { class: "match" },
       el("div", { class: "match-board" },
         controls,

@@ -1,10 +1,13 @@
-//! The REST routes of matches: the live and the open ones, a match's record, and its replay (its
+//! The REST routes of matches: the live and the open ones, a match's record (also as a file to
+//! download), and its replay (its
 //! positions one by one, rebuilt on the server from its stored configuration, seed and log with
 //! the authoritative engine, so that a client can step through any game without knowing its
 //! rules). A private match is shown only to its players and to holders of its code.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{
@@ -26,6 +29,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/matches/open", get(open_matches))
         .route("/api/matches/{id}", get(match_record))
         .route("/api/matches/{id}/replay", get(replay))
+        .route("/api/matches/{id}/record", get(record_file))
 }
 
 /// The spectators' view after every action. Only public views: a finished hidden-information
@@ -277,6 +281,74 @@ fn game_record(m: &StoredMatch) -> Option<GameRecord> {
         format: format.to_string(),
         text,
     })
+}
+
+/// A finished match's record as a file to download: the game's record in its interchange notation
+/// where it has one (tafl: OpenTafl), else its actions, one a line after the name of the seat that
+/// took it.
+#[utoipa::path(
+    get,
+    path = "/api/matches/{id}/record",
+    tag = "matches",
+    summary = "A finished match's record, as a file to download",
+    description = "Plain text with `Content-Disposition: attachment`: the game's record in its \
+        interchange notation where it has one (tafl: an OpenTafl game record, named \
+        `match-<id>.opentafl.txt`), else the actions in order, one a line as `<seat name>: \
+        <action>` (`match-<id>.actions.txt`). Only once the match is over.",
+    params(
+        ("id" = i64, Path, description = "The match's number"),
+        ("invite" = Option<String>, Query, description = "A private match's invite code: a private match is shown only to its players (by their session) and to holders of its code"),
+    ),
+    responses(
+        (status = 200, description = "The record", body = String, content_type = "text/plain"),
+        (status = 404, description = "`not_found`: no such match, or a private one this request may not see", body = ErrorBody),
+        (status = 409, description = "`conflict`: the match is not over yet", body = ErrorBody),
+    ),
+)]
+async fn record_file(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Id(id): Id,
+) -> ApiResult<Response> {
+    let m = viewer.load(&state, MatchId(id)).await?;
+    if !m.status.is_over() {
+        return Err(ApiError::new(
+            ErrorCode::Conflict,
+            format!("match {id} is not over: its record can be downloaded once it ends"),
+        ));
+    }
+    let (name, text) = match game_record(&m) {
+        Some(record) => (format!("match-{id}.{}.txt", record.format), record.text),
+        None => (format!("match-{id}.actions.txt"), action_lines(&m)),
+    };
+    let disposition = format!("attachment; filename=\"{name}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// A match's actions, one a line: `<seat name>: <action>`.
+fn action_lines(m: &StoredMatch) -> String {
+    let seat_names = hosted::catalog()
+        .into_iter()
+        .find(|g| g.id == m.spec.game)
+        .map(|g| g.seat_names)
+        .unwrap_or_default();
+    let mut text = String::new();
+    for a in &m.actions {
+        let seat = usize::from(a.seat);
+        match seat_names.get(seat) {
+            Some(name) => text.push_str(name),
+            None => text.push_str(&format!("seat {}", seat + 1)),
+        }
+        text.push_str(&format!(": {}\n", a.action));
+    }
+    text
 }
 
 #[utoipa::path(

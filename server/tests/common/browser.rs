@@ -1,8 +1,8 @@
 //! A real headless Chromium for browser tests (Debian's `chromium` and `chromium-driver`), driven
 //! over WebDriver by fantoccini: a chromedriver of the test's own, browser windows with their
-//! own profiles, and the waits and clicks the tests are written in. Screenshots go to
-//! `target/screenshots/`. The browser's console is kept, so that a test can assert that a page
-//! logged no error (`console_errors`).
+//! own profiles, and the waits and clicks the tests are written in; and a relay to cut the
+//! browser off the server. Screenshots go to `target/screenshots/`. The browser's console is
+//! kept, so that a test can assert that a page logged no error (`console_errors`).
 //!
 //! Include it with `#[path = "common/browser.rs"] mod browser;` (it does not need `common`).
 #![allow(dead_code)] // Each test binary uses its own part of this module.
@@ -11,6 +11,8 @@ use std::net::{SocketAddr, TcpListener};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{
@@ -116,6 +118,53 @@ impl Drop for Driver {
             libc::kill(-(self.child.id() as i32), libc::SIGKILL);
         }
         let _ = self.child.wait();
+    }
+}
+
+/// A TCP relay between the browser and the server that the test can cut, to drop the page's
+/// connection as a network failure would, and then restore.
+pub struct Relay {
+    pub addr: SocketAddr,
+    open: Arc<AtomicBool>,
+    links: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Relay {
+    pub async fn start(target: SocketAddr) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let relay = Relay {
+            addr: listener.local_addr().unwrap(),
+            open: Arc::new(AtomicBool::new(true)),
+            links: Arc::new(Mutex::new(Vec::new())),
+        };
+        let (open, links) = (relay.open.clone(), relay.links.clone());
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                // While cut, a new connection is closed at once, as by an unreachable server.
+                if !open.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let link = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                links.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        relay
+    }
+
+    /// Drops every open connection and refuses new ones.
+    pub fn cut(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+
+    pub fn restore(&self) {
+        self.open.store(true, Ordering::SeqCst);
     }
 }
 
@@ -337,6 +386,20 @@ impl Browser {
     /// Runs a script and returns its value.
     pub async fn run(&self, script: &str) -> Value {
         self.client.execute(script, vec![]).await.unwrap()
+    }
+
+    /// Runs an expression whose value is a promise, and returns what it resolves to (a rejection
+    /// fails the test).
+    pub async fn resolve(&self, promise: &str) -> Value {
+        let script = format!(
+            "const done = arguments[arguments.length - 1];
+             Promise.resolve().then(() => {promise}).then((v) => done({{ok: v}}), (e) => done({{error: String(e)}}));"
+        );
+        let answer = self.client.execute_async(&script, vec![]).await.unwrap();
+        match answer.get("ok") {
+            Some(value) => value.clone(),
+            None => panic!("{promise} failed: {answer}"),
+        }
     }
 
     /// Waits until a script returns a truthy value, and returns that value.

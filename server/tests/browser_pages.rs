@@ -1,0 +1,292 @@
+//! The client's own pages and files in a real headless Chromium against a server started here:
+//! the rules pages, which a visitor reads without logging in and the lobby and match page link
+//! to; a finished match's record, downloaded from the match and replay pages; the installable
+//! app (its manifest, the service worker, and the offline page shown when the server cannot be
+//! reached); and the weight of the lobby's first load. Screenshots of the rules and offline pages
+//! at 1400 x 900 and on a phone go to `target/screenshots/`.
+
+#[path = "common/browser.rs"]
+mod browser;
+mod common;
+
+use std::net::SocketAddr;
+
+use browser::{Browser, Driver, Relay, Screen, by_testid};
+use common::{Backend, fresh_database, start};
+use serde_json::json;
+
+const WIDE: Screen = Screen::Window {
+    width: 1400,
+    height: 900,
+};
+
+async fn server() -> SocketAddr {
+    start(&fresh_database(Backend::Sqlite).await, &[]).await
+}
+
+/// Whether the page is no wider than the window: wide diagrams and tables scroll on their own.
+async fn fits_the_width(b: &Browser) -> bool {
+    b.run("return document.documentElement.scrollWidth <= window.innerWidth;")
+        .await
+        == json!(true)
+}
+
+/// A visitor reads the rules of every game without an account, wide and on a phone, with the
+/// diagrams drawn as preformatted text that does not widen the page; a player finds them from the
+/// lobby's game pickers and from a match.
+#[tokio::test]
+async fn rules_pages_are_read_without_logging_in() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    for (screen, name) in [(WIDE, "rules"), (Screen::Phone, "rules-phone")] {
+        let b = driver.browser(screen).await;
+        b.open(addr, "").await;
+        b.click("login-rules").await;
+        b.until_text("rules", "Tafl: the rules as implemented").await;
+        let diagram = b
+            .run("return [...document.querySelectorAll('[data-testid=rules] pre code')].map((c) => c.textContent).find((t) => t.includes(' K ')) ?? null;")
+            .await;
+        assert!(
+            diagram.as_str().unwrap().contains(" 6 A A . D D K D D . A A\n"),
+            "a board diagram, spacing kept: {diagram}"
+        );
+        let font = b
+            .run("return getComputedStyle(document.querySelector('[data-testid=rules] pre code')).fontFamily;")
+            .await;
+        assert!(font.as_str().unwrap().contains("monospace"), "{font}");
+        assert!(
+            b.run("return document.querySelectorAll('[data-testid=rules] .scroll > table').length;")
+                .await
+                .as_u64()
+                .unwrap()
+                >= 1,
+            "tables scroll on their own"
+        );
+        assert!(fits_the_width(&b).await, "{name}: no sideways scrolling");
+        for (what, css) in [("table", "table"), ("diagram", "pre")] {
+            b.run(&format!(
+                "document.querySelector('[data-testid=rules] {css}').scrollIntoView();"
+            ))
+            .await;
+            b.screenshot(&format!("{name}-{what}")).await;
+        }
+        b.run("window.scrollTo(0, 0);").await;
+        b.screenshot(name).await;
+
+        b.click("rules-of-fox-geese").await;
+        b.until_text("rules", "Fox and Geese").await;
+        assert!(fits_the_width(&b).await, "{name}: fox and geese");
+        b.client.close().await.unwrap();
+    }
+
+    let b = driver.browser(WIDE).await;
+    b.open(addr, "#/rules/chess").await;
+    b.until_text("rules-error", "there is no game 'chess'").await;
+    b.guest(addr).await;
+    b.select("hotseat-game", "fox-geese").await;
+    b.until_text("hotseat-rules", "Rules of Fox and Geese").await;
+    b.click("hotseat-rules").await;
+    b.until_text("rules", "Fox and Geese").await;
+    b.open(addr, "").await;
+    b.hotseat("tafl", "brandubh").await;
+    b.click("rules-link").await;
+    b.until_text("rules", "Tafl: the rules").await;
+    b.client.close().await.unwrap();
+}
+
+/// A hot-seat Brandubh match played two moves and resigned: the match page and the replay page
+/// offer its record, which downloads as its OpenTafl record.
+#[tokio::test]
+async fn a_finished_match_offers_its_record_for_download() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(browser::DESKTOP).await;
+    b.guest(addr).await;
+    let id = b.hotseat("tafl", "brandubh").await;
+    assert_eq!(
+        b.run("return document.querySelectorAll('[data-testid=download-record]').length;")
+            .await,
+        json!(0),
+        "no record before the end"
+    );
+    b.play_tafl("d1", "c1").await;
+    b.until_moves(1).await;
+    b.play_tafl("d3", "b3").await;
+    b.until_moves(2).await;
+    b.click("resign").await;
+    b.click("resign-confirm").await;
+    b.find("[data-testid=result]:not([hidden])").await;
+
+    let record = common::get(addr, &format!("/api/matches/{id}")).await;
+    let expected = record["record"]["text"].as_str().unwrap().to_string();
+    assert!(expected.contains("1. d1-c1 d3-b3"), "{expected}");
+    let fetch_link = "const a = document.querySelector('[data-testid=download-record]');
+        if (!a.hasAttribute('download')) throw new Error('not a download link');
+        return fetch(a.href).then(async (r) => [r.status, r.headers.get('content-disposition'), await r.text()]);";
+    for page in ["match", "replay"] {
+        if page == "replay" {
+            b.open(addr, &format!("#/replay/{id}")).await;
+            b.until_text("replay-position", "0 / 2").await;
+        }
+        b.until_text("download-record", "Download record").await;
+        let got = b
+            .resolve(&format!("(() => {{ {fetch_link} }})()"))
+            .await;
+        assert_eq!(
+            got,
+            json!([
+                200,
+                format!("attachment; filename=\"match-{id}.opentafl.txt\""),
+                expected
+            ]),
+            "{page}"
+        );
+    }
+    b.client.close().await.unwrap();
+}
+
+/// The page links the manifest; the service worker registers and keeps the client's files but
+/// never the API; with the server cut off, a reload shows the offline page instead of the
+/// browser's error, and once the server is back, "Try again" brings the app back.
+#[tokio::test]
+async fn the_app_installs_and_shows_an_offline_page_without_the_server() {
+    let addr = server().await;
+    let relay = Relay::start(addr).await;
+    let driver = Driver::start().await;
+    let b = driver.browser(WIDE).await;
+    b.guest(relay.addr).await;
+    let manifest = b
+        .resolve("fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())")
+        .await;
+    assert_eq!(manifest["short_name"], "Tafl");
+    b.until(
+        "the service worker to control the page",
+        "return !!navigator.serviceWorker.controller;",
+    )
+    .await;
+    // A second page load goes through the worker, which keeps the versioned files it serves.
+    b.client.refresh().await.unwrap();
+    b.find(&by_testid("hotseat-create")).await;
+    let kept = b
+        .resolve(
+            "caches.keys().then(async (names) => {
+               const urls = [];
+               for (const name of names) {
+                 for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+               }
+               return urls;
+             })",
+        )
+        .await;
+    let kept: Vec<&str> = kept
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    assert!(kept.contains(&"/offline.html"), "{kept:?}");
+    assert!(
+        kept.iter()
+            .any(|u| u.starts_with("/v/") && u.ends_with("/app.js")),
+        "{kept:?}"
+    );
+    assert!(
+        kept.iter().any(|u| u.ends_with("/pages/lobby.js")),
+        "{kept:?}"
+    );
+    assert!(
+        kept.iter().all(|u| !u.starts_with("/api/") && *u != "/ws"),
+        "no live data kept: {kept:?}"
+    );
+
+    // A phone too, its worker installed before the server goes.
+    let phone = driver.browser(Screen::Phone).await;
+    phone.open(relay.addr, "").await;
+    phone
+        .until(
+            "the service worker on the phone",
+            "return !!navigator.serviceWorker.controller;",
+        )
+        .await;
+
+    relay.cut();
+    for (page, name) in [(&b, "offline"), (&phone, "offline-phone")] {
+        page.client.refresh().await.unwrap();
+        page.until_text("offline", "You are offline").await;
+        assert!(fits_the_width(page).await, "{name}");
+        page.screenshot(name).await;
+    }
+
+    relay.restore();
+    b.click("offline-retry").await;
+    b.find(&by_testid("hotseat-create")).await;
+    b.client.close().await.unwrap();
+    phone.client.close().await.unwrap();
+}
+
+/// The paths of the page and every file it loaded, the API aside, each once, as the browser lists
+/// them (its resource timing).
+async fn loaded(b: &Browser) -> Vec<String> {
+    let paths = b
+        .run(
+            "return [...new Set([...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+               .map((e) => new URL(e.name).pathname).filter((p) => !p.startsWith('/api/')))];",
+        )
+        .await;
+    serde_json::from_value(paths).unwrap()
+}
+
+/// The bytes the server sends for these paths to a browser that takes gzip: the compressed
+/// bodies. (The browser cannot tell them all: what the service worker fetched for the page, it
+/// reports uncompressed.)
+async fn compressed_size(addr: SocketAddr, paths: &[String]) -> usize {
+    let mut total = 0;
+    for path in paths {
+        let response = common::http()
+            .get(format!("http://{addr}{path}"))
+            .header("accept-encoding", "gzip, deflate, br, zstd")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        total += response.bytes().await.unwrap().len();
+    }
+    total
+}
+
+/// The lobby's first load (its page, scripts, styles and icons, compressed; it has no fonts)
+/// stays within 150 KB, and three.js is not part of it: it loads when the 3D view is picked. Both
+/// sizes are printed.
+#[tokio::test]
+async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(browser::DESKTOP).await;
+    b.guest(addr).await;
+    // Every module the lobby imports has been requested by the time its forms are drawn.
+    let lobby = loaded(&b).await;
+    let size = compressed_size(addr, &lobby).await;
+    eprintln!("the lobby's first load: {size} bytes compressed, in {} files: {lobby:?}", lobby.len());
+    for wanted in ["/", "/style.css", "/app.js", "/pages/lobby.js", "/boards/index.js"] {
+        assert!(lobby.iter().any(|n| n.ends_with(wanted)), "{wanted} in {lobby:?}");
+    }
+    assert!(size > 10_000, "the sizes are counted: {size}");
+    assert!(size <= 150_000, "the lobby weighs {size} bytes");
+    assert!(lobby.iter().all(|n| !n.contains("three")), "{lobby:?}");
+
+    b.hotseat("tafl", "brandubh").await;
+    b.find(&by_testid("sq-d4")).await;
+    assert!(loaded(&b).await.iter().all(|n| !n.contains("three")), "not for the 2D board");
+    b.click("toggle-3d").await;
+    b.find(&by_testid("board3d")).await;
+    let three: Vec<String> = loaded(&b)
+        .await
+        .into_iter()
+        .filter(|n| n.contains("/vendor/three/"))
+        .collect();
+    assert_eq!(three.len(), 2, "three.module.min.js and three.core.min.js: {three:?}");
+    let size = compressed_size(addr, &three).await;
+    eprintln!("three.js for the 3D view: {size} bytes compressed");
+    assert!(size < 220_000, "three.js weighs {size} bytes compressed");
+    b.client.close().await.unwrap();
+}
