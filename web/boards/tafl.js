@@ -126,6 +126,11 @@ export default {
       ranks.forEach((rank, r) => rank.forEach((piece, f) => {
         const cx = f * UNIT + UNIT / 2;
         const cy = (dim - 1 - r) * UNIT + UNIT / 2;
+        // A movable piece's square is outlined just inside its edges, above every square, so
+        // that the next square drawn does not cover half of it.
+        if (squares.get(squareName(f, r)).classList.contains("movable")) {
+          items.push(svg("rect", { x: cx - UNIT / 2 + 0.3, y: cy - UNIT / 2 + 0.3, width: UNIT - 0.6, height: UNIT - 0.6, class: "outline" }));
+        }
         if (piece) {
           const cls = piece === "t" ? "attacker" : piece === "T" ? "defender" : "king";
           items.push(svg("circle", { cx, cy, r: UNIT * 0.36, class: `piece ${cls}` }));

@@ -1,7 +1,7 @@
 // A match step by step: `GET /api/matches/<id>/replay` gives every action and the public view
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps.
-import { el, playerLink } from "../dom.js";
+import { el, numberedLine, playerLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
@@ -62,7 +62,7 @@ export default async function render(root, params, app) {
   ].filter(Boolean));
 
   moves.append(...replay.actions.map((a, i) => {
-    const item = el("li", { "data-testid": `replay-move-${i + 1}` },
+    const item = numberedLine(i + 1, { "data-testid": `replay-move-${i + 1}` },
       el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("small", { class: "muted" }, ` (seat ${a.seat + 1})`));
     item.onclick = (e) => {
       e.preventDefault();
