@@ -116,9 +116,13 @@ async function startSession() {
   socket.on("down", () => showStatus("Connection lost: reconnecting…"));
   socket.on("shutdown", () => showStatus("The server is restarting: reconnecting soon…"));
   socket.on("open", () => showStatus(null));
-  // A match made by the queue, or a tournament game starting, is where the player goes next.
+  // A match made by the queue, or a tournament game starting, is where the player goes next;
+  // but a match page is not taken from the player for a tournament game (it may be showing the
+  // result of the last one): it offers the next game instead.
   socket.on("matched", (msg) => app.navigate(`#/match/${msg.match_id}`));
-  socket.on("tournament_round", (msg) => app.navigate(`#/match/${msg.match_id}`));
+  socket.on("tournament_round", (msg) => {
+    if (!location.hash.startsWith("#/match/")) app.navigate(`#/match/${msg.match_id}`);
+  });
   socket.on("retry", async ({ everWelcomed, attempt }) => {
     // A socket refused from the start while the server answers is a token the server no
     // longer knows (logged out elsewhere, expired, or a fresh database): log in again.

@@ -1,3 +1,7 @@
+// Children as `el` and `fill` take them: arrays flattened, and undefined, null and false left
+// out, so that `cond ? node : null` adds nothing (the DOM itself would print "null").
+const present = (children) => children.flat().filter((c) => c !== undefined && c !== null && c !== false);
+
 // A small helper to build DOM trees without a framework: el("p", {class: "x"}, "text", child).
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -5,8 +9,19 @@ export function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     node.setAttribute(name, value === true ? "" : value);
   }
-  node.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+  node.append(...present(children));
   return node;
+}
+
+// Replaces a node's children, taking them as `el` does.
+export function fill(node, ...children) {
+  node.replaceChildren(...present(children));
+}
+
+// A numbered line of a move list (`ol.moves`): its number written out ("147."), in a box that
+// widens with its digits so that none is ever cut off, then its content.
+export function numberedLine(n, attrs, ...content) {
+  return el("li", attrs, el("span", { class: "n" }, `${n}.`), " ", ...content);
 }
 
 // The same for SVG elements, which live in their own namespace.

@@ -17,7 +17,12 @@ use protocol::{ClientMessage, MatchEvent};
 use serde_json::{Value, json};
 
 async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
+    server_with(&[]).await
+}
+
+/// A server on SQLite with these flags.
+async fn server_with(flags: &[&str]) -> SocketAddr {
+    start(&fresh_database(Backend::Sqlite).await, flags).await
 }
 
 /// Two players register (one on a phone-sized screen); alice creates a rated private Copenhagen
@@ -68,7 +73,11 @@ async fn private_copenhagen_match_played_to_a_result() {
     }
     // Listed as the server reports them, plain from-to moves, two to a numbered line.
     let plain: Vec<&str> = line.iter().map(|m| m.split('x').next().unwrap()).collect();
-    let pairs: Vec<String> = plain.chunks(2).map(|pair| pair.join(" ")).collect();
+    let pairs: Vec<String> = plain
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
     assert_eq!(alice.text("move-list").await, pairs.join("\n"));
     let (won, lost) = if winner == 0 {
         (&alice, &bjorn)
@@ -227,14 +236,7 @@ async fn a_dropped_connection_catches_up() {
 
     let session = common::register(addr, "bjorn").await;
     let mut bjorn = Client::connect(addr, &session.token).await;
-    let ack = bjorn
-        .ok(|id| ClientMessage::JoinMatch {
-            id,
-            match_id: None,
-            invite: Some(code),
-            seat: None,
-        })
-        .await;
+    let ack = bjorn.ok(|id| common::join_with_invite(id, &code)).await;
     let match_id = ack.match_id.unwrap();
 
     alice.play_tafl("d1", "d3").await;
@@ -275,6 +277,19 @@ async fn a_dropped_connection_catches_up() {
     alice.client.close().await.unwrap();
 }
 
+/// alice registers, creates a round-robin Brandubh tournament from the pages and enters it.
+async fn alices_round_robin(b: &Browser, addr: SocketAddr, name: &str) {
+    b.register(addr, "alice").await;
+    b.click("tournaments-link").await;
+    b.fill("tournament-name", name).await;
+    b.select("tournament-game", "tafl").await;
+    b.select("tournament-variant", "brandubh").await;
+    b.select("tournament-format", "round_robin").await;
+    b.click("tournament-create").await;
+    b.click("tournament-register").await;
+    b.until_text("tournament-entrants", "alice").await;
+}
+
 /// A tournament run from the pages: created, entered by its creator and the level-1 AI,
 /// started; the creator is taken to the first game by the round's push, resigns it, and back on
 /// the tournament page the standings put the AI first and the tournament is finished.
@@ -283,15 +298,7 @@ async fn a_tournament_from_creation_to_standings() {
     let addr = server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
-    b.register(addr, "alice").await;
-    b.click("tournaments-link").await;
-    b.fill("tournament-name", "Friday cup").await;
-    b.select("tournament-game", "tafl").await;
-    b.select("tournament-variant", "brandubh").await;
-    b.select("tournament-format", "round_robin").await;
-    b.click("tournament-create").await;
-    b.click("tournament-register").await;
-    b.until_text("tournament-entrants", "alice").await;
+    alices_round_robin(&b, addr, "Friday cup").await;
     b.select("tournament-ai-level", "1").await;
     b.click("tournament-add-ai").await;
     b.until_text("tournament-entrants", "ai-level-1").await;
@@ -771,4 +778,253 @@ async fn a_custom_variant_is_previewed_and_played_from_the_lobby() {
         .run("document.querySelector('details.custom').scrollIntoView(); return true;")
         .await;
     phone.screenshot("lobby-custom-variant-phone").await;
+}
+
+/// A guest's socket that follows the same session as a browser: how a test plays the other
+/// seats of a page's hot-seat match, or many moves quickly.
+async fn socket_of(b: &Browser, addr: SocketAddr) -> Client {
+    let token = b.run("return localStorage.getItem('tafl.token');").await;
+    Client::connect(addr, token.as_str().unwrap()).await
+}
+
+/// Casual play prints no `null`: neither beside the player's own draw offer (which they cannot
+/// answer) nor in the result banner of an unrated match, which has no rating changes to list.
+#[tokio::test]
+async fn an_own_draw_offer_and_an_unrated_result_print_no_null() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    b.guest(addr).await;
+    let me = b.text("me").await;
+    b.select("private-game", "tafl").await;
+    b.select("private-variant", "brandubh").await;
+    b.select("private-seat", "0").await;
+    b.click("private-create").await;
+    let code = b.text("invite-code").await;
+    let other = common::guest(addr).await;
+    let mut bjorn = Client::connect(addr, &other.token).await;
+    let ack = bjorn.ok(|id| common::join_with_invite(id, &code)).await;
+    let match_id = ack.match_id.unwrap();
+    // Each side moves once: a resignation before that calls the match off.
+    b.play_tafl("d1", "c1").await;
+    bjorn
+        .event_where(match_id, |e| matches!(e, MatchEvent::Acted { seat: 0, .. }))
+        .await;
+    bjorn.ok(|id| act(id, match_id, 1, "c4-c3")).await;
+    b.until_moves(2).await;
+
+    b.click("offer-draw").await;
+    b.until_text("draw-offer", "offers a draw").await;
+    let offer = b
+        .run("return document.querySelector('[data-testid=draw-offer]').parentElement.textContent;")
+        .await;
+    assert_eq!(offer, json!(format!("{me} offers a draw.")), "the draw box");
+
+    bjorn
+        .ok(|id| ClientMessage::Resign {
+            id,
+            match_id,
+            seat: 1,
+        })
+        .await;
+    b.until_text("result-text", "You win").await;
+    let banner = b
+        .run("return document.querySelector('[data-testid=result]').textContent;")
+        .await;
+    assert_eq!(
+        banner,
+        json!("You win: resigned.Replay · Back to the lobby"),
+        "the banner of an unrated match"
+    );
+    b.client.close().await.unwrap();
+}
+
+/// The move list of a long game: the 100th line and those after it show every digit of their
+/// number inside the list's visible box ("147.", not "47.").
+#[tokio::test]
+async fn move_numbers_from_100_show_every_digit() {
+    // Room for a test that plays its moves as fast as the server answers.
+    let addr = server_with(&[
+        "--ws-messages-per-sec",
+        "1000",
+        "--ws-message-burst",
+        "1000",
+    ])
+    .await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    b.guest(addr).await;
+    let id = protocol::MatchId(b.hotseat("tafl", "copenhagen").await as i64);
+    // A recorded game long enough for a hundred numbered pairs, played from a socket of the
+    // same session (the page holds both seats) and followed by the page.
+    let (line, _) = common::corpus_game(200);
+    let mut socket = socket_of(&b, addr).await;
+    for (i, mv) in line.iter().enumerate() {
+        socket.ok(|cid| act(cid, id, (i % 2) as u8, mv)).await;
+    }
+    b.until_moves(line.len()).await;
+    let lines = b
+        .run(
+            "const list = document.querySelector('[data-testid=move-list]');
+             const box = list.getBoundingClientRect();
+             const left = box.left + list.clientLeft;
+             const right = left + list.clientWidth;
+             return [...list.children].slice(98).map((li, i) => {
+               const n = li.firstElementChild;
+               const r = n.getBoundingClientRect();
+               return [n.textContent, r.left >= left && r.right <= right];
+             });",
+        )
+        .await;
+    let lines: Vec<(String, bool)> = serde_json::from_value(lines).unwrap();
+    assert!(lines.len() >= 2, "at least 100 numbered lines");
+    for (i, (number, inside)) in lines.iter().enumerate() {
+        assert_eq!(number, &format!("{}.", i + 99), "line {}'s number", i + 99);
+        assert!(
+            inside,
+            "the number {number} lies inside the list's visible box"
+        );
+    }
+    b.click_css("[data-testid=move-list] li:nth-child(100)")
+        .await;
+    b.screenshot("move-list-long").await;
+    b.client.close().await.unwrap();
+}
+
+/// Whether the whole board and the result are inside the window, the page scrolled to its top:
+/// what a player sees of a match page without scrolling.
+const BOARD_AND_RESULT_IN_VIEW: &str = "window.scrollTo(0, 0);
+    const inside = (e) => { const r = e.getBoundingClientRect();
+      return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; };
+    return [inside(document.querySelector('[data-testid=board] svg')),
+            inside(document.querySelector('[data-testid=result-text]'))];";
+
+/// When a match ends, the result appears without pushing the board out of the window: on a
+/// 1400 x 900 desktop window and on a phone, the whole Copenhagen board (its bottom rank too)
+/// and the result are in view at once.
+#[tokio::test]
+async fn the_board_stays_in_view_when_a_match_ends() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    for (screen, name) in [
+        (
+            Screen::Window {
+                width: 1400,
+                height: 900,
+            },
+            "result-desktop",
+        ),
+        (Screen::Phone, "result-phone"),
+    ] {
+        let b = driver.browser(screen).await;
+        b.guest(addr).await;
+        b.hotseat("tafl", "copenhagen").await;
+        // Each side moves once: a resignation before that calls the match off.
+        b.play_tafl("d1", "d3").await;
+        b.until_moves(1).await;
+        b.play_tafl("f4", "b4").await;
+        b.until_moves(2).await;
+        b.click("resign").await;
+        b.click("resign-confirm").await;
+        b.until_text("result-text", "win").await;
+        let seen = b.run(BOARD_AND_RESULT_IN_VIEW).await;
+        b.screenshot(name).await;
+        assert_eq!(
+            seen,
+            json!([true, true]),
+            "{name}: board and result in view"
+        );
+        b.client.close().await.unwrap();
+    }
+}
+
+/// A tournament's next round does not snatch the page from the result of the player's game:
+/// alice resigns her first-round game against the AI and still sees that result once the second
+/// round has started, with a button to go to her next game, which takes her there.
+#[tokio::test]
+async fn the_next_tournament_round_waits_for_the_player() {
+    let addr = server_with(&["--ai-move-ms", "20", "--tournament-poll-ms", "100"]).await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    alices_round_robin(&b, addr, "Saturday cup").await;
+    // Four entrants (one AI account a level): three rounds, alice playing in each.
+    for n in 1..=3 {
+        b.select("tournament-ai-level", &n.to_string()).await;
+        b.click("tournament-add-ai").await;
+        b.until(
+            "the AI entered",
+            &format!(
+                "return document.querySelectorAll('[data-testid=tournament-entrants] li').length === {};",
+                n + 1
+            ),
+        )
+        .await;
+    }
+    b.click("tournament-start").await;
+    let first = match_page(&b).await;
+    b.click("resign").await;
+    b.click("resign-confirm").await;
+    b.until_text("result-text", "You lose").await;
+
+    // The second round starts once the AIs' first game is over; its game is offered.
+    b.until_text("next-round", "Next round game").await;
+    assert_eq!(match_page(&b).await, first, "still on the first game");
+    b.until_text("result-text", "You lose").await;
+    b.screenshot("tournament-next-round").await;
+    b.click("next-round").await;
+    let second = b
+        .until(
+            "the next game's page",
+            &format!(
+                "const m = location.hash.match(/^#\\/match\\/(\\d+)$/); return m && Number(m[1]) !== {first} && Number(m[1]);"
+            ),
+        )
+        .await;
+    assert!(second.as_u64().is_some());
+    b.find(&by_testid("resign")).await;
+    b.client.close().await.unwrap();
+}
+
+/// The lobby's live list shows the matches someone plays: a guest's game against the AI is
+/// listed to others while the guest is on its page, and no longer once the guest has left it
+/// for longer than the disconnect grace; the guest's own lobby still offers it to play on.
+#[tokio::test]
+async fn an_abandoned_game_against_the_ai_leaves_the_live_list() {
+    let addr = server_with(&["--disconnect-grace-secs", "1"]).await;
+    let driver = Driver::start().await;
+    let player = driver.browser(DESKTOP).await;
+    let other = driver.browser(DESKTOP).await;
+    player.guest(addr).await;
+    player.select("ai-game", "tafl").await;
+    player.select("ai-variant", "brandubh").await;
+    player.select("ai-level", "1").await;
+    player.select("ai-seat", "1").await;
+    player.click("ai-play").await;
+    let id = match_page(&player).await;
+    player.find(&by_testid("sq-d4")).await;
+
+    other.guest(addr).await;
+    other.find(&by_testid(&format!("live-{id}"))).await;
+    other.screenshot("lobby-live").await;
+
+    player.open(addr, "#/").await;
+    player.find(&by_testid("hotseat-create")).await;
+    other
+        .until(
+            "the abandoned match to leave the live list",
+            &format!(
+                "return !document.querySelector('{}') && !!document.querySelector('[data-testid=live-matches] li');",
+                by_testid(&format!("live-{id}"))
+            ),
+        )
+        .await;
+    assert_eq!(
+        other.text("live-matches").await,
+        "No match is being played.",
+        "nothing else is being played"
+    );
+    assert_eq!(player.text(&format!("live-{id}")).await, "Play");
+    for b in [player, other] {
+        b.client.close().await.unwrap();
+    }
 }

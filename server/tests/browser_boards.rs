@@ -23,7 +23,7 @@ async fn server() -> SocketAddr {
 /// playable card, an action button.
 const NEXT_CLICK: &str = "const q = (c) => document.querySelector('[data-testid=board] ' + c);
     for (const c of ['[data-testid=stop] button', '[data-testid=paths] button', '.target',
-                     '.movable', 'button.card.playable',
+                     '.movable', '[data-testid=hand] button:not([disabled])',
                      '.board-actions button']) if (q(c)) return c;
     return null;";
 
@@ -298,5 +298,130 @@ async fn replay_steps_through_a_finished_match() {
     b.open(addr, "#/leaderboard/tafl/copenhagen").await;
     b.until_text("lb-page", "Page 1").await;
     b.screenshot("leaderboard").await;
+    b.client.close().await.unwrap();
+}
+
+/// Tron's hand is readable: once the heads and tails of a hot-seat match are placed, the cards
+/// the player may play have text that stands out from their background (a contrast of at
+/// least 4.5:1, as WCAG asks of text), and a screenshot of the board with its hand is kept.
+#[tokio::test]
+async fn tron_playable_cards_are_readable() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver
+        .browser(Screen::Window {
+            width: 1400,
+            height: 900,
+        })
+        .await;
+    b.guest(addr).await;
+    b.hotseat("tron", "standard").await;
+    // Heads and tails are placed by clicking lit squares until the cards may be played.
+    let next =
+        "if (document.querySelector('[data-testid=hand] button:not([disabled])')) return 'cards';
+        return !!document.querySelector('[data-testid=board] .target') && 'place';";
+    for _ in 0..12 {
+        if b.until("a square or a card", next).await == json!("cards") {
+            break;
+        }
+        play_one(&b).await;
+    }
+    let contrasts = b
+        .run(
+            "const rgba = (c) => c.match(/[\\d.]+/g).map(Number);
+             // The colour behind an element: its own background, or the first one behind it.
+             const behind = (e) => {
+               for (; e; e = e.parentElement) {
+                 const c = rgba(getComputedStyle(e).backgroundColor);
+                 if (c.length < 4 || c[3] > 0) return c;
+               }
+               return [255, 255, 255];
+             };
+             const luminance = (c) => {
+               const [r, g, b] = c.slice(0, 3).map((v) => {
+                 v /= 255;
+                 return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+               });
+               return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+             };
+             const contrast = (a, b) => {
+               const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+               return (hi + 0.05) / (lo + 0.05);
+             };
+             return [...document.querySelectorAll('[data-testid=hand] button:not([disabled])')]
+               .map((card) => [card.textContent, contrast(rgba(getComputedStyle(card).color), behind(card))]);",
+        )
+        .await;
+    b.screenshot("board-tron-hand").await;
+    let contrasts: Vec<(String, f64)> = serde_json::from_value(contrasts).unwrap();
+    assert!(!contrasts.is_empty(), "cards to play");
+    for (card, contrast) in contrasts {
+        assert!(contrast >= 4.5, "card {card}: contrast {contrast:.2}");
+    }
+    // And the player sees the whole hand without scrolling.
+    let cards_in_view =
+        "return [...document.querySelectorAll('[data-testid=hand] button')].every((card) => {
+          const r = card.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= innerHeight;
+        });";
+    assert_eq!(
+        b.run(cards_in_view).await,
+        json!(true),
+        "the cards are in view"
+    );
+    b.client.close().await.unwrap();
+}
+
+/// The outline that marks a movable tafl piece is drawn whole: as the page is drawn, each of
+/// its four sides shows the same width of the accent colour (none half hidden under the next
+/// square).
+#[tokio::test]
+async fn a_movable_piece_has_a_whole_outline() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    b.guest(addr).await;
+    b.hotseat("tafl", "brandubh").await;
+    // The defenders to move: some of their pieces have no movable neighbour.
+    b.play_tafl("d1", "c1").await;
+    b.until_moves(1).await;
+    b.find(".sq.movable").await;
+    // For one movable square away from the board's edge, whose neighbours are not movable: the
+    // accent-coloured pixels on a line across the middle of each side, from a sixth of a square
+    // outside it to a sixth inside.
+    let sides = b
+        .on_screenshot(
+            "const movable = (name) => !!document.querySelector(`[data-testid=board] [data-testid=sq-${name}].movable`);
+             const near = (name, df, dr) => String.fromCharCode(name.charCodeAt(0) + df) + (Number(name[1]) + dr);
+             const sq = [...document.querySelectorAll('[data-testid=board] .sq.movable')]
+               .find((s) => /^[b-f][2-6]$/.test(s.dataset.sq)
+                 && ![[1, 0], [-1, 0], [0, 1], [0, -1]].some(([df, dr]) => movable(near(s.dataset.sq, df, dr))));
+             const r = sq.getBoundingClientRect();
+             const accent = (p) => Math.abs(p[0] - 139) + Math.abs(p[1] - 58) + Math.abs(p[2] - 30) < 80;
+             const count = (x, y, dx, dy) => {
+               let n = 0;
+               for (let t = -r.width / 6; t <= r.width / 6; t += 0.25) {
+                 if (accent(pixel(x + dx * t, y + dy * t))) n += 1;
+               }
+               return n / 4;
+             };
+             const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 2];
+             return { square: sq.dataset.sq, left: count(r.left, cy, 1, 0), right: count(r.right, cy, -1, 0),
+                      top: count(cx, r.top, 0, 1), bottom: count(cx, r.bottom, 0, -1) };",
+        )
+        .await;
+    b.screenshot("board-tafl-movable").await;
+    let width = |side: &str| sides[side].as_f64().unwrap();
+    for side in ["left", "right", "top", "bottom"] {
+        assert!(width(side) >= 2.0, "the {side} side is drawn: {sides}");
+    }
+    let widths = ["left", "right", "top", "bottom"].map(width);
+    let (thinnest, thickest) = widths
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &w| (lo.min(w), hi.max(w)));
+    assert!(
+        thickest - thinnest <= 1.5,
+        "every side of the outline as wide: {sides}"
+    );
     b.client.close().await.unwrap();
 }

@@ -134,16 +134,7 @@ async fn metrics_count_what_happened_over_real_sockets() {
         let dora = guest(addr).await;
         let mut d = Client::connect(addr, &dora.token).await;
         let ai_match = d
-            .ok(|id| ClientMessage::PlayAi {
-                id,
-                game: "tafl".into(),
-                variant: Some("copenhagen".into()),
-                seats: None,
-                level: 1,
-                time_control: None,
-                rated: false,
-                seat: Some(1),
-            })
+            .ok(|id| common::play_ai(id, "copenhagen", 1, 1))
             .await
             .match_id
             .unwrap();

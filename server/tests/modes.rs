@@ -80,14 +80,7 @@ async fn a_private_match_is_joined_with_its_invite_and_watched_by_spectators() {
         );
 
         let mut f = Client::connect(addr, &friend.token).await;
-        let joined = f
-            .ok(|id| ClientMessage::JoinMatch {
-                id,
-                match_id: None,
-                invite: Some(invite.clone()),
-                seat: None,
-            })
-            .await;
+        let joined = f.ok(|id| common::join_with_invite(id, &invite)).await;
         assert_eq!((joined.match_id, joined.seats), (Some(m), vec![0]));
         f.ok(|id| act(id, m, 0, "d9-d8")).await;
 
@@ -294,4 +287,84 @@ async fn the_catalog_of_games_comes_from_the_engine() {
     assert_eq!(game("fox-geese")["seat_names"], json!(["geese", "fox"]));
     assert_eq!(game("tron")["seat_names"][7], "seat 8");
     assert_eq!(game("tower-race")["variants"][1]["max_seats"], 8);
+}
+
+/// The ids of the live matches listed, as a visitor without a session, or a player with one,
+/// sees them.
+async fn live_ids(addr: std::net::SocketAddr, token: Option<&str>) -> Vec<i64> {
+    let mut request = common::http().get(format!("http://{addr}/api/matches/live"));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    assert!(response.status().is_success(), "{}", response.status());
+    let list: serde_json::Value = response.json().await.unwrap();
+    let ids = list.as_array().unwrap().iter();
+    ids.map(|m| m["id"].as_i64().unwrap()).collect()
+}
+
+/// Waits out the disconnect grace (1 s in these tests).
+async fn past_the_grace() {
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+}
+
+/// The live list shows the matches someone plays. A game against the AI is listed while its
+/// player follows it, and for the disconnect grace after the player has gone; then only to that
+/// player, until they come back to it. A match between two players stays listed while either is
+/// there, and leaves the list when both have gone. Hot-seat matches are never listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_list_shows_the_matches_someone_plays() {
+    for backend in BACKENDS {
+        let addr = start(
+            &fresh_database(backend).await,
+            &["--disconnect-grace-secs", "1"],
+        )
+        .await;
+        let solo = guest(addr).await;
+        let mut s = Client::connect(addr, &solo.token).await;
+        let ai = s
+            .ok(|id| common::play_ai(id, "brandubh", 1, 1))
+            .await
+            .match_id
+            .unwrap();
+        let (_, _, mut a, mut b) = two_guests(addr).await;
+        let pair = common::copenhagen_match(&mut a, &mut b, json!({})).await;
+        let hot = guest(addr).await;
+        let mut h = Client::connect(addr, &hot.token).await;
+        h.ok(|id| create(id, "tafl", "brandubh", json!({"hotseat": true})))
+            .await;
+        assert_eq!(
+            live_ids(addr, None).await,
+            vec![pair.0, ai.0],
+            "{backend:?}"
+        );
+
+        // The AI's opponent goes: listed for the grace, then only to them.
+        s.close().await;
+        assert_eq!(
+            live_ids(addr, None).await,
+            vec![pair.0, ai.0],
+            "{backend:?}"
+        );
+        past_the_grace().await;
+        assert_eq!(live_ids(addr, None).await, vec![pair.0], "{backend:?}");
+        assert_eq!(
+            live_ids(addr, Some(&solo.token)).await,
+            vec![pair.0, ai.0],
+            "{backend:?}: a player's own match stays listed to them"
+        );
+
+        // One of two players goes: the other still plays. Then both are gone.
+        b.close().await;
+        past_the_grace().await;
+        assert_eq!(live_ids(addr, None).await, vec![pair.0], "{backend:?}");
+        a.close().await;
+        past_the_grace().await;
+        assert_eq!(live_ids(addr, None).await, Vec::<i64>::new(), "{backend:?}");
+
+        // The AI's opponent comes back to their game: it is listed again.
+        let mut back = Client::connect(addr, &solo.token).await;
+        back.ok(|id| common::watch(id, ai, None)).await;
+        assert_eq!(live_ids(addr, None).await, vec![ai.0], "{backend:?}");
+    }
 }

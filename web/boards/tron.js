@@ -115,7 +115,7 @@ export default {
           const action = `play ${card}`;
           const playable = legal.includes(action);
           hand.append(html("button", {
-            type: "button", class: `card${playable ? " playable" : " secondary"}`, "data-testid": `card-${card}`,
+            type: "button", class: playable ? "tron-card playable" : "tron-card secondary", "data-testid": `card-${card}`,
             disabled: playable ? null : "disabled", onclick: () => send(action),
           }, card));
         }

@@ -8,7 +8,7 @@
 // be typed, the board may be flipped, and a click on the move list shows that earlier position
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
-import { el, clockText, playerLink, recordLink, rulesLink } from "../dom.js";
+import { el, fill, clockText, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
 import { seatName, variantRules } from "../catalog.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
@@ -46,6 +46,8 @@ export default async function render(root, params, app) {
   const players = el("div", { class: "players" });
   const turn = el("p", { class: "turn", "data-testid": "turn" });
   const banner = el("div", { class: "banner", "data-testid": "result", hidden: true });
+  // A tournament's next game of ours, once its round starts: offered, not forced on the page.
+  const nextGame = el("p", { class: "notice", hidden: true });
   const invite = el("p", { class: "invite", hidden: true });
   const boardBox = el("div", { class: "board-box", "data-testid": "board" });
   const controls = el("div", { class: "row controls" });
@@ -55,10 +57,12 @@ export default async function render(root, params, app) {
   const marker = el("div", { class: "viewing", "data-testid": "viewing", hidden: true });
   const typed = moveBox((action) => play(action));
   const switches = el("div");
+  // Beside the board on a wide screen (which keeps the whole board in view whatever is said
+  // about the match), above it on a narrow one.
   root.append(
-    header,
     el("div", { class: "match" },
-      el("div", { class: "match-board" }, players, turn, banner, invite, marker, boardBox, typed.node),
+      el("div", { class: "match-info" }, header, players, turn, banner, nextGame, invite, marker),
+      el("div", { class: "match-board" }, boardBox, typed.node),
       el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, "Moves"), moves)),
     speech.node,
   );
@@ -239,11 +243,11 @@ export default async function render(root, params, app) {
       return el("li", { "data-testid": `rating-${r.seat}` },
         `${name}: ${Math.round(r.before)} → ${Math.round(r.after)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`);
     });
-    banner.replaceChildren(
+    fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", recordLink(matchId, app.invites.get(matchId)),
-      " · ", el("a", { href: "#/" }, "Back to the lobby"),
+      el("div", {}, el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", recordLink(matchId, app.invites.get(matchId)),
+        " · ", el("a", { href: "#/" }, "Back to the lobby")),
     );
   };
 
@@ -268,13 +272,13 @@ export default async function render(root, params, app) {
     if (game?.moveList === "pairs" && m.seats.length === 2) {
       // Numbered pairs of moves, the first mover's first.
       for (let i = 0; i < m.log.length; i += 2) {
-        items.push(el("li", {},
-          el("span", { "data-testid": `move-${i}` }, m.log[i].action ?? "?"), " ",
-          m.log[i + 1] ? el("span", { "data-testid": `move-${i + 1}` }, m.log[i + 1].action ?? "?") : null));
+        items.push(numberedLine(i / 2 + 1, {},
+          el("span", { class: "move", "data-testid": `move-${i}` }, m.log[i].action ?? "?"), " ",
+          m.log[i + 1] ? el("span", { class: "move", "data-testid": `move-${i + 1}` }, m.log[i + 1].action ?? "?") : null));
       }
     } else {
-      m.log.forEach((a, i) => items.push(el("li", { "data-testid": `move-${i}` },
-        a.seat !== null ? `${seatName(m.game, a.seat)}: ` : "", a.action ?? "(hidden)")));
+      m.log.forEach((a, i) => items.push(numberedLine(i + 1, {}, el("span", { "data-testid": `move-${i}` },
+        a.seat !== null ? `${seatName(m.game, a.seat)}: ` : "", a.action ?? "(hidden)"))));
     }
     moves.replaceChildren(...items);
     moves.scrollTop = moves.scrollHeight;
@@ -322,7 +326,7 @@ export default async function render(root, params, app) {
     drawBox.hidden = m.drawOffer === null || m.result !== null;
     if (m.drawOffer !== null) {
       const who = m.seats[m.drawOffer].player?.name ?? seatName(m.game, m.drawOffer);
-      drawBox.replaceChildren(el("span", { "data-testid": "draw-offer" }, `${who} offers a draw.`),
+      fill(drawBox, el("span", { "data-testid": "draw-offer" }, `${who} offers a draw.`),
         answering !== undefined ? button("accept-draw", "Accept", () => send({ type: "answer_draw", seat: answering, accept: true })) : null,
         answering !== undefined ? button("decline-draw", "Decline", () => send({ type: "answer_draw", seat: answering, accept: false }), "secondary") : null);
     }
@@ -509,6 +513,15 @@ export default async function render(root, params, app) {
   };
   document.addEventListener("keydown", onKey);
 
+  // Our next tournament game has started: the page stays on what it shows (the result of the
+  // last game, most likely) and offers the way there.
+  const onRound = (msg) => {
+    if (msg.match_id === matchId || closed) return;
+    nextGame.hidden = false;
+    fill(nextGame, `Round ${msg.round} of your tournament has begun. `,
+      button("next-round", "Next round game", () => app.navigate(`#/match/${msg.match_id}`)));
+  };
+
   const onOpen = () => watch();
   const onDown = () => {
     message.textContent = "";
@@ -517,6 +530,7 @@ export default async function render(root, params, app) {
   socket.on("event", onEvent);
   socket.on("open", onOpen);
   socket.on("down", onDown);
+  socket.on("tournament_round", onRound);
   const ticker = setInterval(drawClocks, 100);
   if (socket.ready) watch();
 
@@ -529,6 +543,7 @@ export default async function render(root, params, app) {
     socket.off("event", onEvent);
     socket.off("open", onOpen);
     socket.off("down", onDown);
+    socket.off("tournament_round", onRound);
     board?.destroy();
     if (socket.ready) socket.send({ type: "unwatch", match_id: matchId }).catch(() => {});
   };

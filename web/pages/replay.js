@@ -2,7 +2,7 @@
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps. A
 // board that can turn round offers a flip button.
-import { el, playerLink, recordLink, rulesLink } from "../dom.js";
+import { el, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
@@ -70,7 +70,7 @@ export default async function render(root, params, app) {
   ].filter(Boolean));
 
   moves.append(...replay.actions.map((a, i) => {
-    const item = el("li", { "data-testid": `replay-move-${i + 1}` },
+    const item = numberedLine(i + 1, { "data-testid": `replay-move-${i + 1}` },
       el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("small", { class: "muted" }, ` (seat ${a.seat + 1})`));
     item.onclick = (e) => {
       e.preventDefault();

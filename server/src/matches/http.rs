@@ -169,8 +169,11 @@ fn summary(m: &StoredMatch) -> MatchSummary {
     path = "/api/matches/live",
     tag = "matches",
     summary = "Matches being played, to watch",
-    description = "Public matches being played (every seat taken; not hot-seat), newest first, \
-        one page at a time, to watch over the WebSocket.",
+    description = "Public matches being played (every seat taken; not hot-seat) that someone \
+        plays: a human player in it follows it, or left it less than the disconnect grace ago \
+        (a match the AI plays on every seat always counts). With a session, the asking player's \
+        own live matches are listed too, to go back to. Newest first, one page at a time, to \
+        watch over the WebSocket.",
     params(Page),
     responses(
         (status = 200, description = "One page of matches", body = Vec<MatchSummary>),
@@ -179,9 +182,13 @@ fn summary(m: &StoredMatch) -> MatchSummary {
 )]
 async fn live_matches(
     State(state): State<AppState>,
+    viewer: Viewer,
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
-    listed(&state, Status::Live, page).await
+    // A match its players have left (a game against the AI, most often) would otherwise stay
+    // listed until the housekeeping calls it off.
+    let shown = |id, seated| seated || state.rooms().attended(id);
+    listed(&state, Status::Live, viewer.player, page, shown).await
 }
 
 #[utoipa::path(
@@ -201,18 +208,33 @@ async fn open_matches(
     State(state): State<AppState>,
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
-    listed(&state, Status::Waiting, page).await
+    listed(&state, Status::Waiting, None, page, |_, _| true).await
 }
 
-/// One page of the public matches with this status, as the query asks.
+/// One page, as the query asks, of the public matches with this status that `shown` keeps
+/// (told each match and whether `viewer` sits in it).
 async fn listed(
     state: &AppState,
     status: Status,
+    viewer: Option<PlayerId>,
     page: Result<Query<Page>, QueryRejection>,
+    shown: impl Fn(MatchId, bool) -> bool,
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
     let (page, per_page) = Page::read(page)?;
-    let matches = state.store().listed_matches(status, page, per_page).await?;
-    Ok(Json(matches.iter().map(summary).collect()))
+    let listed = state.store().listed_matches(status, viewer).await?;
+    let ids = listed
+        .into_iter()
+        .filter(|&(id, seated)| shown(id, seated))
+        .skip((page - 1) as usize * per_page as usize)
+        .take(per_page as usize);
+    let mut matches = Vec::new();
+    for (id, _) in ids {
+        // A match gone since (a guest's, removed by the housekeeping) is left out.
+        if let Some(m) = state.store().match_header(id).await? {
+            matches.push(summary(&m));
+        }
+    }
+    Ok(Json(matches))
 }
 
 /// A match with its record. The seed, which would let anyone predict the match's chance, is

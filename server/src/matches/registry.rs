@@ -14,7 +14,7 @@ use tracing::Instrument;
 
 use super::command::Command;
 use super::new_match::{NewMatch, Opening};
-use super::room::{Room, RoomContext, unrated};
+use super::room::{Presence, Room, RoomContext, unrated};
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
 use crate::shutdown::Tracker;
@@ -22,27 +22,44 @@ use crate::shutdown::Tracker;
 /// Commands a room may have waiting before senders wait for it.
 const ROOM_QUEUE: usize = 64;
 
+/// A running room: its command channel, and who is there (which the room keeps up to date).
+struct Handle {
+    commands: mpsc::Sender<Command>,
+    presence: Presence,
+}
+
+impl Handle {
+    /// The handle, if its room is still serving commands.
+    fn open(&self) -> Option<&Handle> {
+        (!self.commands.is_closed()).then_some(self)
+    }
+}
+
 /// The rooms in memory, by match. A plain mutex, held only for a lookup or an insert and never
 /// across an await: every command of every match looks its room up here.
 #[derive(Clone, Default)]
-struct Running(Arc<std::sync::Mutex<HashMap<MatchId, mpsc::Sender<Command>>>>);
+struct Running(Arc<std::sync::Mutex<HashMap<MatchId, Handle>>>);
 
 impl Running {
-    fn lock(&self) -> MutexGuard<'_, HashMap<MatchId, mpsc::Sender<Command>>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<MatchId, Handle>> {
         // Nothing panics while holding it, and the map is valid after any of its operations.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The channel of a match's room, if that room is still serving commands.
     fn get(&self, id: MatchId) -> Option<mpsc::Sender<Command>> {
-        self.lock().get(&id).filter(|tx| !tx.is_closed()).cloned()
+        let running = self.lock();
+        running
+            .get(&id)
+            .and_then(Handle::open)
+            .map(|h| h.commands.clone())
     }
 
     /// Queues a command for a match's room, under the lock a room takes to go to sleep (see
     /// [`Running::close_if_quiet`]). `Closed` when no room is running for the match.
     fn try_send(&self, id: MatchId, command: Command) -> Result<(), TrySendError<Command>> {
         match self.lock().get(&id) {
-            Some(tx) => tx.try_send(command),
+            Some(handle) => handle.commands.try_send(command),
             None => Err(TrySendError::Closed(command)),
         }
     }
@@ -64,7 +81,7 @@ impl Running {
     fn forget_ended(&self, id: MatchId) {
         let mut running = self.lock();
         // A room started since for the same match (its sender still open) stays.
-        if running.get(&id).is_some_and(mpsc::Sender::is_closed) {
+        if running.get(&id).is_some_and(|h| h.open().is_none()) {
             running.remove(&id);
             crate::metrics::match_rooms(-1);
         }
@@ -103,6 +120,8 @@ impl Rooms {
         let mut running = self.running.lock();
         self.refuse_if_stopped()?;
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let presence = Presence::default();
+        let seen = presence.clone();
         // The room holds only a weak sender to itself (for its AI's moves), so it still ends
         // when the registry lets it go.
         let weak = tx.downgrade();
@@ -113,14 +132,20 @@ impl Rooms {
         let span = tracing::info_span!(parent: None, "match", match_id = id.0);
         tokio::spawn(
             async move {
-                room.run(rx, weak, |commands| registry.close_if_quiet(commands))
-                    .await;
+                room.run(rx, weak, &seen, |commands| {
+                    registry.close_if_quiet(commands)
+                })
+                .await;
                 registry.forget_ended(id);
                 drop(entered);
             }
             .instrument(span),
         );
-        if running.insert(id, tx.clone()).is_none() {
+        let handle = Handle {
+            commands: tx.clone(),
+            presence,
+        };
+        if running.insert(id, handle).is_none() {
             crate::metrics::match_rooms(1);
         }
         Ok(tx)
@@ -147,6 +172,19 @@ impl Rooms {
             running.clear();
         }
         self.tasks.idle(deadline).await
+    }
+
+    /// Whether someone plays a match: its room is running, and one of its human players follows
+    /// it or left it less than the disconnect grace ago (a match the AI plays on every seat
+    /// always is). Nobody follows the match of a room that is not running. What the list of
+    /// live matches goes by.
+    pub fn attended(&self, id: MatchId) -> bool {
+        let running = self.running.lock();
+        running.get(&id).and_then(Handle::open).is_some_and(|h| {
+            h.presence
+                .away_since()
+                .is_none_or(|since| since.elapsed() < self.ctx.grace)
+        })
     }
 
     /// Starts a room for every match that is not over, so that clocks run and players can come

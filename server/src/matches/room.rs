@@ -8,7 +8,7 @@
 //! few rendered events are kept for clients that resume.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use protocol::{
@@ -49,6 +49,22 @@ pub struct RoomContext {
     pub sleep_after: Duration,
     /// Rated games two players may start against each other in 24 hours; later ones are casual.
     pub rated_games_per_pair: u32,
+}
+
+/// Since when every human player of a room's match has been away: `None` while one of them
+/// follows it, and when no human plays in it. The room keeps it up to date, for the list of live
+/// matches (see [`super::Rooms::attended`]).
+#[derive(Clone, Default)]
+pub struct Presence(Arc<Mutex<Option<Instant>>>);
+
+impl Presence {
+    pub fn away_since(&self) -> Option<Instant> {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set(&self, away_since: Option<Instant>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = away_since;
+    }
 }
 
 /// What a room does when its timer goes off.
@@ -242,6 +258,7 @@ impl Room {
         mut self,
         mut commands: mpsc::Receiver<Command>,
         me: mpsc::WeakSender<Command>,
+        presence: &Presence,
         close_if_quiet: impl Fn(&mut mpsc::Receiver<Command>) -> bool,
     ) {
         // A crash between storing a game's final action and storing its result leaves a live
@@ -256,6 +273,7 @@ impl Room {
             tracing::warn!(error = %e, "could not start a full match");
         }
         loop {
+            presence.set(self.away_since());
             self.wake_ai(&me);
             let alarm = self.alarm();
             let timer = async {
@@ -604,6 +622,20 @@ impl Room {
     fn unwatch(&mut self, conn: ConnId) {
         self.followers.remove(conn);
         self.refresh_presence(None);
+    }
+
+    /// Since when every human player has been away: `None` while one of them follows the
+    /// match, and when no human plays in it.
+    fn away_since(&self) -> Option<Instant> {
+        let mut latest = None;
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].is_none() || self.ai_level(seat as u8).is_some() {
+                continue;
+            }
+            let since = self.disconnected_since[seat]?;
+            latest = latest.max(Some(since));
+        }
+        latest
     }
 
     /// Notes which seats have lost or regained every socket (counting `arriving`, a player

@@ -453,10 +453,7 @@ impl Store {
             players,
             actions: Vec::new(),
             // Lists of matches do not ask.
-            in_tournament: row
-                .try_get::<bool, _>("in_tournament")
-                .or_else(|_| row.try_get::<i64, _>("in_tournament").map(|n| n != 0))
-                .unwrap_or(false),
+            in_tournament: truth(row, "in_tournament").unwrap_or(false),
         })
     }
 
@@ -476,28 +473,27 @@ impl Store {
         self.stored_matches(&rows).await
     }
 
-    /// One page of the public matches with this status, newest first: those being played
-    /// (`Live`, hot-seat ones left out: nobody can join or would watch them) or those waiting
-    /// for players (`Waiting`).
+    /// The public matches with this status, newest first, each with whether `viewer` sits in
+    /// it: those being played (`Live`, hot-seat ones left out: nobody can join or would watch
+    /// them) or those waiting for players (`Waiting`). The lists of matches page through them.
     pub async fn listed_matches(
         &self,
         status: Status,
-        page: u32,
-        per_page: u32,
-    ) -> StoreResult<Vec<StoredMatch>> {
+        viewer: Option<PlayerId>,
+    ) -> StoreResult<Vec<(MatchId, bool)>> {
         let rows = sqlx::query(
-            "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
-                    invite, hotseat, seed, status, result_places, result_reason, last_seq,
-                    created_ms
+            "SELECT id, EXISTS (SELECT 1 FROM match_seats s
+                                WHERE s.match_id = matches.id AND s.player_id = $2) AS seated
              FROM matches WHERE status = $1 AND private = 0 AND hotseat = 0
-             ORDER BY id DESC LIMIT $2 OFFSET $3",
+             ORDER BY id DESC",
         )
         .bind(status.as_str())
-        .bind(i64::from(per_page))
-        .bind(i64::from(page.saturating_sub(1)) * i64::from(per_page))
+        .bind(viewer.map(|p| p.0))
         .fetch_all(&self.pool)
         .await?;
-        self.stored_matches(&rows).await
+        rows.iter()
+            .map(|r| Ok((MatchId(r.try_get("id")?), truth(r, "seated")?)))
+            .collect()
     }
 
     async fn stored_matches(&self, rows: &[AnyRow]) -> StoreResult<Vec<StoredMatch>> {
@@ -532,6 +528,12 @@ impl Store {
             .map(|r| Ok(r.try_get::<i64, _>("seat")? as u8))
             .collect()
     }
+}
+
+/// A truth value computed by a query (`EXISTS`): a boolean on PostgreSQL, an integer on SQLite.
+fn truth(row: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    row.try_get::<bool, _>(column)
+        .or_else(|_| row.try_get::<i64, _>(column).map(|n| n != 0))
 }
 
 /// Inserts a new match with its first players in their seats, live if every seat is taken;

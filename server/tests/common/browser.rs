@@ -425,6 +425,28 @@ impl Browser {
             .await;
     }
 
+    /// Runs `script` (a function body) on a screenshot of the window as it is now drawn, and
+    /// returns its value. In it, `pixel(x, y)` is the colour at a point of the viewport given
+    /// in CSS pixels, as [r, g, b]: what the player sees there, whichever elements drew it.
+    pub async fn on_screenshot(&self, script: &str) -> Value {
+        let png = self.client.screenshot().await.unwrap();
+        let wrapped = format!(
+            "const [png, done] = arguments;
+             createImageBitmap(new Blob([new Uint8Array(png)], {{ type: 'image/png' }})).then((image) => {{
+               const canvas = new OffscreenCanvas(image.width, image.height);
+               const context = canvas.getContext('2d');
+               context.drawImage(image, 0, 0);
+               const scale = image.width / innerWidth;
+               const pixel = (x, y) => [...context.getImageData(Math.floor(x * scale), Math.floor(y * scale), 1, 1).data.slice(0, 3)];
+               done((() => {{ {script} }})());
+             }}, (e) => done('cannot read the screenshot: ' + e));"
+        );
+        self.client
+            .execute_async(&wrapped, vec![json!(png)])
+            .await
+            .unwrap()
+    }
+
     pub async fn screenshot(&self, name: &str) {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
         std::fs::create_dir_all(&dir).unwrap();

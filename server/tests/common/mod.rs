@@ -418,6 +418,30 @@ pub fn join(id: CommandId, match_id: MatchId) -> ClientMessage {
     }
 }
 
+/// Takes a seat in a private match with its invite code.
+pub fn join_with_invite(id: CommandId, invite: &str) -> ClientMessage {
+    ClientMessage::JoinMatch {
+        id,
+        match_id: None,
+        invite: Some(invite.to_string()),
+        seat: None,
+    }
+}
+
+/// A casual untimed tafl match against the AI of this level, in this seat.
+pub fn play_ai(id: CommandId, variant: &str, level: u8, seat: u8) -> ClientMessage {
+    ClientMessage::PlayAi {
+        id,
+        game: "tafl".into(),
+        variant: Some(variant.into()),
+        seats: None,
+        level,
+        time_control: None,
+        rated: false,
+        seat: Some(seat),
+    }
+}
+
 /// Follows a match: from a fresh snapshot (`since` none), or with the events after `since`.
 pub fn watch(id: CommandId, match_id: MatchId, since: Option<u64>) -> ClientMessage {
     ClientMessage::Watch {
