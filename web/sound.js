@@ -12,7 +12,7 @@ export function playSound(name) {
   if (!pref("sound")) return;
   let audio = loaded.get(name);
   if (!audio) {
-    audio = new Audio(new URL(`./sounds/${name}.wav`, import.meta.url));
+    audio = new Audio(`/sounds/${name}.wav`);
     audio.preload = "auto";
     loaded.set(name, audio);
   }

@@ -33,7 +33,9 @@ function live(url) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
+  // A ranged request (audio, video) is the browser's own business: a cache cannot hold a part.
   if (request.method !== "GET" || url.origin !== self.location.origin || live(url)) return;
+  if (request.headers.has("range")) return;
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   } else if (url.pathname.startsWith(`/v/${VERSION}/`)) {

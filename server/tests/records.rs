@@ -43,7 +43,10 @@ async fn a_finished_tafl_match_downloads_as_its_opentafl_record() {
     assert_eq!(early.status(), 409);
     let error: Value = early.json().await.unwrap();
     assert_eq!(error["code"], "conflict");
-    assert!(error["message"].as_str().unwrap().contains("not over"), "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("not over"),
+        "{error}"
+    );
 
     let (line, _) = common::short_copenhagen_game();
     for (i, mv) in line.iter().enumerate() {

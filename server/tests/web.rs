@@ -44,7 +44,9 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
 /// The version path `index.html` loads the client from: `/v/<version>/`.
 async fn version_path(addr: SocketAddr) -> String {
     let index = fetch(addr, "/", &[]).await.text().await.unwrap();
-    let start = index.find("/v/").expect("index.html loads from /v/<version>/");
+    let start = index
+        .find("/v/")
+        .expect("index.html loads from /v/<version>/");
     let end = start + 3 + index[start + 3..].find('/').unwrap();
     index[start..=end].to_string()
 }
@@ -156,7 +158,10 @@ async fn the_manifest_names_the_app_and_its_icons() {
     let addr = server().await;
     let response = fetch(addr, "/manifest.webmanifest", &[]).await;
     assert_eq!(response.status(), 200);
-    assert_eq!(header(&response, "content-type"), "application/manifest+json");
+    assert_eq!(
+        header(&response, "content-type"),
+        "application/manifest+json"
+    );
     let manifest: Value = response.json().await.unwrap();
     assert_eq!(manifest["short_name"], "Tafl");
     assert_eq!(manifest["start_url"], "/");

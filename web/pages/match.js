@@ -408,9 +408,11 @@ export default async function render(root, params, app) {
 
   const refresh = async () => {
     if (!m || closed) return;
+    // A base time of whole minutes reads as minutes (15+10), a shorter one in seconds (30s+0).
+    const base = (ms) => (ms % 60000 ? `${ms / 1000}s` : `${ms / 60000}`);
     header.replaceChildren(el("h1", {}, `${m.game} · ${m.variant}`),
-      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${m.clock.base_ms / 60000}+${m.clock.increment_ms / 1000}` : ", no clock"}`),
-      el("p", {}, rulesLink(m.game)));
+      el("p", {}, rulesLink(m.game)),
+      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${base(m.clock.base_ms)}+${m.clock.increment_ms / 1000}` : ", no clock"}`));
     drawPlayers();
     drawClocks();
     drawTurn();
