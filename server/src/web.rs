@@ -40,13 +40,22 @@ const REVALIDATE: &str = "no-cache";
 
 pub fn routes() -> Router<AppState> {
     Router::new()
-        .route("/", get(|headers: HeaderMap| async move { serve("index.html", REVALIDATE, &headers) }))
+        .route(
+            "/",
+            get(|headers: HeaderMap| async move { serve("index.html", REVALIDATE, &headers) }),
+        )
         .route(
             "/v/{version}/{*path}",
-            get(|Path((asked, path)): Path<(String, String)>, headers: HeaderMap| async move {
-                let cache = if asked == *version() { FOREVER } else { REVALIDATE };
-                serve(&path, cache, &headers)
-            }),
+            get(
+                |Path((asked, path)): Path<(String, String)>, headers: HeaderMap| async move {
+                    let cache = if asked == *version() {
+                        FOREVER
+                    } else {
+                        REVALIDATE
+                    };
+                    serve(&path, cache, &headers)
+                },
+            ),
         )
         .route(
             "/{*path}",
@@ -106,7 +115,10 @@ fn prepared(path: &str) -> Option<Arc<Prepared>> {
         mime,
         etag,
     });
-    PREPARED.lock().unwrap().insert(path.to_string(), done.clone());
+    PREPARED
+        .lock()
+        .unwrap()
+        .insert(path.to_string(), done.clone());
     Some(done)
 }
 
@@ -126,7 +138,10 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 
 /// Whether an `Accept-Encoding` header takes gzip: listed (or `*`) without `q=0`.
 fn accepts_gzip(headers: &HeaderMap) -> bool {
-    let Some(accepted) = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()) else {
+    let Some(accepted) = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+    else {
         return false;
     };
     accepted.split(',').any(|item| {
@@ -183,7 +198,10 @@ mod tests {
 
     fn with(accept: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
-        headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(accept).unwrap());
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(accept).unwrap(),
+        );
         headers
     }
 

@@ -42,12 +42,16 @@ async fn rules_pages_are_read_without_logging_in() {
         let b = driver.browser(screen).await;
         b.open(addr, "").await;
         b.click("login-rules").await;
-        b.until_text("rules", "Tafl: the rules as implemented").await;
+        b.until_text("rules", "Tafl: the rules as implemented")
+            .await;
         let diagram = b
             .run("return [...document.querySelectorAll('[data-testid=rules] pre code')].map((c) => c.textContent).find((t) => t.includes(' K ')) ?? null;")
             .await;
         assert!(
-            diagram.as_str().unwrap().contains(" 6 A A . D D K D D . A A\n"),
+            diagram
+                .as_str()
+                .unwrap()
+                .contains(" 6 A A . D D K D D . A A\n"),
             "a board diagram, spacing kept: {diagram}"
         );
         let font = b
@@ -55,10 +59,12 @@ async fn rules_pages_are_read_without_logging_in() {
             .await;
         assert!(font.as_str().unwrap().contains("monospace"), "{font}");
         assert!(
-            b.run("return document.querySelectorAll('[data-testid=rules] .scroll > table').length;")
-                .await
-                .as_u64()
-                .unwrap()
+            b.run(
+                "return document.querySelectorAll('[data-testid=rules] .scroll > table').length;"
+            )
+            .await
+            .as_u64()
+            .unwrap()
                 >= 1,
             "tables scroll on their own"
         );
@@ -81,10 +87,12 @@ async fn rules_pages_are_read_without_logging_in() {
 
     let b = driver.browser(WIDE).await;
     b.open(addr, "#/rules/chess").await;
-    b.until_text("rules-error", "there is no game 'chess'").await;
+    b.until_text("rules-error", "there is no game 'chess'")
+        .await;
     b.guest(addr).await;
     b.select("hotseat-game", "fox-geese").await;
-    b.until_text("hotseat-rules", "Rules of Fox and Geese").await;
+    b.until_text("hotseat-rules", "Rules of Fox and Geese")
+        .await;
     b.click("hotseat-rules").await;
     b.until_text("rules", "Fox and Geese").await;
     b.open(addr, "").await;
@@ -129,9 +137,7 @@ async fn a_finished_match_offers_its_record_for_download() {
             b.until_text("replay-position", "0 / 2").await;
         }
         b.until_text("download-record", "Download record").await;
-        let got = b
-            .resolve(&format!("(() => {{ {fetch_link} }})()"))
-            .await;
+        let got = b.resolve(&format!("(() => {{ {fetch_link} }})()")).await;
         assert_eq!(
             got,
             json!([
@@ -266,9 +272,21 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
     // Every module the lobby imports has been requested by the time its forms are drawn.
     let lobby = loaded(&b).await;
     let size = compressed_size(addr, &lobby).await;
-    eprintln!("the lobby's first load: {size} bytes compressed, in {} files: {lobby:?}", lobby.len());
-    for wanted in ["/", "/style.css", "/app.js", "/pages/lobby.js", "/boards/index.js"] {
-        assert!(lobby.iter().any(|n| n.ends_with(wanted)), "{wanted} in {lobby:?}");
+    eprintln!(
+        "the lobby's first load: {size} bytes compressed, in {} files: {lobby:?}",
+        lobby.len()
+    );
+    for wanted in [
+        "/",
+        "/style.css",
+        "/app.js",
+        "/pages/lobby.js",
+        "/boards/index.js",
+    ] {
+        assert!(
+            lobby.iter().any(|n| n.ends_with(wanted)),
+            "{wanted} in {lobby:?}"
+        );
     }
     assert!(size > 10_000, "the sizes are counted: {size}");
     assert!(size <= 150_000, "the lobby weighs {size} bytes");
@@ -276,7 +294,10 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
 
     b.hotseat("tafl", "brandubh").await;
     b.find(&by_testid("sq-d4")).await;
-    assert!(loaded(&b).await.iter().all(|n| !n.contains("three")), "not for the 2D board");
+    assert!(
+        loaded(&b).await.iter().all(|n| !n.contains("three")),
+        "not for the 2D board"
+    );
     b.click("toggle-3d").await;
     b.find(&by_testid("board3d")).await;
     let three: Vec<String> = loaded(&b)
@@ -284,7 +305,11 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
         .into_iter()
         .filter(|n| n.contains("/vendor/three/"))
         .collect();
-    assert_eq!(three.len(), 2, "three.module.min.js and three.core.min.js: {three:?}");
+    assert_eq!(
+        three.len(),
+        2,
+        "three.module.min.js and three.core.min.js: {three:?}"
+    );
     let size = compressed_size(addr, &three).await;
     eprintln!("three.js for the 3D view: {size} bytes compressed");
     assert!(size < 220_000, "three.js weighs {size} bytes compressed");

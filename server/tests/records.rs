@@ -6,7 +6,7 @@ mod common;
 
 use std::net::SocketAddr;
 
-use common::{Backend, Client, act, create, fresh_database, http, register, start};
+use common::{Backend, Client, act, create, fresh_database, header, http, register, start};
 use protocol::{ClientMessage, MatchEvent, MatchId};
 use serde_json::{Value, json};
 
@@ -16,14 +16,6 @@ async fn download(addr: SocketAddr, path: &str, token: Option<&str>) -> reqwest:
         request = request.bearer_auth(token);
     }
     request.send().await.unwrap()
-}
-
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
 }
 
 async fn finished(c: &mut Client, m: MatchId) {
@@ -43,7 +35,10 @@ async fn a_finished_tafl_match_downloads_as_its_opentafl_record() {
     assert_eq!(early.status(), 409);
     let error: Value = early.json().await.unwrap();
     assert_eq!(error["code"], "conflict");
-    assert!(error["message"].as_str().unwrap().contains("not over"), "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("not over"),
+        "{error}"
+    );
 
     let (line, _) = common::short_copenhagen_game();
     for (i, mv) in line.iter().enumerate() {

@@ -22,16 +22,31 @@ async fn every_game_has_its_rules_as_html() {
         let html = rules["html"].as_str().unwrap();
         assert!(html.starts_with("<h1>"), "{id}: {}", &html[..80]);
         assert!(html.contains("<h2>"), "{id}: sections");
-        assert!(!html.contains("\n# ") && !html.contains("\n## "), "{id}: rendered");
+        assert!(
+            !html.contains("\n# ") && !html.contains("\n## "),
+            "{id}: rendered"
+        );
     }
     // Tafl's page: its tables as tables, its board diagrams as preformatted text, kept as drawn.
     let tafl = common::get(addr, "/api/games/tafl/rules").await;
     let html = tafl["html"].as_str().unwrap();
-    assert!(html.contains("<table>") && html.contains("<th>key</th>"), "a table");
+    assert!(
+        html.contains("<table>") && html.contains("<th>key</th>"),
+        "a table"
+    );
     assert!(html.contains("<pre><code>"), "diagrams");
-    assert!(html.contains(" 6 A A . D D K D D . A A\n"), "a diagram line, spacing kept");
-    assert!(html.contains("   a b c d e f g h i j k\n"), "the files under a diagram");
-    assert!(html.contains("<code>copenhagen</code>"), "variants are covered");
+    assert!(
+        html.contains(" 6 A A . D D K D D . A A\n"),
+        "a diagram line, spacing kept"
+    );
+    assert!(
+        html.contains("   a b c d e f g h i j k\n"),
+        "the files under a diagram"
+    );
+    assert!(
+        html.contains("<code>copenhagen</code>"),
+        "variants are covered"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -47,7 +62,10 @@ async fn an_unknown_game_has_no_rules() {
         let body: Value = response.json().await.unwrap();
         assert_eq!(body["code"], "not_found", "{game}");
         assert!(
-            body["message"].as_str().unwrap().contains("there is no game"),
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("there is no game"),
             "{game}: {body}"
         );
     }

@@ -9,7 +9,7 @@ mod common;
 use std::io::Read;
 use std::net::SocketAddr;
 
-use common::{Backend, fresh_database, http, start};
+use common::{Backend, fresh_database, header, http, start};
 use serde_json::Value;
 
 async fn server() -> SocketAddr {
@@ -25,14 +25,6 @@ async fn fetch(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> reqwes
     request.send().await.unwrap()
 }
 
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
-}
-
 fn gunzip(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     flate2::read::GzDecoder::new(bytes)
@@ -44,7 +36,9 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
 /// The version path `index.html` loads the client from: `/v/<version>/`.
 async fn version_path(addr: SocketAddr) -> String {
     let index = fetch(addr, "/", &[]).await.text().await.unwrap();
-    let start = index.find("/v/").expect("index.html loads from /v/<version>/");
+    let start = index
+        .find("/v/")
+        .expect("index.html loads from /v/<version>/");
     let end = start + 3 + index[start + 3..].find('/').unwrap();
     index[start..=end].to_string()
 }
@@ -156,7 +150,10 @@ async fn the_manifest_names_the_app_and_its_icons() {
     let addr = server().await;
     let response = fetch(addr, "/manifest.webmanifest", &[]).await;
     assert_eq!(response.status(), 200);
-    assert_eq!(header(&response, "content-type"), "application/manifest+json");
+    assert_eq!(
+        header(&response, "content-type"),
+        "application/manifest+json"
+    );
     let manifest: Value = response.json().await.unwrap();
     assert_eq!(manifest["short_name"], "Tafl");
     assert_eq!(manifest["start_url"], "/");

@@ -324,7 +324,10 @@ async fn record_file(
     let disposition = format!("attachment; filename=\"{name}\"");
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,
