@@ -49,6 +49,10 @@ async function fromCache(request) {
   const kept = await cache.match(request);
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  // Only what the server says never changes: a page from an older version asking for its old
+  // path gets today's file, which is not kept.
+  if (response.ok && response.headers.get("Cache-Control")?.includes("immutable")) {
+    await cache.put(request, response.clone());
+  }
   return response;
 }

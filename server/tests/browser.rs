@@ -626,7 +626,7 @@ async fn the_clock_of_the_side_to_move_runs() {
         let head = b
             .until(
                 "the time control",
-                "const h = document.querySelector('.match-head'); return h && h.textContent;",
+                "const h = document.querySelector('.match-head .muted'); return h && h.textContent;",
             )
             .await;
         assert!(

@@ -6,7 +6,7 @@ mod common;
 
 use std::net::SocketAddr;
 
-use common::{Backend, Client, act, create, fresh_database, http, register, start};
+use common::{Backend, Client, act, create, fresh_database, header, http, register, start};
 use protocol::{ClientMessage, MatchEvent, MatchId};
 use serde_json::{Value, json};
 
@@ -16,14 +16,6 @@ async fn download(addr: SocketAddr, path: &str, token: Option<&str>) -> reqwest:
         request = request.bearer_auth(token);
     }
     request.send().await.unwrap()
-}
-
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
 }
 
 async fn finished(c: &mut Client, m: MatchId) {

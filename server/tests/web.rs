@@ -9,7 +9,7 @@ mod common;
 use std::io::Read;
 use std::net::SocketAddr;
 
-use common::{Backend, fresh_database, http, start};
+use common::{Backend, fresh_database, header, http, start};
 use serde_json::Value;
 
 async fn server() -> SocketAddr {
@@ -23,14 +23,6 @@ async fn fetch(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> reqwes
         request = request.header(*name, *value);
     }
     request.send().await.unwrap()
-}
-
-fn header(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
 }
 
 fn gunzip(bytes: &[u8]) -> Vec<u8> {

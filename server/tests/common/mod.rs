@@ -129,6 +129,15 @@ pub async fn get(addr: SocketAddr, path: &str) -> Value {
     response.json().await.unwrap()
 }
 
+/// A response header's value, empty when it is absent.
+pub fn header(response: &reqwest::Response, name: &str) -> String {
+    response
+        .headers()
+        .get(name)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
 /// The body of a GET, as text, whatever its status.
 pub async fn get_text(addr: SocketAddr, path: &str) -> String {
     http()
