@@ -15,7 +15,7 @@ use protocol::{
     PlayerId, RecordedAction, ReplayAction, Seq,
 };
 
-use super::hosted;
+use super::hosted::{self, Hosted};
 use super::store::{Status, StoredMatch};
 use crate::auth;
 use crate::error::{ApiError, ApiResult};
@@ -57,12 +57,7 @@ async fn replay(
 ) -> ApiResult<Json<MatchReplay>> {
     let m = viewer.load(&state, MatchId(id)).await?;
     let over = m.status.is_over();
-    let mut game = hosted::host(
-        &m.spec.game,
-        &m.spec.variant,
-        usize::from(m.spec.seats),
-        m.spec.seed,
-    )?;
+    let mut game = fresh_game(&m)?;
     let secret = !over && game.hides_actions();
     let mut views = Vec::with_capacity(m.actions.len() + 1);
     views.push(game.view(None));
@@ -268,9 +263,8 @@ async fn match_record(
         result.ratings = state.store().rating_changes(m.id).await?;
     }
     // A game that hides actions keeps them secret until the match is over.
-    let secret = !over
-        && hosted::host(&m.spec.game, &m.spec.variant, usize::from(m.spec.seats), 0)?
-            .hides_actions();
+    let mut game = fresh_game(&m)?;
+    let secret = !over && game.hides_actions();
     let actions = m
         .actions
         .iter()
@@ -286,15 +280,19 @@ async fn match_record(
         seed: over.then_some(m.spec.seed),
         actions,
         // A game that keeps actions secret keeps its record too, until the match is over.
-        record: (!secret).then(|| game_record(&m)).flatten(),
+        record: (!secret).then(|| game_record(&mut *game, &m)).flatten(),
     }))
 }
 
-/// The game's record in its interchange notation (tafl: OpenTafl), rebuilt from its log; none
-/// for a game without one, or a log the engine no longer replays.
-fn game_record(m: &StoredMatch) -> Option<GameRecord> {
+/// A match's game at its start, with the match's own chance.
+fn fresh_game(m: &StoredMatch) -> ApiResult<Box<dyn Hosted>> {
     let seats = usize::from(m.spec.seats);
-    let mut game = hosted::host(&m.spec.game, &m.spec.variant, seats, m.spec.seed).ok()?;
+    hosted::host(&m.spec.game, &m.spec.variant, seats, m.spec.seed)
+}
+
+/// The game's record in its interchange notation (tafl: OpenTafl), rebuilt by playing the log on
+/// the match's fresh game; none for a game without one, or a log the engine no longer replays.
+fn game_record(game: &mut dyn Hosted, m: &StoredMatch) -> Option<GameRecord> {
     for a in &m.actions {
         game.play(a.seat, &a.action).ok()?;
     }
@@ -339,7 +337,7 @@ async fn record_file(
             format!("match {id} is not over: its record can be downloaded once it ends"),
         ));
     }
-    let (name, text) = match game_record(&m) {
+    let (name, text) = match game_record(&mut *fresh_game(&m)?, &m) {
         Some(record) => (format!("match-{id}.{}.txt", record.format), record.text),
         None => (format!("match-{id}.actions.txt"), action_lines(&m)),
     };
