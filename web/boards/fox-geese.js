@@ -2,7 +2,10 @@
 // only). Seat 0 plays the geese, seat 1 the fox. An action is a path of points, `a3-a4` or the
 // fox's chain of jumps `d5-d3-f3`: the user clicks a piece, then each landing in turn; a path
 // that is complete but could jump on gets a "stop here" button.
-import { svg, html, svgRoot, actionChoices, caption, describeResult, sent } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
+import { describeResult } from "../results.js";
+import { seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const STEP = 60;
 const PAD = 36;
@@ -38,7 +41,7 @@ function drawLines() {
 
 export default {
   create(el, { onAction }) {
-    const root = svgRoot(SIZE, SIZE, "Fox and Geese board");
+    const root = svgRoot(SIZE, SIZE, t("fox-geese.board"));
     const info = caption("");
     const controls = html("div");
     el.append(root, info, controls);
@@ -98,13 +101,13 @@ export default {
         root.append(cell);
       }
 
-      const side = view.to_move === "fox" ? "Fox" : "Geese";
+      const side = seatName("fox-geese", view.to_move === "fox" ? 1 : 0);
       info.textContent = state.result || view.outcome
-        ? describeResult(state.result || view.outcome)
-        : `${side} to move${view.last_action ? ` · last ${view.last_action}` : ""}`;
+        ? describeResult("fox-geese", state.result || view.outcome)
+        : t("board.to-move", { side }) + (view.last_action ? ` · ${t("board.last", { action: view.last_action })}` : "");
       const complete = path.length > 1 && legal.includes(prefix) && extensions.length > 0;
       controls.replaceChildren(complete
-        ? actionChoices([prefix], send, () => `Stop at ${path[path.length - 1]}`, "stop")
+        ? actionChoices([prefix], send, () => t("fox-geese.stop-at", { point: path[path.length - 1] }), "stop")
         : "");
     }
 

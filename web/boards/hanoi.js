@@ -3,7 +3,10 @@
 // moves the top disc of a stack along one of six lines, `c3-ne`; the user clicks a stack, the
 // cells its top disc would land on light up (worked out here by the rules' landing rule, one per
 // legal line), and a click on one plays that line.
-import { svg, html, svgRoot, actionChoices, caption, describeResult, sent } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
+import { describeResult } from "../results.js";
+import { seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const R = 40; // hexagon radius
 const W = Math.sqrt(3) * R;
@@ -51,7 +54,7 @@ function hexagon(x, y) {
 
 export default {
   create(el, { onAction }) {
-    const root = svgRoot(WIDTH, HEIGHT, "Hanoi board");
+    const root = svgRoot(WIDTH, HEIGHT, t("hanoi.board"));
     const info = caption("");
     const controls = html("div");
     el.append(root, info, controls);
@@ -105,13 +108,13 @@ export default {
       }
 
       const outcome = state.result || view.outcome;
-      const mover = view.to_move ? view.to_move[0].toUpperCase() + view.to_move.slice(1) : "";
+      const mover = seatName("hanoi", Object.keys(COLOURS).indexOf(view.to_move));
       info.textContent = outcome
-        ? describeResult(outcome)
-        : `${mover} to move${view.splitting ? `, splitting ${view.splitting}` : ""}` +
-          (last ? ` · last ${last.from}-${last.dir} to ${last.to}` : "");
+        ? describeResult("hanoi", outcome)
+        : t(view.splitting ? "hanoi.to-split" : "board.to-move", { side: mover, stack: view.splitting }) +
+          (last ? ` · ${t("hanoi.last", { from: last.from, dir: last.dir, to: last.to })}` : "");
       controls.replaceChildren((state.legal || []).includes("pass")
-        ? actionChoices(["pass"], send, () => "Pass") : "");
+        ? actionChoices(["pass"], send, () => t("board.pass")) : "");
     }
 
     function send(text) {
