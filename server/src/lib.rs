@@ -3,6 +3,7 @@
 //! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
 
 pub mod admin;
+pub mod analysis;
 pub mod auth;
 pub mod clock;
 pub mod config;
@@ -56,6 +57,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
+        .merge(analysis::http::routes())
         .merge(rules::routes())
         .merge(web::routes())
         .merge(openapi::routes())
@@ -77,6 +79,8 @@ fn log_limits(c: &Config) {
         logins_per_minute = c.logins_per_minute,
         registrations_per_minute = c.registrations_per_minute,
         guests_per_minute = c.guests_per_minute,
+        analyses_per_minute = c.analyses_per_minute,
+        analysis_ms = c.analysis_ms,
         ws_messages_per_sec = c.ws_messages_per_sec,
         sockets_per_player = c.sockets_per_player,
         open_matches_per_player = c.open_matches_per_player,

@@ -15,7 +15,7 @@ use crate::state::AppState;
     info(
         title = "Tafl match server",
         description = "The REST API of the match server: accounts, leaderboards, players, \
-            matches, tournaments. Matches are played over the WebSocket at `/ws` (see \
+            matches, tournaments, analysis. Matches are played over the WebSocket at `/ws` (see \
             `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`."
     ),
     paths(
@@ -42,6 +42,7 @@ use crate::state::AppState;
         crate::tournament::http::register,
         crate::tournament::http::add_entrant,
         crate::tournament::http::start,
+        crate::analysis::http::analyse,
         crate::admin::ban,
         crate::admin::unban,
         crate::admin::security_events,
@@ -53,6 +54,7 @@ use crate::state::AppState;
         (name = "players", description = "Leaderboards and player profiles"),
         (name = "matches", description = "Match records, live matches, the matchmaking queue"),
         (name = "tournaments", description = "Creating, entering, starting and following tournaments"),
+        (name = "analysis", description = "The AI's analysis of a position, for an analysis board"),
         (name = "server", description = "The server itself"),
         (name = "admin", description = "Moderation, for accounts an operator made admins with `server admin grant NAME`"),
     )

@@ -396,8 +396,6 @@ impl Catalog for Tafl {
 
     /// An OpenTafl position (`/3ttttt3/.../`), checked against the rules as a start would be.
     fn from_position(rules: &Rules, text: &str, to_move: Seat) -> Result<Tafl, CatalogError> {
-        let layout = opentafl::parse_position(text)
-            .map_err(|e| CatalogError(format!("the position, {e}")))?;
         let side = [Side::Attackers, Side::Defenders]
             .into_iter()
             .find(|side| side.seat_index() == to_move.index())
@@ -407,6 +405,8 @@ impl Catalog for Tafl {
                     to_move.index()
                 ))
             })?;
+        let layout = opentafl::parse_position(text)
+            .map_err(|e| CatalogError(format!("the position, {e}")))?;
         Tafl::from_layout(rules.clone(), &layout, side).map_err(|e| CatalogError(e.to_string()))
     }
 

@@ -116,6 +116,14 @@ impl FromRequestParts<AppState> for Viewer {
 }
 
 impl Viewer {
+    /// A player asking with the invite code they gave, where a request's body names the match.
+    pub fn new(player: PlayerId, invite: Option<String>) -> Viewer {
+        Viewer {
+            player: Some(player),
+            invite,
+        }
+    }
+
     fn may_see(&self, m: &StoredMatch) -> bool {
         let seated = |p: PlayerId| m.players.iter().flatten().any(|x| x.id == p);
         !m.spec.private
