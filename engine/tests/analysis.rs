@@ -288,11 +288,15 @@ fn tafl_insights_name_the_escapes_the_routes_and_the_threatened_pieces() {
             ("f3".to_string(), Piece::Attacker, vec!["e1-e3".to_string()]),
         ]
     );
-    // With the king on the a-file, two of the routes are escapes.
+    // With the king on the a-file, two of the routes are escapes, and the only route left
+    // runs along the open fourth rank to g7 (not to a7 or a1 again by a detour).
     let mut moved = game.clone();
-    moved.play_move(mv(&game, "e5-e4")).unwrap();
+    moved.play_move(mv(&game, "e5-e6")).unwrap();
     moved.play_move(mv(&game, "b4-a4")).unwrap();
-    let escapes = names(&moved, &moved.insights().escapes);
+    let found = moved.insights();
+    let escapes = names(&moved, &found.escapes);
     assert_eq!(escapes.len(), 2, "{escapes:?}");
     assert!(escapes.contains(&"a4-a7".into()) && escapes.contains(&"a4-a1".into()));
+    let routes: Vec<Vec<String>> = found.routes.iter().map(|r| names(&moved, r)).collect();
+    assert_eq!(routes, vec![vec!["a4-g4".to_string(), "g4-g7".to_string()]]);
 }

@@ -10,9 +10,10 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, SecurityEvent,
-    ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
+    AddEntrant, AnalysisReply, AnalysisRequest, Ban, ClientMessage, CreateTournament, Credentials,
+    ErrorBody, ErrorCode, Health, Leaderboard, MatchEvent, MatchRecord, MatchSummary,
+    PlayerProfile, QueuePool, SecurityEvent, ServerMessage, Session, TournamentDetails,
+    TournamentSummary, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -314,6 +315,12 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "TournamentDetails" => {
             round_trip::<TournamentDetails>(json, true)?;
+        }
+        "AnalysisRequest" => {
+            round_trip::<AnalysisRequest>(json, false)?;
+        }
+        "AnalysisReply" => {
+            round_trip::<AnalysisReply>(json, true)?;
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

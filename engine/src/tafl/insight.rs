@@ -6,9 +6,9 @@
 //! * **Escapes**: the king's moves that would win the game at once (an escape square reached,
 //!   or an exit fort made), were it the defenders' move.
 //! * **Routes**: the pairs of king moves, the first not ending the game, after which the second
-//!   would win at once, if nothing else moved in between: the escape squares the king reaches
-//!   along an open line within two moves. A king with two routes' first moves in common has a
-//!   fork the attackers must answer at once.
+//!   would win at once, if nothing else moved in between, on a square no escape reaches: the
+//!   escape squares the king reaches along open lines in two moves and not in one. Two routes
+//!   with the same first move are a fork the attackers must answer at once.
 //! * **Threatened pieces**: the pieces, of either side, that the other side could capture with
 //!   one move were it its turn, with the moves that capture each. The king counts when an
 //!   attacker's move would capture him.
@@ -26,7 +26,7 @@ use super::square::{Move, Piece, Side, Square};
 pub struct TaflInsights {
     /// King moves that win at once.
     pub escapes: Vec<Move>,
-    /// Two king moves, the second winning at once.
+    /// Two king moves, the second winning at once on a square no escape reaches.
     pub routes: Vec<[Move; 2]>,
     /// Pieces one move from capture, in square order.
     pub threatened: Vec<Threat>,
@@ -66,6 +66,8 @@ pub(super) fn insights<B: Bits>(pos: &Position<B>, board: &Board<B>) -> TaflInsi
             }
         }
     }
+    // The king's slower ways to squares he reaches in one move are no news.
+    routes.retain(|[_, second]| escapes.iter().all(|escape| escape.to != second.to));
     let mut threatened: Vec<Threat> = Vec::new();
     for side in [Side::Attackers, Side::Defenders] {
         let mover = to_move(pos, side);
