@@ -36,9 +36,8 @@
 //!
 //! The expected line is the triangular principal variation table's (each node that raises alpha
 //! copies its child's line behind its move), replayed on the game so that it stops where a move
-//! would be illegal or the game is over (by repetition too); when the side
-//! to move at its end can win on the spot (which the search scores without a move), that move
-//! ends it.
+//! would be illegal or the game is over (by repetition too); when the side to move at its end
+//! can win on the spot (which the search scores without a move), that move ends it.
 //!
 //! An analysis ([`expected_score`]) reads a score as an expected result: 1 for a win found by
 //! the search, 0 for a loss, else the logistic `1 / (1 + e^(-score / 200))`, so that a lead of
