@@ -8,6 +8,7 @@
 import { svg } from "../dom.js";
 import { pref } from "../prefs.js";
 import { dragPieces, drawings, keyboard } from "./interact.js";
+import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./tafl-notation.js";
 
 // The special squares of a variant, read from its OpenTafl rules string (the catalog's, or a
 // custom variant's own): where the king escapes (`esc:e`, any edge square; else the corners),
@@ -26,28 +27,6 @@ function specialSquares(rules, dim) {
 }
 
 const UNIT = 10;
-
-// The position's ranks, rank 1 first, each an array of null | "t" | "T" | "K".
-function parsePosition(text) {
-  return text.split("/").filter((r) => r.length).map((rank) => {
-    const squares = [];
-    for (const [, digits, piece] of rank.matchAll(/(\d+)|([tTK])/g)) {
-      if (digits) squares.push(...Array(Number(digits)).fill(null));
-      else squares.push(piece);
-    }
-    return squares;
-  });
-}
-
-const fileName = (f) => String.fromCharCode(97 + f);
-const squareName = (f, r) => `${fileName(f)}${r + 1}`;
-
-// "e5-e8xe9/f8" -> {from: "e5", to: "e8", captured: ["e9", "f8"]}.
-export function parseMove(text) {
-  const [move, captures] = text.split("x");
-  const [from, to] = move.split("-");
-  return { from, to, captured: captures ? captures.split("/") : [] };
-}
 
 const PIECES = { t: "attacker", T: "defender", K: "king" };
 // The pieces each seat moves: the attackers (seat 0) and the defenders with their king (seat 1).
@@ -84,15 +63,14 @@ export default {
     const root = svg("svg", { class: "tafl", role: "group", "aria-label": `${variant} board` });
     el.append(root);
 
-    const coords = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
     const left = (f) => (turned ? dim - 1 - f : f) * UNIT;
     const top = (r) => (turned ? r : dim - 1 - r) * UNIT;
     const centre = (name) => {
-      const [f, r] = coords(name);
+      const [f, r] = squareCoords(name);
       return { x: left(f) + UNIT / 2, y: top(r) + UNIT / 2 };
     };
     const pieceOn = (name) => {
-      const [f, r] = coords(name);
+      const [f, r] = squareCoords(name);
       return ranks[r]?.[f] ?? null;
     };
 
@@ -149,7 +127,7 @@ export default {
     const premovesFrom = (from) => {
       const out = new Map();
       if (!SEAT_PIECES[perspective]?.includes(pieceOn(from))) return out;
-      const [f, r] = coords(from);
+      const [f, r] = squareCoords(from);
       for (let i = 0; i < dim; i += 1) {
         if (i !== f) out.set(squareName(i, r), `${from}-${squareName(i, r)}`);
         if (i !== r) out.set(squareName(f, i), `${from}-${squareName(f, i)}`);
