@@ -3,6 +3,7 @@
 import { Rest, ServerError, Socket } from "./api.js";
 import { el } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
+import { settingsMenu } from "./settings.js";
 
 const TOKEN_KEY = "tafl.token";
 
@@ -177,6 +178,7 @@ function loginScreen() {
   root.replaceChildren(form);
 }
 
+document.getElementById("me").after(settingsMenu());
 window.addEventListener("hashchange", route);
 if (localStorage.getItem(TOKEN_KEY)) startSession();
 route();

@@ -201,6 +201,35 @@ impl WebDriverCompatibleCommand for ConsoleLog {
     }
 }
 
+/// ChromeDriver's own command to run a Chrome DevTools Protocol command in the page (not in W3C
+/// WebDriver): what a test cannot do through WebDriver, such as emulating the system's colour
+/// scheme.
+#[derive(Debug)]
+struct DevTools {
+    command: &'static str,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.command, "params": self.params}).to_string()),
+        )
+    }
+}
+
 /// Where a pointer gesture starts or ends: the centre of an element, by CSS selector.
 fn centre_of(css: &str) -> String {
     format!(
@@ -340,6 +369,19 @@ impl Browser {
     pub async fn assert_no_console_errors(&self) {
         let errors = self.console_errors().await;
         assert!(errors.is_empty(), "the page logged errors: {errors:#?}");
+    }
+
+    /// Makes the page see the system's colour scheme as `scheme` ("light" or "dark"), as the
+    /// `prefers-color-scheme` media feature reports it.
+    pub async fn emulate_colour_scheme(&self, scheme: &str) {
+        let features = json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]});
+        self.client
+            .issue_cmd(DevTools {
+                command: "Emulation.setEmulatedMedia",
+                params: features,
+            })
+            .await
+            .unwrap();
     }
 
     /// Starts counting the sounds the page plays: `HTMLAudioElement.prototype.play` is stubbed
