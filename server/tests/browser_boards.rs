@@ -272,7 +272,8 @@ async fn replay_steps_through_a_finished_match() {
     b.until_text("replay-position", "0 / 4").await;
     let toggles = "return document.querySelectorAll('[data-testid^=toggle-]').length;";
     assert_eq!(b.run(toggles).await, json!(0), "fox and geese has one view");
-    let fox = "return document.querySelector('[data-testid=board] circle[fill=\"#d2691e\"]').parentElement.dataset.testid;";
+    // The fox is the board's one dark piece.
+    let fox = "return document.querySelector('[data-testid=board] circle.piece-dark').parentElement.dataset.testid;";
     assert_eq!(b.run(fox).await, json!("sq-d5"), "the fox starts on d5");
     b.click("replay-next").await;
     b.until_text("replay-position", "1 / 4").await;

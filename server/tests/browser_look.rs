@@ -181,8 +181,8 @@ async fn assert_readable(b: &Browser, page: &str) {
 
 /// The dark theme follows the system's colour scheme until the player picks one in the settings
 /// menu (in the bar of every page); the pick is kept over a reload. Every text of the lobby (with
-/// the menu open), of a match in play and finished, and of a rules page stands out from its
-/// background in both themes.
+/// the menu open), of a match in play and finished, of the player's page, a leaderboard, the
+/// tournaments and a rules page stands out from its background in both themes.
 #[tokio::test]
 async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
     let addr = server().await;
@@ -238,9 +238,18 @@ async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
         b.click("resign-confirm").await;
         b.find("[data-testid=result]:not([hidden])").await;
         assert_readable(&b, &format!("{shown} result")).await;
-        b.open(addr, "#/rules/tafl").await;
-        b.find("h1").await;
-        assert_readable(&b, &format!("{shown} rules")).await;
+        b.click("me").await;
+        b.find(&by_testid("player-matches")).await;
+        assert_readable(&b, &format!("{shown} player")).await;
+        for (page, hash) in [
+            ("leaderboard", "#/leaderboard/tafl/copenhagen"),
+            ("tournaments", "#/tournaments"),
+            ("rules", "#/rules/tafl"),
+        ] {
+            b.open(addr, hash).await;
+            b.find(".page h1").await;
+            assert_readable(&b, &format!("{shown} {page}")).await;
+        }
     }
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
