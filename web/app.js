@@ -3,6 +3,7 @@
 import { Rest, ServerError, Socket } from "./api.js";
 import { el } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
+import { loadLanguage, t, translateStatic } from "./i18n.js";
 import { settingsMenu } from "./settings.js";
 
 const TOKEN_KEY = "tafl.token";
@@ -88,7 +89,7 @@ function showMe() {
     me.replaceChildren();
     return;
   }
-  const logout = el("button", { class: "link", "data-testid": "logout" }, "Log out");
+  const logout = el("button", { class: "link", "data-testid": "logout" }, t("login.logout"));
   logout.onclick = async () => {
     await app.api.post("/api/logout").catch(() => {});
     endSession();
@@ -114,8 +115,8 @@ function endSession() {
 async function startSession() {
   const socket = new Socket(localStorage.getItem(TOKEN_KEY));
   app.socket = socket;
-  socket.on("down", () => showStatus("Connection lost: reconnecting…"));
-  socket.on("shutdown", () => showStatus("The server is restarting: reconnecting soon…"));
+  socket.on("down", () => showStatus(t("connection.lost")));
+  socket.on("shutdown", () => showStatus(t("connection.restarting")));
   socket.on("open", () => showStatus(null));
   // A match made by the queue, or a tournament game starting, is where the player goes next;
   // but a match page is not taken from the player for a tournament game (it may be showing the
@@ -130,7 +131,7 @@ async function startSession() {
     if (everWelcomed || attempt < 2) return;
     const healthy = await fetch("/api/health").then((r) => r.ok, () => false);
     if (healthy && app.socket === socket && !socket.ready) endSession();
-    else if (app.socket === socket) showStatus("Cannot reach the server: retrying…");
+    else if (app.socket === socket) showStatus(t("connection.unreachable"));
   });
   const me = await socket.welcomed;
   await loadCatalog();
@@ -144,18 +145,18 @@ function loginScreen() {
   const username = el("input", { name: "username", autocomplete: "username", "data-testid": "login-username", required: "" });
   const password = el("input", { name: "password", type: "password", autocomplete: "current-password", "data-testid": "login-password", required: "" });
   const message = el("p", { class: "error", "data-testid": "login-error" });
-  const login = el("button", { type: "submit", "data-testid": "login-submit" }, "Log in");
-  const register = el("button", { type: "button", "data-testid": "register-submit" }, "Register");
-  const guest = el("button", { type: "button", class: "secondary", "data-testid": "guest-submit" }, "Play as a guest");
+  const login = el("button", { type: "submit", "data-testid": "login-submit" }, t("login.login"));
+  const register = el("button", { type: "button", "data-testid": "register-submit" }, t("login.register"));
+  const guest = el("button", { type: "button", class: "secondary", "data-testid": "guest-submit" }, t("login.guest"));
   const form = el("form", { class: "card login" },
-    el("h1", {}, "Tafl"),
-    el("p", {}, "Hnefatafl, Copenhagen, Brandubh and more, against people or the AI."),
-    el("label", {}, "Username", username),
-    el("label", {}, "Password", password),
+    el("h1", {}, t("app.name")),
+    el("p", {}, t("login.welcome")),
+    el("label", {}, t("login.username"), username),
+    el("label", {}, t("login.password"), password),
     el("div", { class: "row" }, login, register),
     el("div", { class: "row" }, guest),
     message,
-    el("p", {}, el("a", { href: "#/rules/tafl", "data-testid": "login-rules" }, "Read the rules of the games")),
+    el("p", {}, el("a", { href: "#/rules/tafl", "data-testid": "login-rules" }, t("login.rules"))),
   );
   const enter = async (path, body) => {
     message.textContent = "";
@@ -164,7 +165,7 @@ function loginScreen() {
       localStorage.setItem(TOKEN_KEY, session.token);
       await startSession();
     } catch (e) {
-      message.textContent = e instanceof ServerError ? e.message : `The server did not answer: ${e.message}`;
+      message.textContent = e instanceof ServerError ? e.message : t("error.no-answer", { message: e.message });
     }
   };
   form.onsubmit = (e) => {
@@ -178,8 +179,15 @@ function loginScreen() {
   root.replaceChildren(form);
 }
 
-document.getElementById("me").after(settingsMenu());
 window.addEventListener("hashchange", route);
+await loadLanguage();
+translateStatic();
+// A new language picked in the settings menu redraws the header and the page.
+document.getElementById("me").after(settingsMenu(() => {
+  translateStatic();
+  showMe();
+  route();
+}));
 if (localStorage.getItem(TOKEN_KEY)) startSession();
 route();
 

@@ -1,6 +1,8 @@
 // The games the server plays, their variants, seat counts, seat names and rules, from the
 // engine's catalog (`GET /api/games`), loaded once before the first page renders. Pages import
 // `games` and read it after that.
+import { t } from "./i18n.js";
+
 export const games = [];
 
 // Fills `games` from the server (once).
@@ -11,7 +13,10 @@ export function loadCatalog() {
     .then((list) => {
       games.push(...list.map((g) => ({
         id: g.id,
-        name: g.name,
+        // In the reader's language when the catalog names it, as the server names it otherwise.
+        get name() {
+          return t(`game.${g.id}`, {}, g.name);
+        },
         variants: g.variants.map((v) => v.name),
         seats: [g.variants[0].min_seats, g.variants[0].max_seats],
         seatsByVariant: Object.fromEntries(g.variants.map((v) => [v.name, [v.min_seats, v.max_seats]])),
@@ -20,6 +25,11 @@ export function loadCatalog() {
       })));
     });
   return loading;
+}
+
+// A game's name, or its id for a game this client does not know.
+export function gameName(gameId) {
+  return games.find((g) => g.id === gameId)?.name ?? gameId;
 }
 
 // The seat range [fewest, most] of a game's variant.
@@ -37,8 +47,17 @@ export function variantRules(gameId, variant) {
 
 export const timeControls = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 
-// A seat's name, as the game names its sides (tafl: seat 0 attacks, seat 1 defends).
+// Games whose seats have no side of their own are told apart by colour: seat `s` is drawn in
+// palette colour `s + first` (the driller's tokens start past the colours of its blocks).
+const FIRST_COLOUR = { "tower-race": 0, tron: 0, driller: 4 };
+
+// The palette colour a seat is drawn in, for the games that tell seats apart by colour.
+export function seatColourIndex(gameId, seat) {
+  return (FIRST_COLOUR[gameId] ?? 0) + seat;
+}
+
+// A seat's name everywhere, with its colour: its side as the game names it ("Attackers
+// (black)", "Fox (orange)", "Blue"), or the colour it is drawn in.
 export function seatName(gameId, seat) {
-  const game = games.find((g) => g.id === gameId);
-  return game?.seatNames[seat] ?? `seat ${seat + 1}`;
+  return t(`side.${gameId}.${seat}`, {}, null) ?? t(`colour.${seatColourIndex(gameId, seat) % 8}`);
 }

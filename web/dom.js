@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // Children as `el` and `fill` take them: arrays flattened, and undefined, null and false left
 // out, so that `cond ? node : null` adds nothing (the DOM itself would print "null").
 const present = (children) => children.flat().filter((c) => c !== undefined && c !== null && c !== false);
@@ -36,7 +38,7 @@ export function svg(tag, attrs = {}, ...children) {
 
 // A player's name, linking to their page.
 export function playerLink(player) {
-  if (!player) return el("span", { class: "muted" }, "(free seat)");
+  if (!player) return el("span", { class: "muted" }, t("seat.free"));
   return el("a", { href: `#/player/${player.id}` }, player.name);
 }
 
@@ -52,7 +54,7 @@ export function clockText(ms) {
 }
 
 // A link to a game's rules page.
-export function rulesLink(gameId, text = "Rules", testid = "rules-link") {
+export function rulesLink(gameId, text = t("nav.rules"), testid = "rules-link") {
   return el("a", { href: `#/rules/${encodeURIComponent(gameId)}`, "data-testid": testid }, text);
 }
 
@@ -60,5 +62,5 @@ export function rulesLink(gameId, text = "Rules", testid = "rules-link") {
 // invite code of a private match when the page has it; the session cookie says who asks).
 export function recordLink(matchId, invite) {
   const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
-  return el("a", { href: `/api/matches/${matchId}/record${query}`, download: "", "data-testid": "download-record" }, "Download record");
+  return el("a", { href: `/api/matches/${matchId}/record${query}`, download: "", "data-testid": "download-record" }, t("record.download"));
 }

@@ -1,47 +1,64 @@
-// The settings menu in the bar, on every page: the choices that change how the whole client
-// looks, kept in this browser (prefs.js) and applied to the document as soon as this module
-// loads, before any page is drawn. The colour theme follows the system's (prefers-color-scheme)
-// unless the player picks light or dark; it is set as `data-theme` (light or dark), the board
-// theme as `data-board`, which style.css reads. A new setting is one more entry of SETTINGS.
+// The settings menu in the bar, on every page: the interface's language, and the choices that
+// change how the whole client looks, kept in this browser (prefs.js) and applied to the document
+// as soon as this module loads, before any page is drawn. The colour theme follows the system's
+// (prefers-color-scheme) unless the player picks light or dark; it is set as `data-theme` (light
+// or dark), the board theme as `data-board`, which style.css reads. A new look is one more entry
+// of LOOKS.
 import { el } from "./dom.js";
+import { LANGUAGES, chooseLanguage, language, t } from "./i18n.js";
 import { choice, prefChoice } from "./prefs.js";
 
 const root = document.documentElement;
 const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
 
-// Each setting: its name in prefs.js, its label, its options ([value, label], the first the
-// default) and how a value is applied.
-const SETTINGS = [
+// Each look: its name in prefs.js, its label's message, its options ([value, message], the first
+// the default) and how a value is applied.
+const LOOKS = [
   {
     name: "theme",
-    label: "Theme",
-    options: [["system", "As the system"], ["light", "Light"], ["dark", "Dark"]],
+    label: "settings.theme",
+    options: [["system", "settings.theme.system"], ["light", "settings.theme.light"], ["dark", "settings.theme.dark"]],
     apply(value) {
       root.dataset.theme = value === "system" ? (systemDark.matches ? "dark" : "light") : value;
     },
   },
   {
     name: "board",
-    label: "Board",
-    options: [["wood", "Wood"], ["slate", "Slate"], ["contrast", "High contrast"]],
+    label: "settings.board",
+    options: [["wood", "settings.board.wood"], ["slate", "settings.board.slate"], ["contrast", "settings.board.contrast"]],
     apply(value) {
       root.dataset.board = value;
     },
   },
 ];
 
-const current = (setting) => choice(setting.name, setting.options.map(([value]) => value));
+const current = (look) => choice(look.name, look.options.map(([value]) => value));
 
-for (const setting of SETTINGS) setting.apply(current(setting));
+for (const look of LOOKS) look.apply(current(look));
 // The system's theme changing while the page is open: followed, unless one was picked.
-systemDark.addEventListener("change", () => SETTINGS[0].apply(current(SETTINGS[0])));
+systemDark.addEventListener("change", () => LOOKS[0].apply(current(LOOKS[0])));
 
-// The menu: a button in the bar that opens a panel of the settings' drop-downs. A click
-// elsewhere or Escape closes it.
-export function settingsMenu() {
-  const panel = el("div", { class: "menu-panel" },
-    SETTINGS.map((setting) => prefChoice(setting.name, setting.label, setting.options, (value) => setting.apply(value))));
-  const summary = el("summary", { "data-testid": "settings", "aria-label": "Settings", title: "Settings" }, "\u2699\uFE0E");
+// The menu: a button in the bar that opens a panel of drop-downs, one per look and one for the
+// language (in each language's own name). A new language is loaded, the menu drawn in it and
+// `onLanguage()` called, for the app to draw the rest. A click elsewhere or Escape closes it.
+export function settingsMenu(onLanguage) {
+  const summary = el("summary", { "data-testid": "settings" }, "\u2699\uFE0E");
+  const panel = el("div", { class: "menu-panel" });
+  const draw = () => {
+    summary.setAttribute("aria-label", t("settings.title"));
+    summary.title = t("settings.title");
+    const languages = el("select", { "data-testid": "language" },
+      Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, selected: code === language }, name)));
+    languages.onchange = async () => {
+      await chooseLanguage(languages.value);
+      draw();
+      onLanguage();
+    };
+    panel.replaceChildren(
+      ...LOOKS.map((look) => prefChoice(look.name, t(look.label), look.options.map(([value, key]) => [value, t(key)]), look.apply)),
+      el("label", {}, t("settings.language"), languages));
+  };
+  draw();
   const menu = el("details", { class: "menu" }, summary, panel);
   document.addEventListener("click", (e) => {
     if (menu.open && !menu.contains(e.target)) menu.open = false;

@@ -87,8 +87,10 @@ async fn private_copenhagen_match_played_to_a_result() {
     won.until_text("result-text", "You win").await;
     lost.until_text("result-text", "You lose").await;
     for b in [&alice, &bjorn] {
-        b.until_text("rating-0", "alice: 1500 →").await;
-        b.until_text("rating-1", "bjorn: 1500 →").await;
+        b.until_text("rating-0", "alice, Attackers (black): 1500 →")
+            .await;
+        b.until_text("rating-1", "bjorn, Defenders (white): 1500 →")
+            .await;
     }
     let gain = won.text(&format!("rating-{winner}")).await;
     assert!(gain.contains("(+"), "the winner gained: {gain}");
@@ -833,7 +835,7 @@ async fn an_own_draw_offer_and_an_unrated_result_print_no_null() {
         .await;
     assert_eq!(
         banner,
-        json!("You win: resigned.Replay · Download record · Back to the lobby"),
+        json!("You win: resignation.Replay · Download record · Back to the lobby"),
         "the banner of an unrated match"
     );
     b.client.close().await.unwrap();
@@ -926,7 +928,7 @@ async fn the_board_stays_in_view_when_a_match_ends() {
         b.until_moves(2).await;
         b.click("resign").await;
         b.click("resign-confirm").await;
-        b.until_text("result-text", "win").await;
+        b.until_text("result-text", "won").await;
         let seen = b.run(BOARD_AND_RESULT_IN_VIEW).await;
         b.screenshot(name).await;
         assert_eq!(

@@ -69,13 +69,9 @@ async fn every_board_plays_by_clicking() {
     for (game, variant, explained) in [
         ("fox-geese", "hala-tafl", None),
         ("hanoi", "standard", None),
-        ("tower-race", "basic", Some(["(seat ", "pyramid"])),
+        ("tower-race", "basic", Some(["to move a pyramid", "tile"])),
         ("tron", "standard", None),
-        (
-            "driller",
-            "standard",
-            Some(["driller 1 (purple)", "drilled"]),
-        ),
+        ("driller", "standard", Some(["Purple at depth", "drilled"])),
     ] {
         b.open(addr, "#/").await;
         b.hotseat(game, variant).await;
@@ -127,7 +123,8 @@ async fn boards_fit_a_phone_screen() {
 
 /// The 3D board is made for play: files and ranks labelled on every side, the king found at a
 /// glance, the last move marked with its captures, and a piece that slides to its square. A
-/// short Brandubh game played by clicks in the 3D view ends with a capture (`f5-e5xd5`).
+/// short Brandubh game played by clicks in the 3D view ends with a capture (`f5-e5xd5`); the flip
+/// button turns the camera round to the other side and back.
 #[tokio::test]
 async fn tafl_3d_board_marks_the_last_move_and_its_captures() {
     let addr = server().await;
@@ -171,6 +168,22 @@ async fn tafl_3d_board_marks_the_last_move_and_its_captures() {
     let slides = b.run(&data("slides")).await;
     assert_eq!(slides, json!("7"), "every move slid into place");
     b.screenshot("board-tafl3d-capture").await;
+
+    // Flipped, the camera looks from the other side: the first rank is seen at the far edge.
+    let below = format!("return {holder}.project('d1').y > {holder}.project('d7').y;");
+    assert_eq!(
+        b.run(&below).await,
+        json!(true),
+        "rank 1 nearest, at the bottom"
+    );
+    b.click("flip-board").await;
+    assert_eq!(
+        b.run(&below).await,
+        json!(false),
+        "rank 1 at the top once flipped"
+    );
+    b.click("flip-board").await;
+    assert_eq!(b.run(&below).await, json!(true), "and back");
 }
 
 /// The 3D view of a Brandubh match: a click on a movable piece (found through the board's
@@ -272,8 +285,7 @@ async fn replay_steps_through_a_finished_match() {
     b.until_text("replay-position", "0 / 4").await;
     let toggles = "return document.querySelectorAll('[data-testid^=toggle-]').length;";
     assert_eq!(b.run(toggles).await, json!(0), "fox and geese has one view");
-    // The fox is the board's one dark piece.
-    let fox = "return document.querySelector('[data-testid=board] circle.piece-dark').parentElement.dataset.testid;";
+    let fox = "return document.querySelector('[data-testid=board] circle[fill=\"#d2691e\"]').parentElement.dataset.testid;";
     assert_eq!(b.run(fox).await, json!("sq-d5"), "the fox starts on d5");
     b.click("replay-next").await;
     b.until_text("replay-position", "1 / 4").await;
@@ -291,6 +303,13 @@ async fn replay_steps_through_a_finished_match() {
     b.click("replay-last").await;
     b.until_text("replay-position", "4 / 4").await;
     b.until_text("replay-result", "won").await;
+    // The winner by player and side, never by seat number.
+    let result = b.text("replay-result").await;
+    assert!(
+        (result.contains("Fox (orange) won") || result.contains("Geese (white) won"))
+            && !result.contains("Seat"),
+        "{result}"
+    );
     b.screenshot("replay").await;
     b.click("replay-first").await;
     b.until_text("replay-position", "0 / 4").await;

@@ -182,7 +182,7 @@ async fn play_feel(screen: Screen, shots: &str) {
     b.until_text("move-1", "c4-c2").await;
     assert_eq!(piece(&b, "c2").await, json!("T"));
     expect_count(&b, ".sq.premove", 0, "").await;
-    b.until_text("announce", "Defenders: c4-c2").await;
+    b.until_text("announce", "Defenders (white): c4-c2").await;
     // The arrows stay until a left click.
     expect_count(&b, "[data-shape]", 3, "").await;
     b.click("sq-a7").await;
@@ -197,7 +197,7 @@ async fn play_feel(screen: Screen, shots: &str) {
         "return document.title === 'Your move · b4-b2 · Tafl';",
     )
     .await;
-    b.until_text("announce", "Attackers: b4-b2").await;
+    b.until_text("announce", "Attackers (black): b4-b2").await;
     let sounds = b.sounds().await;
     assert_eq!(sounds, ["move", "move", "capture"], "one sound a move");
 
@@ -389,7 +389,7 @@ async fn a_keyboard_only_game_to_its_end() {
     b.keys(&[ENTER]).await;
     b.until_moves(1).await;
     b.until_text("move-0", "a4-a5").await;
-    b.until_text("announce", "Attackers: a4-a5").await;
+    b.until_text("announce", "Attackers (black): a4-a5").await;
     assert_eq!(b.sounds().await, ["move"]);
 
     // A move the rules refuse is named, and nothing is sent.
@@ -412,8 +412,8 @@ async fn a_keyboard_only_game_to_its_end() {
     for (i, mv) in line.iter().enumerate() {
         type_move(&b, mv, i + 1).await;
     }
-    b.until_text("result-text", "defenders").await;
-    b.until_text("announce", "Defenders: e1-g1").await;
+    b.until_text("result-text", "Defenders (white) won").await;
+    b.until_text("announce", "Defenders (white): e1-g1").await;
     assert_eq!(b.sounds().await, ["move"], "muted after the first move");
     assert_eq!(piece(&b, "g1").await, json!("K"), "the king escaped");
 
@@ -493,7 +493,7 @@ async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
         &ticks.replace("return", &format!("return {mine} <")),
     )
     .await;
-    b.until_text("result-text", "You lose: timeout").await;
+    b.until_text("result-text", "You lose: time ran out").await;
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }

@@ -3,8 +3,11 @@
 // round at once: a path of up to three steps `U`/`D`/`L`/`R` (`DDL`). The user clicks the square
 // to end on; the squares some legal path ends on light up, and when several paths end on the
 // clicked square they are offered as buttons. A block's colour is written on it too (its letter),
-// and the drillers are numbered.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, colourName, describeResult, seatColour, sent } from "./svg.js";
+// and a driller carries the initial of its name.
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./svg.js";
+import { describeResult, list } from "../results.js";
+import { seatColourIndex, seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const CELL = 28;
 const PAD = 20;
@@ -14,10 +17,8 @@ const STEPS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const squareName = (col, row) => String.fromCharCode(97 + col) + (row + 1);
 const parseSquare = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
 
-const STEP_WORDS = { U: "up", D: "down", L: "left", R: "right" };
-
 /// A path in words: `DDL` -> "down, down, left".
-const steps = (path) => [...path].map((step) => STEP_WORDS[step] ?? step).join(", ");
+const steps = (path) => [...path].map((step) => t(`driller.step.${step}`, {}, step)).join(", ");
 
 /// The square a path ends on from `start`.
 export function endOf(start, path) {
@@ -31,7 +32,7 @@ export function endOf(start, path) {
 
 export default {
   create(el, { perspective, onAction }) {
-    const root = svgRoot(10, 10, "Mr Driller pit");
+    const root = svgRoot(10, 10, t("driller.board"));
     const info = caption("");
     const controls = html("div");
     el.append(root, info, controls);
@@ -80,26 +81,27 @@ export default {
       for (let row = 0; row < rows; row += 4) {
         root.append(svg("text", { x: 4, y: PAD + row * CELL + 18, "font-size": 9, class: "deep-label" }, String(row + 1)));
       }
-      view.tokens.forEach((t, index) => {
-        const [col, row] = parseSquare(t.square);
+      view.tokens.forEach((token, index) => {
+        const [col, row] = parseSquare(token.square);
         const x = PAD + col * CELL + CELL / 2;
         const y = PAD + row * CELL + CELL / 2;
         root.append(svg("g", { "data-testid": `driller-${index}`, "pointer-events": "none" },
-          svg("circle", { cx: x, cy: y, r: 11, fill: t.crushed ? "#555" : seatColour(index + 4), stroke: "#fff", "stroke-width": 2.5 }),
-          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, class: "tag" }, String(index + 1))));
+          svg("circle", { cx: x, cy: y, r: 11, fill: token.crushed ? "#555" : seatColour(seatColourIndex("driller", index)), stroke: "#fff", "stroke-width": 2.5 }),
+          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, class: "tag" }, seatName("driller", index).charAt(0))));
       });
 
       const outcome = state.result || view.outcome;
-      const name = (i) => `driller ${i + 1} (${colourName(i + 4)})`;
-      const depths = view.tokens.map((t, i) => `${name(i)} at depth ${parseSquare(t.square)[1] + 1}${view.chosen[i] ? ", chosen" : ""}`).join("; ");
+      const name = (i) => seatName("driller", i);
+      const depths = view.tokens.map((token, i) =>
+        t(view.chosen[i] ? "driller.depth-chosen" : "driller.depth", { side: name(i), depth: parseSquare(token.square)[1] + 1 })).join("; ");
       const last = view.last_round
-        ? ` · Last round: ${view.last_round.moves.map((m, i) => `${name(i)} drilled ${steps(m)}`).join(", ")}.`
+        ? ` · ${t("driller.last-round", { moves: list(view.last_round.moves.map((m, i) => t("driller.drilled", { side: name(i), steps: steps(m) }))) })}`
         : "";
-      const own = view.own_move ? ` · Your move: ${steps(view.own_move)}; waiting for the other driller.`
-        : (state.legal || []).length ? " · Your turn: click a square with a white dot to drill there." : "";
-      info.textContent = outcome ? describeResult(outcome) : `Round ${view.rounds + 1}: ${depths}.${own}${last}`;
+      const own = view.own_move ? ` · ${t("driller.own-move", { steps: steps(view.own_move) })}`
+        : (state.legal || []).length ? ` · ${t("driller.your-turn")}` : "";
+      info.textContent = outcome ? describeResult("driller", outcome) : `${t("driller.round", { round: view.rounds + 1, depths })}${own}${last}`;
       const choices = picked ? ends.get(picked) || [] : [];
-      controls.replaceChildren(choices.length > 1 ? actionChoices(choices, send, (p) => `Path ${p}`, "paths") : "");
+      controls.replaceChildren(choices.length > 1 ? actionChoices(choices, send, (p) => t("driller.path", { path: p }), "paths") : "");
     }
 
     function send(path) {

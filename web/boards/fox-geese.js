@@ -1,10 +1,13 @@
 // Fox and Geese on the 33-point cross (files a-g, ranks 1-7, a1 bottom left; orthogonal lines
 // only). Seat 0 plays the geese, seat 1 the fox. An action is a path of points, `a3-a4` or the
 // fox's chain of jumps `d5-d3-f3`: the user clicks a piece, then each landing in turn; a path
-// that is complete but could jump on gets a "stop here" button. The fox is a dark piece marked F,
-// the geese light ones; the last move's points are framed, the pieces that may move ringed with
+// that is complete but could jump on gets a "stop here" button. The fox is orange and marked F,
+// the geese white; the last move's points are framed, the pieces that may move ringed with
 // dashes, the points picked so far ringed solid, and where the path may go next dotted.
-import { svg, html, svgRoot, actionChoices, caption, describeResult, sent } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
+import { describeResult } from "../results.js";
+import { seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const STEP = 60;
 const PAD = 44;
@@ -40,7 +43,7 @@ function drawLines() {
 
 export default {
   create(el, { onAction }) {
-    const root = svgRoot(SIZE, SIZE, "Fox and Geese board");
+    const root = svgRoot(SIZE, SIZE, t("fox-geese.board"));
     const info = caption("");
     const controls = html("div");
     el.append(root, info, controls);
@@ -85,8 +88,8 @@ export default {
         }
         cell.append(svg("circle", { cx: x, cy: y, r: 6, class: "point" }));
         if (view.fox === name) {
-          cell.append(svg("circle", { cx: x, cy: y, r: 20, class: "piece-dark", "stroke-width": 2 }),
-            svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, "font-weight": 700, class: "piece-dark-ink" }, "F"));
+          cell.append(svg("circle", { cx: x, cy: y, r: 20, fill: "#d2691e", stroke: "#5a2d0c", "stroke-width": 3 }),
+            svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, class: "tag" }, "F"));
         } else if (geese.has(name)) {
           cell.append(svg("circle", { cx: x, cy: y, r: 18, class: "piece-light", "stroke-width": 2 }));
         }
@@ -101,13 +104,13 @@ export default {
         root.append(cell);
       }
 
-      const side = view.to_move === "fox" ? "Fox" : "Geese";
+      const side = seatName("fox-geese", view.to_move === "fox" ? 1 : 0);
       info.textContent = state.result || view.outcome
-        ? describeResult(state.result || view.outcome)
-        : `${side} to move${view.last_action ? ` · last ${view.last_action}` : ""}`;
+        ? describeResult("fox-geese", state.result || view.outcome)
+        : t("board.to-move", { side }) + (view.last_action ? ` · ${t("board.last", { action: view.last_action })}` : "");
       const complete = path.length > 1 && legal.includes(prefix) && extensions.length > 0;
       controls.replaceChildren(complete
-        ? actionChoices([prefix], send, () => `Stop at ${path[path.length - 1]}`, "stop")
+        ? actionChoices([prefix], send, () => t("fox-geese.stop-at", { point: path[path.length - 1] }), "stop")
         : "");
     }
 

@@ -3,17 +3,24 @@
 // moves the top disc of a stack along one of six lines, `c3-ne`; the user clicks a stack, the
 // cells its top disc would land on light up (worked out here by the rules' landing rule, one per
 // legal line), and a click on one plays that line. A stack's owner (its top disc's colour) is
-// written on it too, W, B or R, and its discs are listed in its tooltip; the last placement's
-// cells are framed, the stacks that may move ringed with dashes, the one chosen ringed thick.
-import { svg, html, svgRoot, actionChoices, caption, describeResult, sent } from "./svg.js";
+// written on it too, by the initial of the side's name, and its discs are listed in its tooltip;
+// the last placement's cells are framed, the stacks that may move ringed with dashes, the one
+// chosen ringed thick.
+import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
+import { describeResult } from "../results.js";
+import { seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const R = 40; // hexagon radius
 const W = Math.sqrt(3) * R;
 const H = 1.5 * R;
 const WIDTH = W * 5 + 20;
 const HEIGHT = H * 4 + 2 * R + 20;
-// The players' colours: the discs', and the letter that names them.
-const DISCS = { white: { fill: "#f7f7f2", letter: "W" }, blue: { fill: "#2f6fd6", letter: "B" }, red: { fill: "#d94841", letter: "R" } };
+// The players' colours, in seat order (White is seat 0).
+const COLOURS = { white: "#f7f7f2", blue: "#2f6fd6", red: "#d94841" };
+// A disc's owner as a letter, so that colour is not the only sign of it: the initial of its side's
+// name ("W" for White).
+const initial = (colour) => seatName("hanoi", Object.keys(COLOURS).indexOf(colour)).charAt(0);
 const DIRS = { e: [0, 1], w: [0, -1], ne: [1, 1], sw: [-1, -1], nw: [1, 0], se: [-1, 0] };
 
 const onBoard = (row, diag) => row >= 0 && row < 5 && diag >= 0 && diag < 5 && Math.abs(row - diag) <= 2;
@@ -55,7 +62,7 @@ function hexagon(x, y, scale = 1) {
 
 export default {
   create(el, { onAction }) {
-    const root = svgRoot(WIDTH, HEIGHT, "Hanoi board");
+    const root = svgRoot(WIDTH, HEIGHT, t("hanoi.board"));
     const info = caption("");
     const controls = html("div");
     el.append(root, info, controls);
@@ -98,12 +105,12 @@ export default {
         for (const disc of stack) {
           cell.append(svg("circle", {
             cx: x, cy: y - 3, r: 4 + disc.size * 5,
-            fill: DISCS[disc.colour].fill, stroke: "#333", "stroke-width": 1.5,
+            fill: COLOURS[disc.colour], stroke: "#333", "stroke-width": 1.5,
           }));
         }
         if (stack.length) {
-          cell.append(svg("text", { x, y: y + 1, "text-anchor": "middle", "font-size": 11, class: "tag" }, DISCS[stack.at(-1).colour].letter),
-            svg("title", {}, `${name}: ${stack.map((d) => DISCS[d.colour].letter + d.size).join(" ")}`));
+          cell.append(svg("text", { x, y: y + 1, "text-anchor": "middle", "font-size": 11, class: "tag" }, initial(stack.at(-1).colour)),
+            svg("title", {}, `${name}: ${stack.map((d) => initial(d.colour) + d.size).join(" ")}`));
         }
         cell.append(svg("text", { x, y: y + R - 5, "text-anchor": "middle", "font-size": 9, class: "label" }, name));
         if (targets.has(name)) {
@@ -114,13 +121,13 @@ export default {
       }
 
       const outcome = state.result || view.outcome;
-      const mover = view.to_move ? view.to_move[0].toUpperCase() + view.to_move.slice(1) : "";
+      const mover = seatName("hanoi", Object.keys(COLOURS).indexOf(view.to_move));
       info.textContent = outcome
-        ? describeResult(outcome)
-        : `${mover} to move${view.splitting ? `, splitting ${view.splitting}` : ""}` +
-          (last ? ` · last ${last.from}-${last.dir} to ${last.to}` : "");
+        ? describeResult("hanoi", outcome)
+        : t(view.splitting ? "hanoi.to-split" : "board.to-move", { side: mover, stack: view.splitting }) +
+          (last ? ` · ${t("hanoi.last", { from: last.from, dir: last.dir, to: last.to })}` : "");
       controls.replaceChildren((state.legal || []).includes("pass")
-        ? actionChoices(["pass"], send, () => "Pass") : "");
+        ? actionChoices(["pass"], send, () => t("board.pass")) : "");
     }
 
     function send(text) {

@@ -2,6 +2,8 @@
 // the list of action buttons a board offers for actions it has no picture for. Every action a
 // board offers comes from `state.legal`; these helpers never make up action text.
 
+import { t } from "../i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /// An SVG element with attributes and children (elements or strings).
@@ -41,21 +43,15 @@ export function svgRoot(width, height, label) {
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, class: "board-svg" });
 }
 
-/// One colour per seat, distinct on light and dark backgrounds. A seat's colour is never the only
-/// sign of it: boards write its number or name too.
+/// One colour per seat, distinct on light and dark backgrounds (named in the message catalog as
+/// `colour.<index>`). A seat's colour is never the only sign of it: boards write its number or
+/// name too.
 export const SEAT_COLOURS = [
   "#d94841", "#2f6fd6", "#2e9e54", "#e0a21b", "#8e44ad", "#17a2b8", "#e8579b", "#7a5c3a",
 ];
 
 export function seatColour(seat) {
   return SEAT_COLOURS[seat % SEAT_COLOURS.length];
-}
-
-/// The name of a seat's colour, for text that must not rely on colour alone.
-export const COLOUR_NAMES = ["red", "blue", "green", "amber", "purple", "teal", "pink", "brown"];
-
-export function colourName(seat) {
-  return COLOUR_NAMES[seat % COLOUR_NAMES.length];
 }
 
 /// The seat whose legal actions `state.legal` holds: the first seat to act that the user may
@@ -90,7 +86,7 @@ export function actionChoices(actions, onPick, label = (text) => text, testid = 
     type: "button",
     "data-testid": `${testid}-play`,
     onclick: () => onPick(select.value),
-  }, "Play"));
+  }, t("move.play")));
   return box;
 }
 
@@ -104,15 +100,4 @@ export function sent(state) {
 /// A one-line caption under a board (whose turn, the result, what was last done).
 export function caption(text, testid = "board-caption") {
   return html("p", { class: "board-caption", "data-testid": testid }, text);
-}
-
-/// "Seat 1 won", "Draw", ... from a view's outcome or the match result's places (seats are
-/// shown counted from 1, as the match page shows them).
-export function describeResult(result) {
-  if (!result || !Array.isArray(result.places)) return "";
-  const best = Math.min(...result.places);
-  const winners = result.places.flatMap((place, seat) => (place === best ? [seat] : []));
-  const reason = result.reason ? ` (${result.reason.replace(/_/g, " ")})` : "";
-  if (winners.length === result.places.length) return `Draw${reason}`;
-  return `${winners.map((s) => `Seat ${s + 1}`).join(" and ")} won${reason}`;
 }

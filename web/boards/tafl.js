@@ -7,6 +7,7 @@
 // is legal then; right-button arrows and marks are drawn as on lichess (see interact.js).
 import { svg } from "../dom.js";
 import { pref } from "../prefs.js";
+import { t } from "../i18n.js";
 import { dragPieces, drawings, keyboard } from "./interact.js";
 import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./tafl-notation.js";
 
@@ -28,7 +29,7 @@ function specialSquares(rules, dim) {
 
 const UNIT = 10;
 
-const PIECES = { t: "attacker", T: "defender", K: "king" };
+const PIECES = { t: "piece.attacker", T: "piece.defender", K: "piece.king" };
 // How each piece is drawn (style.css): the attackers dark, the defenders light, the king marked.
 const PIECE_CLASS = { t: "piece-dark", T: "piece-light", K: "king" };
 // The pieces each seat moves: the attackers (seat 0) and the defenders with their king (seat 1).
@@ -37,15 +38,17 @@ const SEAT_PIECES = ["t", "TK"];
 export default {
   // How the pages show tafl (see boards/index.js).
   views: [
-    { id: "2d", label: "2D board", load: () => import("./tafl.js") },
-    { id: "3d", label: "3D board", load: () => import("./tafl3d.js") },
+    { id: "2d", get label() { return t("board.view-2d"); }, load: () => import("./tafl.js") },
+    { id: "3d", get label() { return t("board.view-3d"); }, load: () => import("./tafl3d.js") },
   ],
   moveList: "pairs",
   premoves: true,
   // A move that captured: its view's last move lists the captured squares after an "x".
   captured: (view) => !!view?.last_move?.includes("x"),
   customRules: {
-    label: "Custom rules (OpenTafl notation)",
+    get label() {
+      return t("tafl.custom-rules");
+    },
     placeholder: "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
   },
   lobbyVariants: { main: "copenhagen", short: "brandubh" },
@@ -62,7 +65,7 @@ export default {
     let premove = null;
     // Turned half round: the defenders' side at the bottom.
     let turned = (perspective === 1) !== flip;
-    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": `${variant} board` });
+    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": t("board.label", { variant }) });
     el.append(root);
 
     const left = (f) => (turned ? dim - 1 - f : f) * UNIT;
@@ -142,12 +145,12 @@ export default {
     // What a square says to a screen reader: its name, its piece and what it offers.
     const describe = (name, piece, targets) => [
       name,
-      PIECES[piece] ?? "empty",
-      squares.get(name).dataset.kind === "plain" ? null : squares.get(name).dataset.kind,
-      name === selected ? "selected" : null,
-      targets.has(name) ? (premoving() ? "premove here" : "move here") : null,
-      premove && name === premove.from ? "premove from" : null,
-      premove && name === premove.to ? "premove to" : null,
+      t(PIECES[piece] ?? "square.empty"),
+      squares.get(name).dataset.kind === "plain" ? null : t(`square.${squares.get(name).dataset.kind}`),
+      name === selected ? t("square.selected") : null,
+      targets.has(name) ? t(premoving() ? "square.premove-here" : "square.move-here") : null,
+      premove && name === premove.from ? t("square.premove-from") : null,
+      premove && name === premove.to ? t("square.premove-to") : null,
     ].filter(Boolean).join(", ");
 
     const draw = () => {

@@ -13,19 +13,22 @@
 // client coordinates, since squares in a canvas have no elements to click, and data attributes
 // naming what is drawn (`movable`, `targets`, `last`, `captured`, `king`, `labels`, `slides`).
 import * as THREE from "../vendor/three/three.module.min.js";
-import { html, caption, describeResult, sent } from "./svg.js";
+import { html, caption, sent } from "./svg.js";
+import { describeResult } from "../results.js";
+import { seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./tafl-notation.js";
 
 const MOVE = /^([a-s]\d+)-([a-s]\d+)/;
 
 export default {
-  create(el, { perspective, onAction }) {
+  create(el, { perspective, flip = false, onAction }) {
     const info = caption("");
     let renderer;
     try {
       renderer = new THREE.WebGLRenderer({ antialias: true });
     } catch (error) {
-      el.append(html("p", { "data-testid": "no-webgl" }, `The 3D view needs WebGL (${error.message}); use the 2D board.`));
+      el.append(html("p", { "data-testid": "no-webgl" }, t("board.no-webgl", { error: error.message })));
       return { update() {}, destroy() { el.replaceChildren(); } };
     }
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -44,7 +47,9 @@ export default {
     scene.add(world);
 
     // The camera orbits the board's centre: `azimuth` round the vertical, `elevation` above it.
-    const orbit = { azimuth: perspective === 1 ? Math.PI : 0, elevation: 0.9, distance: 14 };
+    // It starts behind the user's side (the defenders' from the far edge), turned round by `flip`.
+    const behind = (flipped) => ((perspective === 1) !== flipped ? Math.PI : 0);
+    const orbit = { azimuth: behind(flip), elevation: 0.9, distance: 14 };
     let state = null;
     let size = 0;
     let selected = null;
@@ -274,10 +279,10 @@ export default {
       shown = view.last_move;
       const outcome = state.result || view.verdict;
       info.textContent = state.result
-        ? describeResult(state.result)
-        : outcome ? "Game over"
-          : `${view.to_move === "defenders" ? "Defenders" : "Attackers"} to move` +
-            (view.last_move ? ` · last ${view.last_move}` : "");
+        ? describeResult("tafl", state.result)
+        : outcome ? t("board.game-over")
+          : t("board.to-move", { side: seatName("tafl", view.to_move === "defenders" ? 1 : 0) }) +
+            (view.last_move ? ` · ${t("board.last", { action: view.last_move })}` : "");
       render();
     }
 
@@ -346,6 +351,11 @@ export default {
         selected = null;
         build();
         resize();
+      },
+      // Turning round puts the camera behind the other side, however it was dragged.
+      setFlip(flipped) {
+        orbit.azimuth = behind(flipped);
+        render();
       },
       destroy() {
         if (sliding) cancelAnimationFrame(sliding);

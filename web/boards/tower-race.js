@@ -5,7 +5,10 @@
 // wait, challenges and their answers) is a labelled button from the legal list. Nothing is told
 // by colour alone: a pyramid carries its seat's number, a start tile the number of the seat
 // starting there, a safe tile a ring, and the tile of the last challenge a dashed frame.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, colourName, describeResult, seatColour, sent } from "./svg.js";
+import { svg, html, svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./svg.js";
+import { describeResult } from "../results.js";
+import { seatName as nameOf } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const TILE = 64;
 const PAD = 24;
@@ -42,24 +45,21 @@ function pyramid(x, y, size, max, seat, testid, clickable) {
 }
 
 function label(text) {
-  if (text === "pass") return "Pass (no move)";
-  if (text === "wait") return "Wait";
-  if (text === "accept") return "Accept the challenge";
-  if (text === "refuse") return "Refuse the challenge";
+  if (["pass", "wait", "accept", "refuse"].includes(text)) return t(`tower.${text}`);
   const move = text.match(/^m(\d)$/);
-  if (move) return `Move pyramid ${move[1]}`;
+  if (move) return t("tower.move", { size: move[1] });
   const challenge = text.match(/^c(\d)x(\d)$/);
-  if (challenge) return `Challenge with ${challenge[1]} against ${challenge[2]}`;
+  if (challenge) return t("tower.challenge", { size: challenge[1], against: challenge[2] });
   return text;
 }
 
 export default {
   create(el, { perspective, onAction }) {
-    const root = svgRoot(10, 10, "Tower race board");
+    const root = svgRoot(10, 10, t("tower.board"));
     const info = caption("");
     const controls = html("div");
     const legend = html("p", { class: "legend", "data-testid": "legend" },
-      "Dashed outline: a pyramid you can move · ringed tile: safe · number and coloured border: a seat's start · dashed frame: the last challenge · END: the goal.");
+      t("tower.legend"));
     el.append(root, info, controls, legend);
 
     function send(state, text) {
@@ -128,8 +128,8 @@ export default {
       const roll = view.stage.move ? view.stage.move.roll : view.last_roll ? view.last_roll.roll : null;
       root.append(die(PAD, dieY, 50, roll));
       const rollText = view.stage.move
-        ? `${seatName(view.stage.move.seat)} rolled ${roll}`
-        : view.last_roll ? `${seatName(view.last_roll.seat)} last rolled ${roll}` : "";
+        ? t("tower.rolled", { side: seatName(view.stage.move.seat), roll })
+        : view.last_roll ? t("tower.last-rolled", { side: seatName(view.last_roll.seat), roll }) : "";
       root.append(svg("text", { x: PAD + 62, y: dieY + 30, "font-size": 16, class: "label", "data-testid": "roll" }, rollText));
 
       // Each seat's home stack (pyramids not yet on the board) and finished pyramids.
@@ -138,7 +138,7 @@ export default {
         const y = homeY(Math.floor(i / 4));
         const group = svg("g", { "data-testid": `home-${s.seat}` });
         group.append(svg("text", { x, y: y - 40, "font-size": 12, class: "label" },
-          `${seatName(s.seat)}${s.loses_next_turn ? " (skips)" : ""}`));
+          s.loses_next_turn ? t("tower.skips", { side: seatName(s.seat) }) : seatName(s.seat)));
         let px = x + 12;
         s.pyramids.forEach((place, k) => {
           const size = k + 1;
@@ -148,7 +148,7 @@ export default {
           }
         });
         const done = s.pyramids.filter((p) => p === "end").length;
-        if (done) group.append(svg("text", { x: px + 4, y: y - 4, "font-size": 12, class: "label" }, `${done} in END`));
+        if (done) group.append(svg("text", { x: px + 4, y: y - 4, "font-size": 12, class: "label" }, t("tower.done", { count: done })));
         root.append(group);
       });
       root.querySelectorAll(".movable").forEach((node) => {
@@ -159,10 +159,10 @@ export default {
       const outcome = state.result || view.outcome;
       const challenge = view.last_challenge;
       const rolls = challenge && challenge.answer.played
-        ? ` · last challenge rolls ${challenge.answer.played.rolls.map((r) => r.join(":")).join(", ")}, seat ${challenge.answer.played.winner + 1} won`
+        ? ` · ${t("tower.challenge-rolls", { rolls: challenge.answer.played.rolls.map((r) => r.join(":")).join(", "), side: seatName(challenge.answer.played.winner) })}`
         : "";
-      const yours = acting !== null && legal.some((a) => /^m\d$/.test(a)) ? ": click a dashed pyramid" : "";
-      info.textContent = outcome ? describeResult(outcome) : `${stageText(view.stage)}${yours}${rolls}`;
+      const yours = acting !== null && legal.some((a) => /^m\d$/.test(a)) ? `: ${t("tower.click-pyramid")}` : "";
+      info.textContent = outcome ? describeResult("tower-race", outcome) : `${stageText(view.stage)}${yours}${rolls}`;
       controls.replaceChildren(legal.length ? actionChoices(legal, (text) => send(state, text), label) : "");
     }
 
@@ -175,15 +175,14 @@ export default {
   },
 };
 
-/// A seat as the board names it: its colour first, so that text and pyramids match.
+/// A seat as the board names it: by the colour its pyramids are drawn in.
 function seatName(seat) {
-  const colour = colourName(seat);
-  return `${colour[0].toUpperCase()}${colour.slice(1)} (seat ${seat + 1})`;
+  return nameOf("tower-race", seat);
 }
 
 function stageText(stage) {
-  if (stage.move) return `${seatName(stage.move.seat)} to move a pyramid ${stage.move.roll} tiles`;
-  if (stage.challenge) return `${seatName(stage.challenge.seat)} may challenge a captor or wait`;
-  if (stage.answer) return `${seatName(stage.answer.challenged.seat)} must answer a challenge`;
+  if (stage.move) return t("tower.stage-move", { side: seatName(stage.move.seat), count: stage.move.roll });
+  if (stage.challenge) return t("tower.stage-challenge", { side: seatName(stage.challenge.seat) });
+  if (stage.answer) return t("tower.stage-answer", { side: seatName(stage.answer.challenged.seat) });
   return "";
 }

@@ -5,9 +5,12 @@
 // user's private view carries (`view.hand`; null for a spectator). Placing a head or tail is a
 // click on a square (`head c5`); a card is played by clicking it (`play dash`); the decisions
 // cards need later (`go left 2`, `keep 3`, `crusher c5-c6`) are offered from the legal list.
-// A seat's colour is never alone: its head and a flag it bars carry its number, and the scores
-// name it beside a sample of the colour. Squares that may be clicked are dotted.
-import { svg, html, svgRoot, actionChoices, caption, describeResult, seatColour, sent } from "./svg.js";
+// A seat's colour is never alone: its head and a flag it bars carry its number, which the scores
+// give beside a sample of the colour and the seat's name. Squares that may be clicked are dotted.
+import { svg, html, svgRoot, actionChoices, caption, seatColour, sent } from "./svg.js";
+import { describeResult, reasonText } from "../results.js";
+import { seatName } from "../catalog.js";
+import { t } from "../i18n.js";
 
 const CELL = 32;
 const PAD = 22;
@@ -19,7 +22,7 @@ const parseCell = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1]
 
 export default {
   create(el, { onAction }) {
-    const root = svgRoot(10, 10, "Tron grid");
+    const root = svgRoot(10, 10, t("tron.board"));
     const info = caption("");
     const scores = html("div", { class: "tron-scores", "data-testid": "tron-scores" });
     const hand = html("div", { class: "tron-hand", "data-testid": "hand" });
@@ -106,14 +109,14 @@ export default {
       }
 
       scores.replaceChildren(...view.seats.map((seat, index) => html("span", { class: "tron-seat", "data-testid": `score-${index}` },
-        html("span", { class: "swatch", style: `background: ${seatColour(index)}` }),
-        `Seat ${index + 1}: ${seat.score} pts, ${seat.specials} cards${seat.chosen ? " ✓" : ""}` +
+        html("span", { class: "swatch", style: `background: ${seatColour(index)}` }), html("b", {}, `${index + 1} `),
+        t("tron.score", { side: seatName("tron", index), points: seat.score, count: seat.specials }) + (seat.chosen ? " ✓" : "") +
         (view.played[index] ? ` [${view.played[index]}]` : ""))));
 
       // The user's own hand: the three regular cards and their special cards.
       hand.replaceChildren();
       if (view.hand) {
-        hand.append(html("span", {}, "Your cards: "));
+        hand.append(html("span", {}, `${t("tron.your-cards")} `));
         for (const card of [...REGULAR, ...view.hand]) {
           const action = `play ${card}`;
           const playable = legal.includes(action);
@@ -122,7 +125,7 @@ export default {
             disabled: playable ? null : "disabled", onclick: () => send(action),
           }, card));
         }
-        if (view.pending) hand.append(html("span", { "data-testid": "pending" }, ` · chosen: ${view.pending}`));
+        if (view.pending) hand.append(html("span", { "data-testid": "pending" }, ` · ${t("tron.chosen", { card: view.pending })}`));
       }
       const others = legal.filter((a) => !/^(play|head|tail) /.test(a));
       controls.replaceChildren(others.length ? actionChoices(others, send) : "");
@@ -130,8 +133,8 @@ export default {
       const outcome = state.result || view.outcome;
       const events = view.events.length ? " · " + view.events.map(eventText).join("; ") : "";
       info.textContent = outcome
-        ? describeResult(outcome)
-        : `Round ${view.round}, first to ${view.target}${view.over_drive ? ", over-drive" : ""} · ${stageText(view.stage)}${events}`;
+        ? describeResult("tron", outcome)
+        : `${t(view.over_drive ? "tron.round-over-drive" : "tron.round", { round: view.round, target: view.target })} · ${stageText(view.stage)}${events}`;
     }
 
     return {
@@ -145,22 +148,22 @@ export default {
 
 function stageText(stage) {
   switch (stage.stage) {
-    case "place_head": return `seat ${stage.seat + 1} places its head`;
-    case "place_tail": return `seat ${stage.seat + 1} places its tail beside ${stage.head}`;
-    case "choose": return "everyone chooses a card";
-    case "enact": return `${stage.phase} is being played`;
+    case "place_head": return t("tron.place-head", { side: seatName("tron", stage.seat) });
+    case "place_tail": return t("tron.place-tail", { side: seatName("tron", stage.seat), head: stage.head });
+    case "choose": return t("tron.choose");
+    case "enact": return t("tron.enact", { phase: stage.phase });
     default: return "";
   }
 }
 
 function eventText(event) {
-  const seat = `seat ${event.seat + 1}`;
+  const side = event.seat === undefined ? "" : seatName("tron", event.seat);
   switch (event.event) {
-    case "died": return `${seat} was destroyed (${event.cause.kind.replace(/_/g, " ")})`;
-    case "captured": return `${seat} captured the flag on ${event.at}`;
-    case "flag_placed": return `a flag on ${event.at}`;
-    case "cut": return `${seat} cut seat ${event.owner + 1}'s tail at ${event.at}`;
-    case "crusher_placed": return `${seat} placed a crusher on ${event.to}`;
-    default: return event.event.replace(/_/g, " ") + (event.seat !== undefined ? ` (${seat})` : "");
+    case "died": return t("tron.died", { side, cause: reasonText(event.cause.kind) });
+    case "captured": return t("tron.captured", { side, at: event.at });
+    case "flag_placed": return t("tron.flag-placed", { at: event.at });
+    case "cut": return t("tron.cut", { side, owner: seatName("tron", event.owner), at: event.at });
+    case "crusher_placed": return t("tron.crusher-placed", { side, to: event.to });
+    default: return event.event.replace(/_/g, " ") + (side ? ` (${side})` : "");
   }
 }

@@ -2,8 +2,10 @@
 // its players best first, with their rating and rated games played. The pool is in the route
 // (`#/leaderboard/tafl/copenhagen`), so a pool's page can be linked to; the page number is not.
 import { el, playerLink } from "../dom.js";
-import { games } from "../catalog.js";
+import { games, seatName } from "../catalog.js";
+import { list } from "../results.js";
 import { ServerError } from "../api.js";
+import { t } from "../i18n.js";
 
 const PER_PAGE = 20;
 
@@ -11,6 +13,9 @@ export default async function render(root, params, app) {
   const game = games.find((g) => g.id === params.game) ?? games[0];
   const variant = game.variants.includes(params.variant) ? params.variant : game.variants[0];
   let page = 1;
+  // A pool rates players whichever side they play: the page says which sides those are.
+  const [fewest, most] = game.seatsByVariant[variant] ?? game.seats;
+  const sides = Array.from({ length: Math.max(fewest, most) }, (_, seat) => seatName(game.id, seat));
 
   const gameSelect = el("select", { "data-testid": "lb-game" },
     games.map((g) => el("option", { value: g.id, selected: g.id === game.id }, g.name)));
@@ -25,15 +30,16 @@ export default async function render(root, params, app) {
 
   const body = el("tbody");
   const message = el("p", { class: "muted", "data-testid": "lb-message" });
-  const prev = el("button", { type: "button", class: "secondary", "data-testid": "lb-prev" }, "Previous");
-  const next = el("button", { type: "button", class: "secondary", "data-testid": "lb-next" }, "Next");
+  const prev = el("button", { type: "button", class: "secondary", "data-testid": "lb-prev" }, t("page.previous"));
+  const next = el("button", { type: "button", class: "secondary", "data-testid": "lb-next" }, t("page.next"));
   const pageLabel = el("span", { "data-testid": "lb-page" });
   root.append(
-    el("h1", {}, "Leaderboard"),
-    el("div", { class: "row" }, el("label", {}, "Game", gameSelect), el("label", {}, "Variant", variantSelect)),
+    el("h1", {}, t("leaderboard.title")),
+    el("div", { class: "row" }, el("label", {}, t("form.game"), gameSelect), el("label", {}, t("form.variant"), variantSelect)),
+    el("p", { class: "muted", "data-testid": "lb-sides" }, t("leaderboard.sides", { sides: list(sides) })),
     el("div", { class: "card" },
       el("table", { "data-testid": "leaderboard" },
-        el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Rating"), el("th", {}, "Games"))),
+        el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("leaderboard.player")), el("th", {}, t("leaderboard.rating")), el("th", {}, t("leaderboard.games")))),
         body),
       message,
       el("div", { class: "row" }, prev, pageLabel, next)),
@@ -49,8 +55,8 @@ export default async function render(root, params, app) {
         el("td", {}, playerLink(entry.player)),
         el("td", {}, entry.rating.toFixed(0)),
         el("td", {}, String(entry.games)))));
-      if (!board.entries.length) message.textContent = page === 1 ? "No rated games in this pool yet." : "No more players.";
-      pageLabel.textContent = `Page ${page}`;
+      if (!board.entries.length) message.textContent = t(page === 1 ? "leaderboard.empty" : "leaderboard.no-more");
+      pageLabel.textContent = t("page.number", { page });
       prev.disabled = page === 1;
       next.disabled = board.entries.length < board.per_page;
     } catch (e) {

@@ -5,6 +5,7 @@
 import { el } from "../dom.js";
 import { prefSwitch } from "../prefs.js";
 import { playSound } from "../sound.js";
+import { t } from "../i18n.js";
 
 // The legal action a typed move means: the action itself, or the one action it begins followed by
 // more than a square name's letters and digits (tafl's `d1-d3` for `d1-d3xd4`, but not `a1-a1` for
@@ -26,20 +27,20 @@ export function typedAction(text, legal) {
 export function moveBox(play) {
   const input = el("input", {
     type: "text", "data-testid": "move-input", autocomplete: "off", spellcheck: "false",
-    "aria-label": "Type a move", placeholder: "Type a move, e.g. d1-d3", list: "legal-moves",
+    "aria-label": t("move.type"), placeholder: t("move.placeholder"), list: "legal-moves",
   });
   const options = el("datalist", { id: "legal-moves" });
   const error = el("p", { class: "error", "data-testid": "move-input-error", "aria-live": "assertive" });
   let legal = [];
   const form = el("form", { class: "move-form" }, input, options,
-    el("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+    el("button", { type: "submit", "data-testid": "move-submit" }, t("move.play")));
   form.onsubmit = (e) => {
     e.preventDefault();
     const action = typedAction(input.value, legal);
     if (!action) {
       error.textContent = legal.length
-        ? `'${input.value.trim()}' is not a legal move here.`
-        : "It is not your move.";
+        ? t("move.illegal", { move: input.value.trim() })
+        : t("move.not-your-turn");
       return;
     }
     error.textContent = "";
@@ -75,7 +76,7 @@ export function turnTitle() {
   const plain = document.title;
   return {
     set(yourMove, lastAction) {
-      document.title = yourMove ? ["Your move", lastAction, plain].filter(Boolean).join(" · ") : plain;
+      document.title = yourMove ? [t("title.your-move"), lastAction, plain].filter(Boolean).join(" · ") : plain;
     },
     restore() {
       document.title = plain;
@@ -102,8 +103,8 @@ export function lowTimeTicker() {
 // The sound switch, and the premove one for a board that offers premoves.
 export function settings(premoves) {
   return el("div", { class: "row settings" },
-    prefSwitch("sound", "Sound"),
-    premoves ? prefSwitch("premoves", "Premoves") : null);
+    prefSwitch("sound", t("settings.sound")),
+    premoves ? prefSwitch("premoves", t("settings.premoves")) : null);
 }
 
 // Every position of a match by the number of actions before it: kept as events bring them, and

@@ -9,7 +9,9 @@
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
 import { el, fill, clockText, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
-import { seatName, variantRules } from "../catalog.js";
+import { gameName, seatName, variantRules } from "../catalog.js";
+import { t } from "../i18n.js";
+import { describeResult, list as listOf, playerAndSide, reasonText, winners } from "../results.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
 import { playSound } from "../sound.js";
@@ -18,7 +20,7 @@ import { LOW_TIME_MS, announcer, lowTimeTicker, moveBox, positions, settings, tu
 export default async function render(root, params, app) {
   const matchId = Number(params.id);
   if (!Number.isInteger(matchId)) {
-    root.append(el("p", { class: "error" }, `There is no match '${params.id}'.`));
+    root.append(el("p", { class: "error" }, t("match.no-such", { id: params.id })));
     return;
   }
   const socket = app.socket;
@@ -63,7 +65,7 @@ export default async function render(root, params, app) {
     el("div", { class: "match" },
       el("div", { class: "match-info" }, header, players, turn, banner, nextGame, invite, marker),
       el("div", { class: "match-board" }, boardBox, typed.node),
-      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, "Moves"), moves)),
+      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves)),
     speech.node,
   );
 
@@ -158,7 +160,7 @@ export default async function render(root, params, app) {
         past.keep(m.log.length, e.view);
         viewing = null;
         playSound(game?.captured?.(e.view) ? "capture" : "move");
-        speech.say(`${seatName(m.game, e.seat)}: ${e.action ?? "moved"}`);
+        speech.say(`${seatName(m.game, e.seat)}: ${e.action ?? t("match.moved")}`);
         m.toAct = e.to_act;
         if (m.drawOffer !== null && m.drawOffer !== e.seat) m.drawOffer = null;
         setClocks(e.clocks_ms);
@@ -217,28 +219,27 @@ export default async function render(root, params, app) {
       "data-testid": `player-${i}`,
     },
     el("span", { class: "side" }, seatName(m.game, i)), " ", playerLink(s.player),
-    s.player && !s.connected ? el("span", { class: "muted" }, " (away)") : null,
+    s.player && !s.connected ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
     s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
   };
 
+  // "You win: the king escaped" to a player; the winners by player and side to anyone else
+  // (and in a hot-seat match, where the user plays every side).
   const resultText = (r) => {
-    const best = Math.min(...r.places);
-    const winners = r.places.flatMap((p, i) => (p === best ? [i] : []));
-    const reason = r.reason.replaceAll("_", " ");
-    if (r.reason === "aborted") return "The match was aborted.";
-    if (winners.length === r.places.length) return `Draw (${reason}).`;
-    const names = winners.map((s) => m.seats[s].player?.name ?? seatName(m.game, s));
-    const mine = winners.some((s) => m.yourSeats.includes(s)) && m.yourSeats.length < m.seats.length;
-    const lost = !mine && m.yourSeats.length > 0 && m.yourSeats.length < m.seats.length;
-    const who = mine ? "You win" : lost ? "You lose" : `${names.join(" and ")} (${winners.map((s) => seatName(m.game, s)).join(", ")}) win${winners.length === 1 ? "s" : ""}`;
-    return `${who}: ${reason}.`;
+    if (r.reason === "aborted") return t("result.aborted");
+    const first = winners(r);
+    const player = m.yourSeats.length > 0 && m.yourSeats.length < m.seats.length;
+    if (player && first.length < r.places.length) {
+      return t(first.some((s) => m.yourSeats.includes(s)) ? "result.you-win" : "result.you-lose", { reason: reasonText(r.reason) });
+    }
+    return describeResult(m.game, r, (s) => playerAndSide(m.game, s, m.seats[s].player));
   };
 
   const drawBanner = () => {
     banner.hidden = !m.result;
     if (!m.result) return;
     const ratings = (m.result.ratings ?? []).map((r) => {
-      const name = m.seats[r.seat].player?.name ?? seatName(m.game, r.seat);
+      const name = playerAndSide(m.game, r.seat, m.seats[r.seat].player);
       const delta = r.after - r.before;
       return el("li", { "data-testid": `rating-${r.seat}` },
         `${name}: ${Math.round(r.before)} → ${Math.round(r.after)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`);
@@ -246,24 +247,25 @@ export default async function render(root, params, app) {
     fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("div", {}, el("a", { href: `#/replay/${matchId}` }, "Replay"), " · ", recordLink(matchId, app.invites.get(matchId)),
-        " · ", el("a", { href: "#/" }, "Back to the lobby")),
+      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ", recordLink(matchId, app.invites.get(matchId)),
+        " · ", el("a", { href: "#/" }, t("match.back-to-lobby"))),
     );
   };
 
   const drawTurn = () => {
-    if (m.result) turn.textContent = "The match is over.";
-    else if (!m.started) turn.textContent = "Waiting for every seat to be taken…";
-    else if (toActMine().length) turn.textContent = m.yourSeats.length === m.seats.length ? `${m.toAct.map((s) => seatName(m.game, s)).join(", ")} to play` : "Your move";
-    else turn.textContent = `${m.toAct.map((s) => m.seats[s].player?.name ?? seatName(m.game, s)).join(", ")} to play`;
-    if (!m.yourSeats.length) turn.textContent += " (watching)";
+    const toPlay = (name) => t("match.to-play", { who: listOf(m.toAct.map(name)) });
+    if (m.result) turn.textContent = t("match.over");
+    else if (!m.started) turn.textContent = t("match.waiting-for-seats");
+    else if (toActMine().length) turn.textContent = m.yourSeats.length === m.seats.length ? toPlay((s) => seatName(m.game, s)) : t("title.your-move");
+    else turn.textContent = toPlay((s) => m.seats[s].player?.name ?? seatName(m.game, s));
+    if (!m.yourSeats.length) turn.textContent += ` (${t("match.watching")})`;
     const code = app.invites.get(matchId);
     const waiting = m.seats.some((s) => !s.player);
     invite.hidden = !(code && waiting);
     if (code && waiting) {
       const link = `${location.origin}/#/join/${code}`;
-      invite.replaceChildren("Invite a friend with the code ", el("code", { "data-testid": "invite-code" }, code),
-        " or the link ", el("a", { href: link, "data-testid": "invite-link" }, link));
+      invite.replaceChildren(`${t("match.invite-code")} `, el("code", { "data-testid": "invite-code" }, code),
+        ` ${t("match.invite-link")} `, el("a", { href: link, "data-testid": "invite-link" }, link));
     }
   };
 
@@ -278,7 +280,7 @@ export default async function render(root, params, app) {
       }
     } else {
       m.log.forEach((a, i) => items.push(numberedLine(i + 1, {}, el("span", { "data-testid": `move-${i}` },
-        a.seat !== null ? `${seatName(m.game, a.seat)}: ` : "", a.action ?? "(hidden)"))));
+        a.seat !== null ? `${seatName(m.game, a.seat)}: ` : "", a.action ?? t("match.hidden-action")))));
     }
     moves.replaceChildren(...items);
     moves.scrollTop = moves.scrollHeight;
@@ -299,22 +301,22 @@ export default async function render(root, params, app) {
     const list = [];
     if (playing && started) {
       // Two clicks, so that a slip does not lose the game.
-      const resign = button("resign", "Resign", () => {
-        const sure = button("resign-confirm", "Really resign?", () => send({ type: "resign", seat }), "danger");
+      const resign = button("resign", t("match.resign"), () => {
+        const sure = button("resign-confirm", t("match.resign-confirm"), () => send({ type: "resign", seat }), "danger");
         resign.replaceWith(sure);
       }, "danger");
       list.push(resign);
     }
     if (playing && started && m.drawOffer === null && m.yourSeats.length < m.seats.length) {
-      list.push(button("offer-draw", "Offer a draw", () => send({ type: "offer_draw", seat })));
+      list.push(button("offer-draw", t("match.offer-draw"), () => send({ type: "offer_draw", seat })));
     }
-    if (playing && !everyoneActed) list.push(button("abort", "Abort", () => send({ type: "abort", seat })));
+    if (playing && !everyoneActed) list.push(button("abort", t("match.abort"), () => send({ type: "abort", seat })));
     const opponentsAway = m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
-    if (playing && started && opponentsAway) list.push(button("claim-win", "Claim the win", () => send({ type: "claim_win", seat })));
+    if (playing && started && opponentsAway) list.push(button("claim-win", t("match.claim-win"), () => send({ type: "claim_win", seat })));
     const toggle = game && viewToggle(game, view);
     if (toggle) list.push(button(toggle.testid, toggle.label, () => switchBoard(toggle.next).catch(fail), "secondary"));
     if (board?.setFlip) {
-      list.push(button("flip-board", "Flip board", () => {
+      list.push(button("flip-board", t("board.flip"), () => {
         flip = !flip;
         board.setFlip(flip);
       }, "secondary"));
@@ -326,9 +328,9 @@ export default async function render(root, params, app) {
     drawBox.hidden = m.drawOffer === null || m.result !== null;
     if (m.drawOffer !== null) {
       const who = m.seats[m.drawOffer].player?.name ?? seatName(m.game, m.drawOffer);
-      fill(drawBox, el("span", { "data-testid": "draw-offer" }, `${who} offers a draw.`),
-        answering !== undefined ? button("accept-draw", "Accept", () => send({ type: "answer_draw", seat: answering, accept: true })) : null,
-        answering !== undefined ? button("decline-draw", "Decline", () => send({ type: "answer_draw", seat: answering, accept: false }), "secondary") : null);
+      fill(drawBox, el("span", { "data-testid": "draw-offer" }, t("match.draw-offered", { who })),
+        answering !== undefined ? button("accept-draw", t("match.accept"), () => send({ type: "answer_draw", seat: answering, accept: true })) : null,
+        answering !== undefined ? button("decline-draw", t("match.decline"), () => send({ type: "answer_draw", seat: answering, accept: false }), "secondary") : null);
     }
   };
 
@@ -410,9 +412,11 @@ export default async function render(root, params, app) {
     if (!m || closed) return;
     // A base time of whole minutes reads as minutes (15+10), a shorter one in seconds (30s+0).
     const base = (ms) => (ms % 60000 ? `${ms / 1000}s` : `${ms / 60000}`);
-    header.replaceChildren(el("h1", {}, `${m.game} · ${m.variant}`),
+    header.replaceChildren(el("h1", {}, `${gameName(m.game)} · ${m.variant}`),
       el("p", {}, rulesLink(m.game)),
-      el("p", { class: "muted" }, `${m.rated ? "Rated" : "Casual"}${m.clock ? `, ${base(m.clock.base_ms)}+${m.clock.increment_ms / 1000}` : ", no clock"}`));
+      el("p", { class: "muted" }, t(m.rated ? "match.rated-clock" : "match.casual-clock", {
+        clock: m.clock ? `${base(m.clock.base_ms)}+${m.clock.increment_ms / 1000}` : t("time.none"),
+      })));
     drawPlayers();
     drawClocks();
     drawTurn();
@@ -457,7 +461,7 @@ export default async function render(root, params, app) {
       const at = Number(node.dataset.testid.slice(5)) + 1;
       node.setAttribute("role", "button");
       node.setAttribute("tabindex", "0");
-      node.setAttribute("aria-label", `Show the position after move ${at}`);
+      node.setAttribute("aria-label", t("match.show-move", { move: at }));
       node.classList.toggle("current", at === viewing);
     });
   };
@@ -489,8 +493,11 @@ export default async function render(root, params, app) {
     if (viewing !== null) {
       marker.replaceChildren(
         el("span", { "data-testid": "viewing-text" },
-          `Viewing move ${viewing} of ${m.log.length}${viewing ? ` (${m.log[viewing - 1].action ?? "hidden"})` : " (the start)"}: not the game in play.`),
-        button("back-to-live", "Back to the game (Esc)", () => lookBack(Infinity)));
+          t("match.viewing", {
+            move: viewing, moves: m.log.length,
+            action: viewing ? m.log[viewing - 1].action ?? t("match.hidden-action") : t("match.the-start"),
+          })),
+        button("back-to-live", t("match.back-to-live"), () => lookBack(Infinity)));
     }
   };
 
@@ -520,8 +527,8 @@ export default async function render(root, params, app) {
   const onRound = (msg) => {
     if (msg.match_id === matchId || closed) return;
     nextGame.hidden = false;
-    fill(nextGame, `Round ${msg.round} of your tournament has begun. `,
-      button("next-round", "Next round game", () => app.navigate(`#/match/${msg.match_id}`)));
+    fill(nextGame, `${t("match.round-begun", { round: msg.round })} `,
+      button("next-round", t("match.next-round"), () => app.navigate(`#/match/${msg.match_id}`)));
   };
 
   const onOpen = () => watch();

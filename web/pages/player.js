@@ -3,6 +3,9 @@
 import { el, svg, playerLink } from "../dom.js";
 import { ServerError } from "../api.js";
 import { SEAT_COLOURS } from "../boards/svg.js";
+import { gameName, seatName } from "../catalog.js";
+import { t } from "../i18n.js";
+import { reasonText } from "../results.js";
 
 const CHART_W = 640;
 const CHART_H = 240;
@@ -25,21 +28,21 @@ export default async function render(root, params, app) {
   const colour = (pool) => SEAT_COLOURS[Math.max(0, pools.indexOf(pool)) % SEAT_COLOURS.length];
 
   root.append(
-    el("h1", { "data-testid": "player-name" }, profile.player.name, profile.player.guest ? el("span", { class: "muted" }, " (guest)") : null),
+    el("h1", { "data-testid": "player-name" }, profile.player.name, profile.player.guest ? el("span", { class: "muted" }, ` (${t("player.guest")})`) : null),
     el("div", { class: "card" },
-      el("h2", {}, "Ratings"),
+      el("h2", {}, t("player.ratings")),
       profile.ratings.length
         ? el("table", { "data-testid": "ratings" },
-          el("thead", {}, el("tr", {}, el("th", {}, "Pool"), el("th", {}, "Rating"), el("th", {}, "Games"))),
+          el("thead", {}, el("tr", {}, el("th", {}, t("player.pool")), el("th", {}, t("leaderboard.rating")), el("th", {}, t("leaderboard.games")))),
           el("tbody", {}, profile.ratings.map((r) => el("tr", {},
             el("td", {}, el("span", { class: "swatch", style: `background: ${colour(r.pool)}` }), el("a", { href: `#/leaderboard/${r.pool}` }, r.pool)),
             el("td", {}, r.rating.toFixed(0)),
             el("td", {}, String(r.games))))))
-        : el("p", { class: "muted" }, "No rated games yet."),
+        : el("p", { class: "muted" }, t("player.no-rated-games")),
       profile.history.length ? historyChart(profile.history, pools, colour) : null),
     el("div", { class: "card" },
-      el("h2", {}, "Recent matches"),
-      matches.length ? matchTable(matches, id) : el("p", { class: "muted" }, "No matches yet.")),
+      el("h2", {}, t("player.recent-matches")),
+      matches.length ? matchTable(matches, id) : el("p", { class: "muted" }, t("player.no-matches"))),
   );
 }
 
@@ -56,7 +59,7 @@ function historyChart(history, pools, colour) {
 
   const chart = svg("svg", {
     viewBox: `0 0 ${CHART_W} ${CHART_H}`, width: "100%", role: "img",
-    "aria-label": "Rating history", "data-testid": "rating-chart", class: "chart", style: "max-width: 100%; height: auto",
+    "aria-label": t("player.rating-history"), "data-testid": "rating-chart", class: "chart", style: "max-width: 100%; height: auto",
   });
   const step = (high - low) / 4;
   for (let k = 0; k <= 4; k++) {
@@ -78,29 +81,31 @@ function historyChart(history, pools, colour) {
     }));
     for (const [h, i] of points) {
       chart.append(svg("circle", { cx: x(i), cy: y(h.after), r: 3.5, fill: colour(pool) },
-        svg("title", {}, `${pool}: ${h.before.toFixed(0)} → ${h.after.toFixed(0)} (match ${h.match_id})`)));
+        svg("title", {}, t("player.rating-change", { pool, before: h.before.toFixed(0), after: h.after.toFixed(0), match: h.match_id }))));
     }
   }
   return chart;
 }
 
+// The player's matches, newest first: the game, every seat with its side, the player's own side
+// and outcome, and a link to watch or replay.
 function matchTable(matches, me) {
   const outcome = (m) => {
-    if (!m.result) return m.status;
+    if (!m.result) return t(`status.${m.status}`, {}, m.status);
     const seat = m.players.findIndex((p) => p && p.id === me);
     const places = m.result.places;
     const best = Math.min(...places);
-    const reason = m.result.reason.replace(/_/g, " ");
-    if (places.every((p) => p === best)) return `draw (${reason})`;
-    return `${places[seat] === best ? "won" : "lost"} (${reason})`;
+    const reason = reasonText(m.result.reason);
+    if (places.every((p) => p === best)) return t("player.drew", { reason });
+    return t(places[seat] === best ? "player.won" : "player.lost", { reason, side: seatName(m.game, seat) });
   };
   return el("table", { "data-testid": "player-matches" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
+    el("thead", {}, el("tr", {}, el("th", {}, t("player.game")), el("th", {}, t("player.players")), el("th", {}, t("player.result")), el("th", {}, ""))),
     el("tbody", {}, matches.map((m) => el("tr", { "data-testid": `match-row-${m.id}` },
-      el("td", {}, `${m.game} · ${m.variant}${m.rated ? " (rated)" : ""}`),
-      el("td", {}, m.players.flatMap((p, i) => (i ? [", ", playerLink(p)] : [playerLink(p)]))),
+      el("td", {}, `${gameName(m.game)} · ${m.variant}${m.rated ? ` (${t("match.rated")})` : ""}`),
+      el("td", {}, m.players.flatMap((p, i) => [i ? ", " : "", playerLink(p), el("small", { class: "muted" }, ` (${seatName(m.game, i)})`)])),
       el("td", {}, outcome(m)),
       el("td", {}, m.status === "finished" || m.status === "aborted"
-        ? el("a", { href: `#/replay/${m.id}`, "data-testid": `replay-link-${m.id}` }, "Replay")
-        : el("a", { href: `#/match/${m.id}` }, m.status === "live" ? "Watch" : "Open"))))));
+        ? el("a", { href: `#/replay/${m.id}`, "data-testid": `replay-link-${m.id}` }, t("player.replay"))
+        : el("a", { href: `#/match/${m.id}` }, t(m.status === "live" ? "player.watch" : "player.open")))))));
 }

@@ -4,9 +4,10 @@
 // board that can turn round offers a flip button.
 import { el, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
-import { variantRules } from "../catalog.js";
+import { gameName, seatName, variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
-import { describeResult } from "../boards/svg.js";
+import { describeResult, playerAndSide } from "../results.js";
+import { t } from "../i18n.js";
 
 export default async function render(root, params, app) {
   const id = Number(params.id);
@@ -39,38 +40,38 @@ export default async function render(root, params, app) {
     return node;
   };
   const buttons = {
-    first: button("replay-first", "« First", () => 0),
-    prev: button("replay-prev", "◀ Prev", () => at - 1),
-    next: button("replay-next", "Next ▶", () => at + 1),
-    last: button("replay-last", "Last »", () => last),
+    first: button("replay-first", t("replay.first"), () => 0),
+    prev: button("replay-prev", t("replay.prev"), () => at - 1),
+    next: button("replay-next", t("replay.next"), () => at + 1),
+    last: button("replay-last", t("replay.last"), () => last),
   };
   const moves = el("ol", { class: "moves", "data-testid": "replay-moves" });
   // The switch between the board's views, for a board that has more than one.
   const toggle = el("button", { type: "button", class: "secondary" });
   toggle.onclick = () => mount(viewToggle(game, view).next);
-  const flipper = el("button", { type: "button", class: "secondary", "data-testid": "flip-board" }, "Flip board");
+  const flipper = el("button", { type: "button", class: "secondary", "data-testid": "flip-board" }, t("board.flip"));
   flipper.onclick = () => {
     flip = !flip;
     board?.setFlip?.(flip);
   };
   const controls = el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last);
   const players = record
-    ? el("p", {}, record.summary.players.flatMap((p, i) => (i ? [" vs ", playerLink(p)] : [playerLink(p)])))
+    ? el("p", { "data-testid": "replay-players" }, record.summary.players.flatMap((p, i) => [i ? t("match.versus") : "", seatName(replay.game, i), " ", playerLink(p)]))
     : null;
   // Laid out as the match page: the board (with the buttons that step through the match) beside
   // what is said about the match and the move list, or above them on a narrow screen.
   root.append(el("div", { class: "match" },
     el("div", { class: "match-info" },
-      el("h1", {}, `Replay: ${replay.game} · ${replay.variant}`),
+      el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: replay.variant })),
       players,
-      result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(result)) : null,
+      result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
       el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null)),
     el("div", { class: "match-board" }, boardBox, controls),
-    el("aside", { class: "match-side card" }, el("h3", {}, "Moves"), moves)));
+    el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves)));
 
   moves.append(...replay.actions.map((a, i) => {
     const item = numberedLine(i + 1, { "data-testid": `replay-move-${i + 1}` },
-      el("a", { href: "#", class: "move" }, `${a.action ?? "(hidden)"}`), el("small", { class: "muted" }, ` (seat ${a.seat + 1})`));
+      el("a", { href: "#", class: "move" }, a.action ?? t("match.hidden-action")), el("small", { class: "muted" }, ` (${seatName(replay.game, a.seat)})`));
     item.onclick = (e) => {
       e.preventDefault();
       show(i + 1);
@@ -141,3 +142,4 @@ export default async function render(root, params, app) {
     board?.destroy();
   };
 }
+

@@ -4,6 +4,7 @@
 import { el } from "../dom.js";
 import { ServerError } from "../api.js";
 import { games, loadCatalog } from "../catalog.js";
+import { language, t } from "../i18n.js";
 
 export default async function render(root, params, app) {
   const game = params.game || "tafl";
@@ -14,10 +15,10 @@ export default async function render(root, params, app) {
   root.append(el("nav", { class: "rules-games", "data-testid": "rules-games" },
     games.map((g) => el("a", { href: `#/rules/${g.id}`, class: g.id === game ? "current" : undefined, "data-testid": `rules-of-${g.id}` }, g.name))));
   if (rules instanceof Error) {
-    root.append(el("p", { class: "error", "data-testid": "rules-error" }, rules instanceof ServerError ? rules.message : `The server did not answer: ${rules.message}`));
+    root.append(el("p", { class: "error", "data-testid": "rules-error" }, rules instanceof ServerError ? rules.message : t("error.no-answer", { message: rules.message })));
     return;
   }
-  document.title = `${rules.name}: rules · Tafl`;
+  document.title = t("rules.title", { game: rules.name });
   const page = el("article", { class: "card rules", "data-testid": "rules" });
   // The server's own rendering of its own documents.
   page.innerHTML = rules.html;
@@ -26,8 +27,10 @@ export default async function render(root, params, app) {
     table.before(scroll);
     scroll.append(table);
   }
+  // The rules are written in English only (docs/rules/): a reader of another language is told so.
+  if (language !== "en") root.append(el("p", { class: "muted", "data-testid": "rules-language" }, t("rules.in-english")));
   root.append(page);
   return () => {
-    document.title = "Tafl";
+    document.title = t("app.name");
   };
 }

@@ -2,9 +2,23 @@
 // (`#/tournament/<id>`): entrants, registration, adding AI entrants and starting (its creator),
 // the rounds' games and the standings, kept live by the socket's `tournament_standings` pushes.
 import { el, playerLink } from "../dom.js";
-import { games, timeControls } from "../catalog.js";
+import { gameName, games, timeControls } from "../catalog.js";
+import { t } from "../i18n.js";
+import { reasonText } from "../results.js";
 
-const FORMATS = [["round_robin", "round robin"], ["double_round_robin", "double round robin"], ["swiss", "Swiss"], ["knockout", "knockout"]];
+const FORMATS = ["round_robin", "double_round_robin", "swiss", "knockout"];
+
+// A tournament's format in words ("Swiss, 5 rounds").
+function formatText(format, rounds) {
+  const name = t(`tournament.format.${format}`, {}, format.replaceAll("_", " "));
+  return rounds ? t("tournament.format-rounds", { format: name, count: rounds }) : name;
+}
+
+// Where a tournament stands: registering, round 2 of 5, finished.
+function statusText(s) {
+  if (s.status !== "running") return t(`tournament.status.${s.status}`, {}, s.status);
+  return s.rounds ? t("tournament.round-of", { round: s.round, rounds: s.rounds }) : t("tournament.round", { round: s.round });
+}
 
 export default async function render(root, params, app) {
   return params.id ? details(root, Number(params.id), app) : list(root, app);
@@ -12,7 +26,7 @@ export default async function render(root, params, app) {
 
 async function list(root, app) {
   const message = el("p", { class: "error" });
-  const name = el("input", { "data-testid": "tournament-name", placeholder: "Friday cup", maxlength: 80 });
+  const name = el("input", { "data-testid": "tournament-name", placeholder: t("tournament.name-example"), maxlength: 80 });
   const twoSeat = games.filter((g) => g.seats[0] === 2);
   const game = el("select", { "data-testid": "tournament-game" }, twoSeat.map((g) => el("option", { value: g.id }, g.name)));
   const variant = el("select", { "data-testid": "tournament-variant" });
@@ -21,27 +35,27 @@ async function list(root, app) {
   };
   game.onchange = refreshVariants;
   refreshVariants();
-  const format = el("select", { "data-testid": "tournament-format" }, FORMATS.map(([v, t]) => el("option", { value: v }, t)));
+  const format = el("select", { "data-testid": "tournament-format" }, FORMATS.map((f) => el("option", { value: f }, formatText(f))));
   const rounds = el("input", { type: "number", min: 1, max: 30, value: 3, "data-testid": "tournament-rounds" });
-  const roundsLabel = el("label", { hidden: true }, "Rounds", rounds);
+  const roundsLabel = el("label", { hidden: true }, t("tournament.rounds"), rounds);
   format.onchange = () => {
     roundsLabel.hidden = format.value !== "swiss";
   };
   // Tournament games always have a clock (an idle player would otherwise hold a round up for
   // ever): the server refuses correspondence and plays rapid when none is given.
-  const clocked = timeControls.filter((t) => t !== "correspondence");
-  const time = el("select", { "data-testid": "tournament-time" }, clocked.map((t) => el("option", { value: t }, t)));
+  const clocked = timeControls.filter((c) => c !== "correspondence");
+  const time = el("select", { "data-testid": "tournament-time" }, clocked.map((c) => el("option", { value: c }, t(`time.${c}`))));
   time.value = "rapid";
   const rated = el("input", { type: "checkbox", "data-testid": "tournament-rated" });
-  const create = el("button", { "data-testid": "tournament-create" }, "Create");
+  const create = el("button", { "data-testid": "tournament-create" }, t("tournament.create"));
   create.onclick = async () => {
     message.textContent = "";
     const body = { name: name.value.trim(), game: game.value, variant: variant.value, format: format.value, rated: rated.checked };
     if (format.value === "swiss") body.rounds = Number(rounds.value);
     body.time_control = time.value;
     try {
-      const t = await app.api.post("/api/tournaments", body);
-      app.navigate(`#/tournament/${t.summary.id}`);
+      const made = await app.api.post("/api/tournaments", body);
+      app.navigate(`#/tournament/${made.summary.id}`);
     } catch (e) {
       message.textContent = e.message;
     }
@@ -49,28 +63,28 @@ async function list(root, app) {
 
   const rows = el("tbody");
   root.append(
-    el("h1", {}, "Tournaments"),
+    el("h1", {}, t("nav.tournaments")),
     el("div", { class: "grid" },
       el("section", { class: "card wide" },
         el("table", { "data-testid": "tournament-list" },
-          el("thead", {}, el("tr", {}, ["Name", "Game", "Format", "Status", "Entrants"].map((h) => el("th", {}, h)))), rows)),
-      el("section", { class: "card" }, el("h2", {}, "Create a tournament"),
-        el("label", {}, "Name", name), el("label", {}, "Game", game), el("label", {}, "Variant", variant),
-        el("label", {}, "Format", format), roundsLabel, el("label", {}, "Time", time),
-        el("label", { class: "check" }, rated, "Rated"), el("div", { class: "row" }, create), message)),
+          el("thead", {}, el("tr", {}, ["tournament.name", "form.game", "tournament.format", "tournament.status", "tournament.entrants"].map((h) => el("th", {}, t(h))))), rows)),
+      el("section", { class: "card" }, el("h2", {}, t("tournament.create-title")),
+        el("label", {}, t("tournament.name"), name), el("label", {}, t("form.game"), game), el("label", {}, t("form.variant"), variant),
+        el("label", {}, t("tournament.format"), format), roundsLabel, el("label", {}, t("form.time"), time),
+        el("label", { class: "check" }, rated, t("form.rated")), el("div", { class: "row" }, create), message)),
   );
 
   const tournaments = await app.api.get("/api/tournaments").catch((e) => {
     message.textContent = e.message;
     return [];
   });
-  rows.replaceChildren(...tournaments.map((t) => el("tr", {},
-    el("td", {}, el("a", { href: `#/tournament/${t.id}` }, t.name)),
-    el("td", {}, `${t.game} ${t.variant}`),
-    el("td", {}, `${t.format.replaceAll("_", " ")}${t.rounds ? `, ${t.rounds} rounds` : ""}`),
-    el("td", {}, t.status === "running" ? `round ${t.round}` : t.status),
-    el("td", {}, String(t.entrants)))));
-  if (!tournaments.length) rows.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No tournaments yet.")));
+  rows.replaceChildren(...tournaments.map((s) => el("tr", {},
+    el("td", {}, el("a", { href: `#/tournament/${s.id}` }, s.name)),
+    el("td", {}, `${gameName(s.game)} ${s.variant}`),
+    el("td", {}, formatText(s.format, s.rounds)),
+    el("td", {}, statusText(s)),
+    el("td", {}, String(s.entrants)))));
+  if (!tournaments.length) rows.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, t("tournament.none"))));
 }
 
 async function details(root, id, app) {
@@ -82,16 +96,16 @@ async function details(root, id, app) {
   const rounds = el("div");
   root.append(head, message, actions,
     el("div", { class: "grid" },
-      el("section", { class: "card" }, el("h2", {}, "Entrants"), entrants),
-      el("section", { class: "card wide" }, el("h2", {}, "Standings"),
-        el("table", {}, el("thead", {}, el("tr", {}, ["#", "Player", "Points", "Buchholz", "S-B", "Games"].map((h) => el("th", {}, h)))), standings)),
-      el("section", { class: "card wide" }, el("h2", {}, "Rounds"), rounds)));
+      el("section", { class: "card" }, el("h2", {}, t("tournament.entrants")), entrants),
+      el("section", { class: "card wide" }, el("h2", {}, t("tournament.standings")),
+        el("table", {}, el("thead", {}, el("tr", {}, ["#", t("leaderboard.player"), t("tournament.points"), t("tournament.buchholz"), t("tournament.sonneborn-berger"), t("leaderboard.games")].map((h) => el("th", {}, h)))), standings)),
+      el("section", { class: "card wide" }, el("h2", {}, t("tournament.rounds")), rounds)));
 
-  let t = null;
+  let tour = null;
   const run = async (promise) => {
     message.textContent = "";
     try {
-      t = await promise;
+      tour = await promise;
       draw();
     } catch (e) {
       message.textContent = e.message;
@@ -105,36 +119,37 @@ async function details(root, id, app) {
   };
 
   const draw = () => {
-    const s = t.summary;
+    const s = tour.summary;
     head.replaceChildren(el("h1", {}, s.name), el("p", { class: "muted", "data-testid": "tournament-status" },
-      `${s.game} ${s.variant}, ${s.format.replaceAll("_", " ")}${s.rated ? ", rated" : ""}: ${s.status === "running" ? `round ${s.round}${s.rounds ? ` of ${s.rounds}` : ""}` : s.status}${s.reason ? ` (${s.reason})` : ""}`));
-    const entered = t.entrants.some((e) => e.player.id === app.me.id);
+      t(s.rated ? "tournament.summary-rated" : "tournament.summary", { game: gameName(s.game), variant: s.variant, format: formatText(s.format), status: statusText(s) }),
+      s.reason ? ` (${s.reason})` : ""));
+    const entered = tour.entrants.some((e) => e.player.id === app.me.id);
     const creator = s.creator.id === app.me.id;
     const buttons = [];
     if (s.status === "registering" && !entered) {
-      const register = el("button", { "data-testid": "tournament-register" }, "Register");
+      const register = el("button", { "data-testid": "tournament-register" }, t("login.register"));
       register.onclick = () => run(app.api.post(`/api/tournaments/${id}/register`));
       buttons.push(register);
     }
     if (s.status === "registering" && creator) {
-      const level = el("select", { "data-testid": "tournament-ai-level" }, [1, 2, 3, 4, 5].map((l) => el("option", { value: l }, `AI level ${l}`)));
-      const addAi = el("button", { class: "secondary", "data-testid": "tournament-add-ai" }, "Add");
+      const level = el("select", { "data-testid": "tournament-ai-level" }, [1, 2, 3, 4, 5].map((l) => el("option", { value: l }, t("ai.level", { level: l }))));
+      const addAi = el("button", { class: "secondary", "data-testid": "tournament-add-ai" }, t("tournament.add"));
       addAi.onclick = () => run(app.api.post(`/api/tournaments/${id}/entrants`, { ai_level: Number(level.value) }));
-      const start = el("button", { "data-testid": "tournament-start" }, "Start now");
+      const start = el("button", { "data-testid": "tournament-start" }, t("tournament.start"));
       start.onclick = () => run(app.api.post(`/api/tournaments/${id}/start`));
       buttons.push(level, addAi, start);
     }
     actions.replaceChildren(...buttons);
-    entrants.replaceChildren(...t.entrants.map((e) => el("li", {}, playerLink(e.player), e.rating !== undefined ? ` (${Math.round(e.rating)})` : "")));
-    drawStandings(t.standings);
-    const name = (n) => playerLink(t.entrants.find((e) => e.entrant === n)?.player);
-    rounds.replaceChildren(...t.rounds.map((r) => el("div", {},
-      el("h3", {}, `Round ${r.round}`),
+    entrants.replaceChildren(...tour.entrants.map((e) => el("li", {}, playerLink(e.player), e.rating !== undefined ? ` (${Math.round(e.rating)})` : "")));
+    drawStandings(tour.standings);
+    const name = (n) => playerLink(tour.entrants.find((e) => e.entrant === n)?.player);
+    rounds.replaceChildren(...tour.rounds.map((r) => el("div", {},
+      el("h3", {}, t("tournament.round-title", { round: r.round })),
       el("ul", { class: "plain" }, ...r.games.map((g) => el("li", {},
-        name(g.seats[0]), " v ", name(g.seats[1]), g.decider ? " (decider) " : " ",
-        g.outcome ? `: ${g.outcome === "win" ? "1-0" : g.outcome === "loss" ? "0-1" : "½-½"} (${g.reason.replaceAll("_", " ")}) ` : "",
-        el("a", { href: `#/match/${g.match_id}` }, g.outcome ? "replay" : "watch"))),
-        (r.byes ?? []).map((b) => el("li", {}, name(b), ": bye"))))));
+        name(g.seats[0]), t("match.versus"), name(g.seats[1]), g.decider ? ` (${t("tournament.decider")}) ` : " ",
+        g.outcome ? `: ${g.outcome === "win" ? "1-0" : g.outcome === "loss" ? "0-1" : "½-½"} (${reasonText(g.reason)}) ` : "",
+        el("a", { href: `#/match/${g.match_id}` }, t(g.outcome ? "player.replay" : "player.watch")))),
+        (r.byes ?? []).map((b) => el("li", {}, name(b), `: ${t("tournament.bye")}`))))));
   };
 
   // Pushed standings change the table at once; the rest (rounds, status) is fetched again.

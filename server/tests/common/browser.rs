@@ -67,6 +67,11 @@ impl Driver {
     /// A new browser with a profile of its own (its own localStorage) and a screen. WebGL runs
     /// on SwiftShader, the software renderer, since there is no GPU.
     pub async fn browser(&self, screen: Screen) -> Browser {
+        self.browser_speaking(screen, "en-US").await
+    }
+
+    /// The same, for a reader of `language` (a BCP 47 tag, first in `navigator.languages`).
+    pub async fn browser_speaking(&self, screen: Screen, language: &str) -> Browser {
         let size = match screen {
             Screen::Window { width, height } => format!("--window-size={width},{height}"),
             Screen::Phone => "--window-size=500,900".to_string(),
@@ -77,8 +82,9 @@ impl Driver {
                 "--headless=new", "--no-sandbox", "--disable-gpu",
                 "--enable-unsafe-swiftshader",
                 "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", size,
+                "--disable-sync", "--no-first-run", size, format!("--lang={language}"),
             ],
+            "prefs": {"intl.accept_languages": language},
         });
         if screen == Screen::Phone {
             options["mobileEmulation"] =
