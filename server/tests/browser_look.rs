@@ -182,7 +182,8 @@ async fn assert_readable(b: &Browser, page: &str) {
 /// The dark theme follows the system's colour scheme until the player picks one in the settings
 /// menu (in the bar of every page); the pick is kept over a reload. Every text of the lobby (with
 /// the menu open), of a match in play and finished, of the player's page, a leaderboard, the
-/// tournaments and a rules page stands out from its background in both themes.
+/// tournaments and a rules page stands out from its background in both themes. The menu's
+/// language drop-down redraws the page and the menu in the language picked.
 #[tokio::test]
 async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
     let addr = server().await;
@@ -251,6 +252,25 @@ async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
             assert_readable(&b, &format!("{shown} {page}")).await;
         }
     }
+
+    // The menu holds the language too: a new one redraws the bar, the page and the menu itself.
+    b.click("settings").await;
+    b.select("language", "sv").await;
+    b.until(
+        "the bar in Swedish",
+        "return document.querySelector('[data-i18n=\"nav.tournaments\"]').textContent === 'Turneringar';",
+    )
+    .await;
+    let label = b
+        .run("return document.querySelector('[data-testid=pref-theme]').parentElement.firstChild.textContent;")
+        .await;
+    assert_eq!(label, json!("Tema"), "the menu in Swedish");
+    b.select("language", "en").await;
+    b.until(
+        "the bar in English",
+        "return document.querySelector('[data-i18n=\"nav.tournaments\"]').textContent === 'Tournaments';",
+    )
+    .await;
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }
