@@ -1,9 +1,11 @@
 // The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
-// hot-seat matches on one screen, open challenges to join, live matches to watch, and the way to leaderboards and
-// tournaments. `#/join/<code>` lands here and joins the private match at once.
-import { el, playerLink, rulesLink } from "../dom.js";
-import { games, seatName, seatRange, timeControls } from "../catalog.js";
-import { boardFor } from "../boards/index.js";
+// hot-seat matches on one screen, open challenges to join, live matches to watch (each with a
+// small board of its position and how many watch it), and the way to leaderboards and
+// tournaments. A visitor sees the matches and a prompt to log in or play as a guest in place of
+// the forms. `#/join/<code>` lands here and joins the private match at once.
+import { el, playerLink, rulesLink, watchersText } from "../dom.js";
+import { games, seatName, seatRange, timeControls, variantRules } from "../catalog.js";
+import { boardFor, miniBoard } from "../boards/index.js";
 
 // A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
 // test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
@@ -64,12 +66,9 @@ function select(testid, options, selected) {
 
 const timeOptions = timeControls.map((t) => [t, t]);
 
-export default async function render(root, params, app) {
-  const message = el("p", { class: "error", "data-testid": "lobby-error" });
-  const fail = (e) => {
-    message.textContent = e.message;
-  };
-  const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
+// The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
+// cards, what refreshes them, and how to join a private match by its code.
+async function playCards(app, { message, fail, goTo }) {
   // The variants the pickers start on, as the first game's board suggests them.
   const suggested = (await boardFor(games[0]?.id).catch(() => null))?.lobbyVariants ?? {};
 
@@ -227,48 +226,8 @@ export default async function render(root, params, app) {
     }
   };
 
-  // Open challenges (matches waiting for players) to join, and live matches to watch.
-  const matchLine = (m, prefix, label, onclick) => {
-    const players = m.players.flatMap((p, i) => (i ? [" v ", playerLink(p)] : [playerLink(p)]));
-    const go = el("button", { class: "small", "data-testid": `${prefix}-${m.id}` }, label);
-    go.onclick = onclick;
-    return el("li", {}, go, ` ${m.game} ${m.variant}${m.rated ? " (rated)" : ""}: `, ...players);
-  };
-  const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
-  const live = el("ul", { class: "plain matches", "data-testid": "live-matches" });
-  const refreshLive = async () => {
-    const [waiting, playing] = await Promise.all([
-      app.api.get("/api/matches/open").catch(() => []),
-      app.api.get("/api/matches/live").catch(() => []),
-    ]);
-    open.replaceChildren(...waiting.map((m) => {
-      const mine = m.players.some((p) => p?.id === app.me.id);
-      return matchLine(m, "open", mine ? "Open" : "Join", async () => {
-        if (!mine) {
-          try {
-            await app.socket.send({ type: "join_match", match_id: m.id });
-          } catch (e) {
-            return fail(e);
-          }
-        }
-        goTo(m.id);
-      });
-    }));
-    if (!waiting.length) open.append(el("li", { class: "muted" }, "No open challenge."));
-    live.replaceChildren(...playing.map((m) => {
-      const mine = m.players.some((p) => p?.id === app.me.id);
-      return matchLine(m, "live", mine ? "Play" : "Watch", () => goTo(m.id));
-    }));
-    if (!playing.length) live.append(el("li", { class: "muted" }, "No match is being played."));
-  };
-
-  const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
-    g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
-
-  root.append(
-    el("h1", {}, `Welcome, ${app.me.name}`),
-    message,
-    el("div", { class: "grid" },
+  return {
+    cards: [
       el("section", { class: "card" }, el("h2", {}, "Quick play"), ...quick.nodes,
         el("label", {}, "Time", quickTime), el("label", { class: "check" }, quickRated, "Rated"),
         el("div", { class: "row" }, joinQueue, leaveQueue), queueState, el("h3", {}, "Waiting now"), sizes),
@@ -281,19 +240,111 @@ export default async function render(root, params, app) {
         el("h3", {}, "Join by code"), el("div", { class: "row" }, code, join)),
       el("section", { class: "card" }, el("h2", {}, "Hot seat"), el("p", { class: "muted" }, "Every side played from this screen."),
         ...hot.nodes, el("div", { class: "row" }, hotPlay)),
-      el("section", { class: "card wide" }, el("h2", {}, "Open challenges"), open),
-      el("section", { class: "card wide" }, el("h2", {}, "Live matches"), live),
-      el("section", { class: "card wide" }, el("h2", {}, "Leaderboards"), leaderboards,
-        el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, "Tournaments →"))),
-    ),
-  );
+    ],
+    refresh: refreshQueue,
+    joinByCode,
+  };
+}
 
-  if (params.invite) joinByCode(params.invite);
-  refreshQueue();
+export default async function render(root, params, app) {
+  const message = el("p", { class: "error", "data-testid": "lobby-error" });
+  const fail = (e) => {
+    message.textContent = e.message;
+  };
+  const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
+  const play = app.me ? await playCards(app, { message, fail, goTo }) : null;
+
+  // Open challenges (matches waiting for players) to join; a visitor who would join is offered
+  // the way in first.
+  const players = (m) => m.players.flatMap((p, i) => (i ? [" v ", playerLink(p)] : [playerLink(p)]));
+  const matchLine = (m, prefix, label, onclick) => {
+    const go = el("button", { class: "small", "data-testid": `${prefix}-${m.id}` }, label);
+    go.onclick = onclick;
+    return el("div", {}, go, ` ${m.game} ${m.variant}${m.rated ? " (rated)" : ""}: `, ...players(m));
+  };
+  const isMine = (m) => m.players.some((p) => p && p.id === app.me?.id);
+  const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
+  const drawOpen = (waiting) => {
+    open.replaceChildren(...waiting.map((m) => el("li", {}, matchLine(m, "open", isMine(m) ? "Open" : "Join", async () => {
+      if (!app.me) return app.login();
+      if (!isMine(m)) {
+        try {
+          await app.socket.send({ type: "join_match", match_id: m.id });
+        } catch (e) {
+          return fail(e);
+        }
+      }
+      goTo(m.id);
+    }))));
+    if (!waiting.length) open.append(el("li", { class: "muted" }, "No open challenge."));
+  };
+
+  // Live matches to watch, each with its board, drawn again only when its position changed.
+  const live = el("ul", { class: "plain matches live", "data-testid": "live-matches" });
+  const minis = new Map();
+  const miniOf = async (m) => {
+    const key = JSON.stringify(m.view ?? null);
+    const kept = minis.get(m.id);
+    if (kept?.key === key) return kept.box;
+    kept?.board?.destroy();
+    const box = el("a", { href: `#/match/${m.id}`, class: "mini", "aria-label": `${m.game} ${m.variant}`, "data-testid": `live-board-${m.id}` });
+    const mini = { key, box, board: null };
+    minis.set(m.id, mini);
+    if (m.view) {
+      const target = el("div", { class: "board" });
+      box.append(target);
+      const { game, variant } = m;
+      const drawn = { game, variant, rules: variantRules(game, variant), seats: m.players.length, view: m.view };
+      mini.board = await miniBoard(target, drawn).catch(() => null);
+    }
+    return box;
+  };
+  const drawLive = async (playing) => {
+    const boxes = await Promise.all(playing.map(miniOf));
+    for (const [id, mini] of minis) {
+      if (!playing.some((m) => m.id === id)) {
+        mini.board?.destroy();
+        minis.delete(id);
+      }
+    }
+    live.replaceChildren(...playing.map((m, i) => el("li", { class: "live-match" }, boxes[i],
+      matchLine(m, "live", isMine(m) ? "Play" : "Watch", () => goTo(m.id)),
+      el("div", { class: "muted", "data-testid": `live-watchers-${m.id}` }, watchersText(m.watchers)))));
+    if (!playing.length) live.append(el("li", { class: "muted" }, "No match is being played."));
+  };
+
+  const refreshLive = async () => {
+    const [waiting, playing] = await Promise.all([
+      app.api.get("/api/matches/open").catch(() => []),
+      app.api.get("/api/matches/live").catch(() => []),
+    ]);
+    drawOpen(waiting);
+    await drawLive(playing);
+  };
+
+  const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
+    g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
+
+  const openCard = el("section", { class: "card wide" }, el("h2", {}, "Open challenges"), open);
+  const liveCard = el("section", { class: "card wide" }, el("h2", {}, "Live matches"), live);
+  const boardsCard = el("section", { class: "card wide" }, el("h2", {}, "Leaderboards"), leaderboards,
+    el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, "Tournaments →")));
+  // A visitor sees what is being played first, under the way in.
+  const cards = play
+    ? [...play.cards, openCard, liveCard, boardsCard]
+    : [el("section", { class: "card wide" }, app.playPrompt("Watch the matches being played below. Log in or play as a guest to play: quick games, the AI, a friend or the hot seat.")),
+      liveCard, openCard, boardsCard];
+  root.append(el("h1", {}, app.me ? `Welcome, ${app.me.name}` : "Welcome"), message, el("div", { class: "grid" }, cards));
+
+  if (params.invite) play?.joinByCode(params.invite);
+  play?.refresh();
   refreshLive();
   const timer = setInterval(() => {
-    refreshQueue();
+    play?.refresh();
     refreshLive();
   }, 5000);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    for (const mini of minis.values()) mini.board?.destroy();
+  };
 }

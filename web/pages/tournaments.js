@@ -1,6 +1,7 @@
 // Tournaments: the list and a form to create one (`#/tournaments`), and one tournament
 // (`#/tournament/<id>`): entrants, registration, adding AI entrants and starting (its creator),
 // the rounds' games and the standings, kept live by the socket's `tournament_standings` pushes.
+// A visitor reads them all; creating and registering offer the way in first.
 import { el, playerLink } from "../dom.js";
 import { games, timeControls } from "../catalog.js";
 
@@ -54,10 +55,12 @@ async function list(root, app) {
       el("section", { class: "card wide" },
         el("table", { "data-testid": "tournament-list" },
           el("thead", {}, el("tr", {}, ["Name", "Game", "Format", "Status", "Entrants"].map((h) => el("th", {}, h)))), rows)),
-      el("section", { class: "card" }, el("h2", {}, "Create a tournament"),
-        el("label", {}, "Name", name), el("label", {}, "Game", game), el("label", {}, "Variant", variant),
-        el("label", {}, "Format", format), roundsLabel, el("label", {}, "Time", time),
-        el("label", { class: "check" }, rated, "Rated"), el("div", { class: "row" }, create), message)),
+      el("section", { class: "card" }, el("h2", {}, "Create a tournament"), app.me
+        ? [el("label", {}, "Name", name), el("label", {}, "Game", game), el("label", {}, "Variant", variant),
+          el("label", {}, "Format", format), roundsLabel, el("label", {}, "Time", time),
+          el("label", { class: "check" }, rated, "Rated"), el("div", { class: "row" }, create)]
+        : app.playPrompt("Log in or play as a guest to create or enter a tournament."),
+      message)),
   );
 
   const tournaments = await app.api.get("/api/tournaments").catch((e) => {
@@ -108,10 +111,12 @@ async function details(root, id, app) {
     const s = t.summary;
     head.replaceChildren(el("h1", {}, s.name), el("p", { class: "muted", "data-testid": "tournament-status" },
       `${s.game} ${s.variant}, ${s.format.replaceAll("_", " ")}${s.rated ? ", rated" : ""}: ${s.status === "running" ? `round ${s.round}${s.rounds ? ` of ${s.rounds}` : ""}` : s.status}${s.reason ? ` (${s.reason})` : ""}`));
-    const entered = t.entrants.some((e) => e.player.id === app.me.id);
-    const creator = s.creator.id === app.me.id;
+    const entered = t.entrants.some((e) => e.player.id === app.me?.id);
+    const creator = s.creator.id === app.me?.id;
     const buttons = [];
-    if (s.status === "registering" && !entered) {
+    if (s.status === "registering" && !app.me) {
+      buttons.push(app.playPrompt("Log in or play as a guest to enter this tournament."));
+    } else if (s.status === "registering" && !entered) {
       const register = el("button", { "data-testid": "tournament-register" }, "Register");
       register.onclick = () => run(app.api.post(`/api/tournaments/${id}/register`));
       buttons.push(register);
