@@ -44,7 +44,9 @@ async fn answer(c: &mut Client) -> ServerMessage {
     loop {
         let message = c.next().await;
         match message {
-            ServerMessage::Event { .. } | ServerMessage::Snapshot { .. } => c.pending.push(message),
+            ServerMessage::Event { .. }
+            | ServerMessage::Snapshot { .. }
+            | ServerMessage::Watchers { .. } => c.pending.push(message),
             other => return other,
         }
     }
