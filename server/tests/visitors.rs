@@ -303,3 +303,26 @@ async fn visitors_sockets_count_against_their_address() {
         }
     }
 }
+
+/// A browser sends its session cookie with every socket it opens, and a stale one is refused
+/// rather than taken for a visitor's: so logging out clears the cookie, with a live token and
+/// with one that is not (the browser of a banned or expired session must be able to visit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logging_out_clears_the_cookie_whatever_the_token() {
+    let addr = start(&fresh_database(BACKENDS[0]).await, &[]).await;
+    let dora = guest(addr).await;
+    for (status, what) in [(204, "a live session"), (401, "a revoked one")] {
+        let response = http()
+            .post(format!("http://{addr}/api/logout"))
+            .header("Cookie", format!("session={}", dora.token))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{what}");
+        let cookie = common::header(&response, "set-cookie");
+        assert!(
+            cookie.starts_with("session=;") && cookie.contains("Max-Age=0"),
+            "{what}: {cookie}"
+        );
+    }
+}
