@@ -38,8 +38,8 @@ const UNLIMITED: [&str; 4] = [
 
 // --- Helpers ---------------------------------------------------------------------------------
 
-/// The next direct answer on a socket (welcome, ack, error or pong); events and snapshots that
-/// arrive meanwhile are kept in `pending`.
+/// The next direct answer on a socket (welcome, ack, error or pong); events, snapshots and
+/// watcher counts that arrive meanwhile are kept in `pending`.
 async fn answer(c: &mut Client) -> ServerMessage {
     loop {
         let message = c.next().await;
