@@ -36,6 +36,7 @@ async fn private_copenhagen_match_played_to_a_result() {
     let bjorn = driver.browser(Screen::Phone).await;
 
     alice.open(addr, "").await;
+    alice.click("header-login").await;
     alice.find(&by_testid("login-username")).await;
     alice.screenshot("login").await;
     alice.register(addr, "alice").await;

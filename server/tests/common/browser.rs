@@ -502,9 +502,10 @@ impl Browser {
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
-    /// Registers through the login screen and waits for the lobby.
+    /// Registers through the login screen (from the visitor's lobby) and waits for the lobby.
     pub async fn register(&self, addr: SocketAddr, name: &str) {
         self.open(addr, "").await;
+        self.click("header-login").await;
         self.fill("login-username", name).await;
         self.fill("login-password", "correct horse battery").await;
         self.click("register-submit").await;
@@ -529,10 +530,10 @@ impl Browser {
         self.click(&format!("sq-{to}")).await;
     }
 
-    /// Enters as a guest through the login screen and waits for the lobby.
+    /// Enters as a guest from the visitor's lobby and waits for the lobby's forms.
     pub async fn guest(&self, addr: SocketAddr) {
         self.open(addr, "").await;
-        self.click("guest-submit").await;
+        self.click("header-guest").await;
         self.find(&by_testid("hotseat-create")).await;
     }
 
