@@ -182,7 +182,7 @@ async fn assert_readable(b: &Browser, page: &str) {
 /// The dark theme follows the system's colour scheme until the player picks one in the settings
 /// menu (in the bar of every page); the pick is kept over a reload. Every text of the lobby (with
 /// the menu open), of a match in play and finished, of the player's page, a leaderboard, the
-/// tournaments and a rules page stands out from its background in both themes. The menu's
+/// tournaments, a rules page and a visitor's lobby stands out from its background in both themes. The menu's
 /// language drop-down redraws the page and the menu in the language picked.
 #[tokio::test]
 async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
@@ -271,6 +271,14 @@ async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
         "return document.querySelector('[data-i18n=\"nav.tournaments\"]').textContent === 'Tournaments';",
     )
     .await;
+
+    // A visitor's lobby, with its way in in the bar, in both themes.
+    b.click("logout").await;
+    b.find(&by_testid("header-login")).await;
+    for shown in ["dark", "light"] {
+        pick(&b, "theme", shown, "theme", shown).await;
+        assert_readable(&b, &format!("{shown} visitor's lobby")).await;
+    }
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }
