@@ -1,6 +1,7 @@
 // The client's two channels to the server: REST (`Rest`) and the WebSocket (`Socket`), both
-// authenticated with the session token. Failures are `ServerError`s carrying the protocol's
-// error `code`, which callers act on (the message is for people).
+// authenticated with the session token (a socket without one is a visitor's). Failures are
+// `ServerError`s carrying the protocol's error `code`, which callers act on (the message is for people).
+import { t } from "./i18n.js";
 
 export class ServerError extends Error {
   constructor(code, message) {
@@ -48,7 +49,8 @@ const PING_MS = 25000;
 // The shared WebSocket: says hello, numbers commands and matches their answers, hands every other
 // message to the handlers registered for its type, and reconnects with backoff when the socket
 // drops. Handlers of "open" run after every (re)connection's welcome, so pages can watch again
-// (with `since`, to resume); handlers of "down" run when the socket drops.
+// (with `since`, to resume); handlers of "down" run when the socket drops. Without a token (null)
+// the socket is a visitor's: it may watch, and `welcomed` resolves with no player.
 export class Socket {
   constructor(token) {
     this.token = token;
@@ -58,6 +60,7 @@ export class Socket {
     this.idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.attempt = 0;
     this.ready = false;
+    this.everWelcomed = false;
     this.closed = false;
     this.welcomed = new Promise((resolve, reject) => {
       this.resolveWelcome = resolve;
@@ -68,7 +71,8 @@ export class Socket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}`);
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws${query}`);
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1 }));
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
@@ -78,9 +82,9 @@ export class Socket {
   receive(msg) {
     if (msg.type === "welcome") {
       this.ready = true;
+      this.everWelcomed = true;
       this.attempt = 0;
-      this.player = msg.player;
-      this.resolveWelcome(msg.player);
+      this.resolveWelcome(msg.player ?? null);
       this.pinger = setInterval(() => this.raw({ type: "ping", nonce: Date.now() }), PING_MS);
       this.emit("open", msg);
       return;
@@ -105,7 +109,7 @@ export class Socket {
     const wasReady = this.ready;
     this.ready = false;
     for (const { reject } of this.pending.values()) {
-      reject(new ServerError("disconnected", "the connection to the server dropped"));
+      reject(new ServerError("disconnected", t("connection.dropped")));
     }
     this.pending.clear();
     if (this.closed) return;
@@ -113,7 +117,7 @@ export class Socket {
     const delay = this.comeBackAfter ?? BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.comeBackAfter = undefined;
     this.attempt += 1;
-    this.emit("retry", { attempt: this.attempt, delay, everWelcomed: this.player !== undefined });
+    this.emit("retry", { attempt: this.attempt, delay, everWelcomed: this.everWelcomed });
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
@@ -125,7 +129,7 @@ export class Socket {
   // when the socket is down: nothing was sent, or its answer was lost with the connection).
   send(msg) {
     if (!this.ready) {
-      return Promise.reject(new ServerError("disconnected", "not connected to the server"));
+      return Promise.reject(new ServerError("disconnected", t("connection.none")));
     }
     this.counter += 1;
     // Unique across reloads and tabs: the server answers a command id it has already carried
@@ -150,9 +154,10 @@ export class Socket {
     for (const handler of [...(this.handlers.get(type) ?? [])]) handler(msg);
   }
 
-  // Closes for good (logging out): no reconnection.
+  // Closes for good (logging in or out replaces the socket): no reconnection, nothing more sent.
   close() {
     this.closed = true;
+    this.ready = false;
     clearTimeout(this.retryTimer);
     clearInterval(this.pinger);
     this.ws.close();

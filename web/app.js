@@ -1,15 +1,18 @@
 // The app shell: the session (a token kept in localStorage), the login screen, the shared socket
-// and the hash router that renders one page module at a time into <main id="root">.
+// and the hash router that renders one page module at a time into <main id="root">. Without a
+// session the user is a visitor: the socket is a visitor's (it watches, it does not play), and
+// the header offers to log in or play as a guest, which replaces the socket and keeps the page.
 import { Rest, ServerError, Socket } from "./api.js";
 import { el } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
-import { LANGUAGES, chooseLanguage, language, loadLanguage, t, translateStatic } from "./i18n.js";
+import { loadLanguage, t, translateStatic } from "./i18n.js";
+import { settingsMenu } from "./settings.js";
 
 const TOKEN_KEY = "tafl.token";
 
 // Routes: the first path segment after `#/` names the page module; the rest are its parameters.
-// A `public` page shows without a session (a visitor who has not logged in); the others show the
-// login screen until there is one.
+// Every page shows to visitors (pages offer play to players only), except one that `plays` at
+// once (joining a match by its code): it shows the login screen until there is a session.
 const routes = {
   "": { page: "lobby", params: [] },
   match: { page: "match", params: ["id"] },
@@ -18,19 +21,40 @@ const routes = {
   replay: { page: "replay", params: ["id"] },
   tournaments: { page: "tournaments", params: [] },
   tournament: { page: "tournaments", params: ["id"] },
-  join: { page: "lobby", params: ["invite"] },
-  rules: { page: "rules", params: ["game"], public: true },
+  join: { page: "lobby", params: ["invite"], plays: true },
+  rules: { page: "rules", params: ["game"] },
 };
 
 const app = {
   api: new Rest(() => localStorage.getItem(TOKEN_KEY)),
   socket: null,
+  // The player, once the session's socket is welcomed; null for a visitor.
   me: null,
+  // A session's socket is opening: who the user is is not known until it is welcomed.
+  starting: false,
   // Invite codes of the private matches created here, by match id, for the match page to show.
   invites: new Map(),
   navigate(hash) {
     if (location.hash === hash) route();
     else location.hash = hash;
+  },
+  // What a visitor is offered wherever the page would let a player play: the login screen over
+  // the page, or a guest's session at once; either way the page stays.
+  login: () => {
+    clearPage();
+    loginScreen();
+  },
+  playAsGuest: () => enter("/api/guest").catch((e) => {
+    clearPage();
+    loginScreen(e);
+  }),
+  // What a page shows a visitor in place of what plays: why, and the two ways in.
+  playPrompt(text = t("visitor.prompt")) {
+    const login = el("button", { "data-testid": "prompt-login" }, t("login.login"));
+    const guest = el("button", { class: "secondary", "data-testid": "prompt-guest" }, t("login.guest"));
+    login.onclick = app.login;
+    guest.onclick = app.playAsGuest;
+    return el("div", { class: "prompt", "data-testid": "play-prompt" }, el("p", {}, text), el("div", { class: "row" }, login, guest));
   },
 };
 
@@ -52,21 +76,26 @@ function showStatus(text) {
   status.hidden = !text;
 }
 
-async function route() {
+// The route of the page's hash, and its parameters.
+function current() {
   const [name = "", ...rest] = location.hash.replace(/^#\/?/, "").split("/");
   const entry = routes[name] ?? routes[""];
-  const params = Object.fromEntries(entry.params.map((p, i) => [p, decodeURIComponent(rest[i] ?? "")]));
-  // Before the session is up: the login screen, unless one is starting (it routes once welcomed).
-  if (!entry.public && !app.me) {
-    if (!app.socket) {
-      clearPage();
-      loginScreen();
-    }
+  return { entry, params: Object.fromEntries(entry.params.map((p, i) => [p, decodeURIComponent(rest[i] ?? "")])) };
+}
+
+async function route() {
+  const { entry, params } = current();
+  // A session starting routes once welcomed.
+  if (app.starting) return;
+  clearPage();
+  if (entry.plays && !app.me) {
+    loginScreen();
     return;
   }
-  clearPage();
   const ticket = rendering;
   try {
+    // Pages read the catalog (a failure shows on the pages that need it).
+    await loadCatalog().catch(() => {});
     const module = await import(`./pages/${entry.page}.js`);
     if (ticket !== rendering) return;
     const page = el("div", { class: `page page-${entry.page}` });
@@ -82,17 +111,23 @@ async function route() {
   }
 }
 
+// The header: the player's name and a way out, or a visitor's two ways in.
 function showMe() {
   const me = document.getElementById("me");
-  if (!app.me) {
+  if (app.starting) {
     me.replaceChildren();
     return;
   }
+  if (!app.me) {
+    const login = el("button", { class: "link", "data-testid": "header-login" }, t("login.login"));
+    const guest = el("button", { class: "link", "data-testid": "header-guest" }, t("login.guest"));
+    login.onclick = app.login;
+    guest.onclick = app.playAsGuest;
+    me.replaceChildren(login, " ", guest);
+    return;
+  }
   const logout = el("button", { class: "link", "data-testid": "logout" }, t("login.logout"));
-  logout.onclick = async () => {
-    await app.api.post("/api/logout").catch(() => {});
-    endSession();
-  };
+  logout.onclick = endSession;
   me.replaceChildren(
     el("a", { href: `#/player/${app.me.id}`, "data-testid": "me" }, app.me.name),
     " ",
@@ -100,20 +135,26 @@ function showMe() {
   );
 }
 
-function endSession() {
+// Logs out (the server also clears the session cookie, which the browser would otherwise send
+// with the visitor's socket) and goes on as a visitor, on the same page.
+async function endSession() {
+  await app.api.post("/api/logout").catch(() => {});
   localStorage.removeItem(TOKEN_KEY);
-  app.socket?.close();
-  app.socket = null;
-  app.me = null;
-  showMe();
   showStatus(null);
-  route();
+  startSession();
 }
 
-// Opens the socket for the stored token and renders the route once the server has welcomed us.
+// Opens the socket: the session's, for the stored token, or a visitor's, without one. A visitor's
+// page shows at once; a session's once the server has welcomed it, naming the player.
 async function startSession() {
-  const socket = new Socket(localStorage.getItem(TOKEN_KEY));
+  const token = localStorage.getItem(TOKEN_KEY);
+  app.socket?.close();
+  const socket = new Socket(token);
   app.socket = socket;
+  app.me = null;
+  app.starting = token !== null;
+  showMe();
+  if (!token) route();
   socket.on("down", () => showStatus(t("connection.lost")));
   socket.on("shutdown", () => showStatus(t("connection.restarting")));
   socket.on("open", () => showStatus(null));
@@ -125,25 +166,40 @@ async function startSession() {
     if (!location.hash.startsWith("#/match/")) app.navigate(`#/match/${msg.match_id}`);
   });
   socket.on("retry", async ({ everWelcomed, attempt }) => {
-    // A socket refused from the start while the server answers is a token the server no
-    // longer knows (logged out elsewhere, expired, or a fresh database): log in again.
+    // A session's socket refused from the start while the server answers is a token the
+    // server no longer knows (logged out elsewhere, expired, or a fresh database): go on as a
+    // visitor, who may log in again.
     if (everWelcomed || attempt < 2) return;
     const healthy = await fetch("/api/health").then((r) => r.ok, () => false);
-    if (healthy && app.socket === socket && !socket.ready) endSession();
-    else if (app.socket === socket) showStatus(t("connection.unreachable"));
+    if (app.socket !== socket || socket.ready) return;
+    if (healthy && token) endSession();
+    else showStatus(t("connection.unreachable"));
   });
+  if (!token) return;
   const me = await socket.welcomed;
   await loadCatalog();
   if (app.socket !== socket) return;
   app.me = me;
+  app.starting = false;
   showMe();
   route();
 }
 
-function loginScreen() {
+const errorText = (e) => (e instanceof ServerError ? e.message : t("error.no-answer", { message: e.message }));
+
+// Starts a session (logging in, registering, or a new guest) and goes on with it on the same page.
+async function enter(path, body) {
+  const session = await app.api.post(path, body);
+  localStorage.setItem(TOKEN_KEY, session.token);
+  await startSession();
+}
+
+// The login screen, with the error of a failed attempt to get in, if any.
+function loginScreen(error) {
   const username = el("input", { name: "username", autocomplete: "username", "data-testid": "login-username", required: "" });
   const password = el("input", { name: "password", type: "password", autocomplete: "current-password", "data-testid": "login-password", required: "" });
-  const message = el("p", { class: "error", "data-testid": "login-error" });
+  const message = el("p", { class: "error", "data-testid": "login-error" }, error ? errorText(error) : "");
+  const back = el("button", { type: "button", class: "link", "data-testid": "login-back" }, t("login.back"));
   const login = el("button", { type: "submit", "data-testid": "login-submit" }, t("login.login"));
   const register = el("button", { type: "button", "data-testid": "register-submit" }, t("login.register"));
   const guest = el("button", { type: "button", class: "secondary", "data-testid": "guest-submit" }, t("login.guest"));
@@ -156,46 +212,39 @@ function loginScreen() {
     el("div", { class: "row" }, guest),
     message,
     el("p", {}, el("a", { href: "#/rules/tafl", "data-testid": "login-rules" }, t("login.rules"))),
+    // Back to the page it was shown over, when a visitor may see that page.
+    current().entry.plays ? null : el("p", {}, back),
   );
-  const enter = async (path, body) => {
+  back.onclick = route;
+  const tryEnter = async (path, body) => {
     message.textContent = "";
     try {
-      const session = await app.api.post(path, body);
-      localStorage.setItem(TOKEN_KEY, session.token);
-      await startSession();
+      await enter(path, body);
     } catch (e) {
-      message.textContent = e instanceof ServerError ? e.message : t("error.no-answer", { message: e.message });
+      message.textContent = errorText(e);
     }
   };
   form.onsubmit = (e) => {
     e.preventDefault();
-    enter("/api/login", { username: username.value, password: password.value });
+    tryEnter("/api/login", { username: username.value, password: password.value });
   };
   register.onclick = () => {
-    if (form.reportValidity()) enter("/api/register", { username: username.value, password: password.value });
+    if (form.reportValidity()) tryEnter("/api/register", { username: username.value, password: password.value });
   };
-  guest.onclick = () => enter("/api/guest");
+  guest.onclick = () => tryEnter("/api/guest");
   root.replaceChildren(form);
-}
-
-// The language switch in the header: a new language redraws the header and the page.
-function languageSwitch() {
-  const select = document.getElementById("language");
-  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, selected: code === language }, name)));
-  select.onchange = async () => {
-    await chooseLanguage(select.value);
-    translateStatic();
-    showMe();
-    route();
-  };
 }
 
 window.addEventListener("hashchange", route);
 await loadLanguage();
 translateStatic();
-languageSwitch();
-if (localStorage.getItem(TOKEN_KEY)) startSession();
-route();
+// A new language picked in the settings menu redraws the header and the page.
+document.getElementById("me").after(settingsMenu(() => {
+  translateStatic();
+  showMe();
+  route();
+}));
+startSession();
 
 // The service worker keeps the client's files and shows an offline page when the server cannot
 // be reached (see sw.js). Without it (an old browser, a page not on https or localhost) the

@@ -53,6 +53,11 @@ export function clockText(ms) {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
+// How many spectators follow a match, as the lobby and the match page say it.
+export function watchersText(count) {
+  return t("match.watchers", { count });
+}
+
 // A link to a game's rules page.
 export function rulesLink(gameId, text = t("nav.rules"), testid = "rules-link") {
   return el("a", { href: `#/rules/${encodeURIComponent(gameId)}`, "data-testid": testid }, text);

@@ -1,4 +1,5 @@
-// The player's switches kept in this browser (localStorage): sound on or off, premoves on or off.
+// The player's settings kept in this browser (localStorage): switches, on or off (sound,
+// premoves), and choices among named options (the colour and board themes: see settings.js).
 import { el } from "./dom.js";
 
 const PREFIX = "tafl.pref.";
@@ -19,4 +20,23 @@ export function prefSwitch(name, label, fallback = true) {
   box.checked = pref(name, fallback);
   box.onchange = () => setPref(name, box.checked);
   return el("label", { class: "check" }, box, label);
+}
+
+// A choice's value: one of `values`, the one picked here, else the first.
+export function choice(name, values) {
+  const value = localStorage.getItem(PREFIX + name);
+  return values.includes(value) ? value : values[0];
+}
+
+// A labelled drop-down for a choice among `options`, [value, label] pairs (test id
+// `pref-<name>`): the pick is saved and handed to `onPick` at once.
+export function prefChoice(name, label, options, onPick) {
+  const select = el("select", { "data-testid": `pref-${name}` },
+    options.map(([value, text]) => el("option", { value }, text)));
+  select.value = choice(name, options.map(([value]) => value));
+  select.onchange = () => {
+    localStorage.setItem(PREFIX + name, select.value);
+    onPick(select.value);
+  };
+  return el("label", {}, label, select);
 }

@@ -33,8 +33,8 @@ function live(url) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  // A ranged request (audio, video) is the browser's own business: a cache cannot hold a part.
   if (request.method !== "GET" || url.origin !== self.location.origin || live(url)) return;
+  // A ranged request (audio, video) is the browser's own business: a cache cannot hold a part.
   if (request.headers.has("range")) return;
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));

@@ -88,6 +88,22 @@ pub struct MatchSummary {
     pub created_ms: i64,
 }
 
+/// A match being played, in the list of live matches: its summary, how many watch it, and its
+/// position, so that a list can show every match's board without following each one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LiveMatch {
+    #[serde(flatten)]
+    pub summary: MatchSummary,
+    /// Spectator sockets following the match (its players' are not counted).
+    pub watchers: u32,
+    /// The spectators' view of the game now, as in a `snapshot`; absent when the server has
+    /// no position at hand (a player's own match that nobody has followed for a while).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub view: Option<serde_json::Value>,
+}
+
 /// One recorded action of a finished or public match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

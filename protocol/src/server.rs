@@ -9,10 +9,12 @@ use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
-    /// Answer to `hello`: the version in use and who this socket is.
+    /// Answer to `hello`: the version in use and who this socket is: a player, or a visitor
+    /// (a socket opened without a session token: no `player`), who may watch but not play.
     Welcome {
         version: u32,
-        player: PlayerRef,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<PlayerRef>,
     },
     /// A command was carried out.
     Ack {
@@ -39,6 +41,14 @@ pub enum ServerMessage {
         match_id: MatchId,
         seq: Seq,
         snapshot: MatchSnapshot,
+    },
+    /// How many spectators follow a match this socket follows: sockets that hold no seat in it
+    /// (its players' sockets are not counted). Sent when the socket starts following the match,
+    /// then whenever the number changes, at most once a second. Not a match event: it has no
+    /// sequence number and is not replayed on a resume.
+    Watchers {
+        match_id: MatchId,
+        watchers: u32,
     },
     Pong {
         nonce: u64,

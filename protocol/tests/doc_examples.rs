@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 use protocol::{
     AddEntrant, AnalysisReply, AnalysisRequest, Ban, ClientMessage, CreateTournament, Credentials,
-    ErrorBody, ErrorCode, Health, Leaderboard, MatchEvent, MatchRecord, MatchSummary,
+    ErrorBody, ErrorCode, Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary,
     PlayerProfile, QueuePool, SecurityEvent, ServerMessage, Session, TournamentDetails,
     TournamentSummary, VariantPreview,
 };
@@ -28,6 +28,7 @@ const SERVER_TYPES: &[&str] = &[
     "error",
     "event",
     "snapshot",
+    "watchers",
     "pong",
     "matched",
     "tournament_round",
@@ -78,6 +79,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Error { .. } => "error",
         ServerMessage::Event { .. } => "event",
         ServerMessage::Snapshot { .. } => "snapshot",
+        ServerMessage::Watchers { .. } => "watchers",
         ServerMessage::Pong { .. } => "pong",
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
@@ -278,6 +280,12 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
             let list: Vec<MatchSummary> = round_trip(json, true)?;
             if list.is_empty() {
                 return Err("is an empty list; show at least one summary".to_string());
+            }
+        }
+        "LiveMatchList" => {
+            let list: Vec<LiveMatch> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one match".to_string());
             }
         }
         "MatchRecord" => {

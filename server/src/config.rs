@@ -64,6 +64,10 @@ pub struct Config {
     /// WebSocket connections one player may have open at once.
     #[arg(long, env = "TAFL_SOCKETS_PER_PLAYER", default_value_t = 10, value_parser = at_least_u32(1))]
     pub sockets_per_player: u32,
+    /// WebSocket connections opened without a session (visitors, who may only watch) that one
+    /// client address may have open at once.
+    #[arg(long, env = "TAFL_VISITOR_SOCKETS_PER_ADDRESS", default_value_t = 20, value_parser = at_least_u32(1))]
+    pub visitor_sockets_per_address: u32,
     /// Tournaments one player may create in 24 hours.
     #[arg(long, env = "TAFL_TOURNAMENTS_PER_DAY", default_value_t = 3, value_parser = at_least_u32(1))]
     pub tournaments_per_day: u32,

@@ -193,22 +193,32 @@ async fn guest(State(state): State<AppState>, ClientIp(ip): ClientIp) -> ApiResu
     path = "/api/logout",
     tag = "accounts",
     summary = "Revoke the session",
-    description = "Revokes the session token the request carries; sockets opened with it close.",
+    description = "Revokes the session token the request carries; sockets opened with it close. \
+        The `session` cookie is cleared whatever the answer, so that a browser left with a stale \
+        one can open a visitor's socket.",
     security(("bearer" = []), ("cookie" = [])),
     responses(
         (status = 204, description = "Revoked"),
         (status = 401, description = "`unauthorized`: no session, or not a live one", body = ErrorBody),
     ),
 )]
-async fn logout(
-    State(state): State<AppState>,
-    parts: axum::http::request::Parts,
-) -> ApiResult<StatusCode> {
-    let token = auth::request_token(&parts)
-        .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "no session token"))?;
-    state.authenticate(&token).await?;
-    state.revoke(&token).await?;
-    Ok(StatusCode::NO_CONTENT)
+async fn logout(State(state): State<AppState>, parts: axum::http::request::Parts) -> Response {
+    let revoked = async {
+        let token = auth::request_token(&parts)
+            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "no session token"))?;
+        state.authenticate(&token).await?;
+        state.revoke(&token).await
+    };
+    // A browser sends its cookie with every socket it opens, a visitor's too, and a socket
+    // with a token that is not live is refused.
+    let cleared = [(
+        header::SET_COOKIE,
+        "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0",
+    )];
+    match revoked.await {
+        Ok(()) => (cleared, StatusCode::NO_CONTENT).into_response(),
+        Err(e) => (cleared, e).into_response(),
+    }
 }
 
 /// Passes a limiter's verdict on, recording a refusal as a security event.

@@ -83,6 +83,7 @@ fn log_limits(c: &Config) {
         analysis_ms = c.analysis_ms,
         ws_messages_per_sec = c.ws_messages_per_sec,
         sockets_per_player = c.sockets_per_player,
+        visitor_sockets_per_address = c.visitor_sockets_per_address,
         open_matches_per_player = c.open_matches_per_player,
         tournaments_per_day = c.tournaments_per_day,
         rated_games_per_pair = c.rated_games_per_pair,

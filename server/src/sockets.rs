@@ -1,9 +1,11 @@
-//! Sockets: the types a socket is known by (its id, the frames it is sent, its outbox), every
-//! open socket by player, and the sockets that follow each tournament, so that actors without a
-//! socket of their own (the tournament director) can reach players: a socket is registered when
-//! it says `hello` and forgotten when it closes.
+//! Sockets: the types a socket is known by (its id, the frames it is sent, its outbox), how many
+//! are open per player (and per address for visitors' sockets), every player's open sockets,
+//! and the sockets that follow each tournament, so that actors without a socket of their own
+//! (the tournament director) can reach players: a socket is registered when it says `hello`
+//! and forgotten when it closes.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use protocol::{PlayerId, ServerMessage, TournamentId};
@@ -26,6 +28,14 @@ pub fn frame(message: &ServerMessage) -> Frame {
     Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
 }
 
+/// Whom a socket counts against for the cap on open sockets: its player, or, for a visitor's
+/// socket (opened without a session), the address it comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Player(PlayerId),
+    Visitor(IpAddr),
+}
+
 #[derive(Default)]
 pub struct Sockets {
     inner: Mutex<Registry>,
@@ -33,8 +43,8 @@ pub struct Sockets {
 
 #[derive(Default)]
 struct Registry {
-    /// Sockets open per player, hello said or not: what the per-player cap counts.
-    open: HashMap<PlayerId, u32>,
+    /// Sockets open per owner, hello said or not: what the caps count.
+    open: HashMap<Owner, u32>,
     players: HashMap<PlayerId, Vec<(ConnId, Outbox)>>,
     tournaments: HashMap<TournamentId, Vec<(ConnId, Outbox)>>,
 }
@@ -45,15 +55,15 @@ impl Sockets {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// How many sockets `player` has open.
-    pub fn open_count(&self, player: PlayerId) -> u32 {
-        self.registry().open.get(&player).copied().unwrap_or(0)
+    /// How many sockets `owner` has open.
+    pub fn open_count(&self, owner: Owner) -> u32 {
+        self.registry().open.get(&owner).copied().unwrap_or(0)
     }
 
-    /// Counts one more open socket of `player`, unless they have `most` already (false).
-    pub fn try_open(&self, player: PlayerId, most: u32) -> bool {
+    /// Counts one more open socket of `owner`, unless they have `most` already (false).
+    pub fn try_open(&self, owner: Owner, most: u32) -> bool {
         let mut registry = self.registry();
-        let open = registry.open.entry(player).or_default();
+        let open = registry.open.entry(owner).or_default();
         if *open >= most {
             return false;
         }
@@ -62,12 +72,12 @@ impl Sockets {
     }
 
     /// A socket counted by [`Sockets::try_open`] closed.
-    pub fn close(&self, player: PlayerId) {
+    pub fn close(&self, owner: Owner) {
         let mut registry = self.registry();
-        if let Some(open) = registry.open.get_mut(&player) {
+        if let Some(open) = registry.open.get_mut(&owner) {
             *open = open.saturating_sub(1);
             if *open == 0 {
-                registry.open.remove(&player);
+                registry.open.remove(&owner);
             }
         }
     }
@@ -80,8 +90,9 @@ impl Sockets {
         sockets.push((conn, outbox));
     }
 
-    /// A socket closed: it leaves every list.
-    pub fn unregister(&self, player: PlayerId, conn: ConnId) {
+    /// A socket closed: it leaves every list (a visitor's, `player` none, is only in those of
+    /// tournaments).
+    pub fn unregister(&self, player: Option<PlayerId>, conn: ConnId) {
         let mut registry = self.registry();
         let keep = |sockets: &mut Vec<(ConnId, Outbox)>| {
             sockets.retain(|(c, _)| *c != conn);
@@ -89,7 +100,8 @@ impl Sockets {
         };
         // Only its player's list: going through every player's would make each close cost as
         // much as all open sockets, and a server's sockets often close all at once.
-        if let Some(sockets) = registry.players.get_mut(&player)
+        if let Some(player) = player
+            && let Some(sockets) = registry.players.get_mut(&player)
             && !keep(sockets)
         {
             registry.players.remove(&player);

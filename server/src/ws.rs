@@ -1,8 +1,8 @@
-//! WebSocket sessions: one task per socket. It authenticates the upgrade, enforces `hello`
-//! first, frame size and a rate limit, turns each command into a request to a match room, and
-//! forwards the room's events. Every refused message gets an `error`; the socket stays open,
-//! except after a message past the hard cap (four times the frame limit), which closes it with
-//! 1009.
+//! WebSocket sessions: one task per socket. It authenticates the upgrade (a socket without a
+//! session token is a visitor's, who may watch matches but not play), enforces `hello` first,
+//! frame size and a rate limit, turns each command into a request to a match room, and forwards
+//! the room's events. Every refused message gets an `error`; the socket stays open, except after
+//! a message past the hard cap (four times the frame limit), which closes it with 1009.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -16,8 +16,8 @@ use engine::ai::Level;
 use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
-    Ack, ClientMessage, CommandId, ErrorCode, MatchId, PROTOCOL_VERSION, SeatAct, ServerMessage,
-    TimeControl,
+    Ack, ClientMessage, CommandId, ErrorCode, MatchId, PROTOCOL_VERSION, PlayerId, SeatAct,
+    ServerMessage, TimeControl,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -34,7 +34,7 @@ use crate::player::Player;
 use crate::queue::Pool;
 use crate::security::Kind;
 use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
-use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, frame};
+use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, Owner, frame};
 use crate::state::AppState;
 use crate::state::Revocation;
 use crate::token::token_hash;
@@ -75,9 +75,11 @@ fn origin_allowed(parts: &Parts, origin: &str, allowed: &[String]) -> bool {
     matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
 }
 
-/// Upgrades an authenticated request to a WebSocket session. A browser page from another
-/// origin is refused (the session cookie would otherwise let any site act for the player), as
-/// is a player past the number of sockets allowed.
+/// Upgrades a request to a WebSocket session: a player's, with a session token, or a visitor's,
+/// without one. A browser page from another origin is refused (the session cookie would
+/// otherwise let any site act for the player), as is a token that is no longer valid (the
+/// client must learn that its session is gone, not be taken for a visitor), and a player, or a
+/// visitor's address, past the number of sockets allowed.
 pub async fn upgrade(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -101,20 +103,19 @@ pub async fn upgrade(
             .into_response();
         }
     }
-    let Some(token) = request_token(&parts) else {
-        return ApiError::new(
-            ErrorCode::Unauthorized,
-            "log in (or as a guest) for a session token",
-        )
-        .into_response();
+    let login = match request_token(&parts) {
+        None => None,
+        Some(token) => match state.authenticate(&token).await {
+            Ok(player) => Some(Login {
+                player,
+                token_hash: token_hash(&token),
+            }),
+            Err(e) => return e.into_response(),
+        },
     };
-    let player = match state.authenticate(&token).await {
-        Ok(player) => player,
-        Err(e) => return e.into_response(),
-    };
-    let most = state.config().sockets_per_player;
-    if state.sockets().open_count(player.id) >= most {
-        return too_many_sockets(&state, &player, ip).into_response();
+    let owner = owner(login.as_ref(), ip);
+    if state.sockets().open_count(owner) >= socket_cap(&state, owner) {
+        return too_many_sockets(&state, login.as_ref(), ip).into_response();
     }
     let limit = state.config().max_frame_bytes;
     // The socket's lines carry the request id of its upgrade, its connection and its player.
@@ -128,36 +129,60 @@ pub async fn upgrade(
         .max_message_size(limit * 4)
         .max_frame_size(limit * 4)
         .on_upgrade(move |socket| {
-            let session = Session::new(state, player, token_hash(&token), ip);
+            let session = Session::new(state, login, ip);
             let span = tracing::info_span!(
                 parent: &request,
                 "socket",
                 conn = session.conn,
-                player = session.player.id.0
+                player = session.player_id().map(|p| p.0)
             );
             session.run(socket).instrument(span)
         })
 }
 
-/// The refusal of a socket past `--sockets-per-player`.
-fn too_many_sockets(state: &AppState, player: &Player, ip: IpAddr) -> ApiError {
-    let most = state.config().sockets_per_player;
-    state.security().record(
-        Kind::TooManySockets,
-        Some(&player.name),
-        Some(ip),
-        &format!("over {most} sockets"),
-    );
-    ApiError::new(
-        ErrorCode::RateLimited,
-        format!("you have {most} sockets open, the most allowed: close one first"),
-    )
+/// The session a socket was opened with: its player, and its token's hash, by which a logout
+/// finds the socket. A visitor's socket has none.
+struct Login {
+    player: Player,
+    token_hash: String,
+}
+
+/// Whom a socket counts against: its player, or a visitor's address.
+fn owner(login: Option<&Login>, ip: IpAddr) -> Owner {
+    login.map_or(Owner::Visitor(ip), |l| Owner::Player(l.player.id))
+}
+
+/// How many sockets an owner may have open: `--sockets-per-player`, or for visitors
+/// `--visitor-sockets-per-address`, so that sockets without a session cannot exhaust the server.
+fn socket_cap(state: &AppState, owner: Owner) -> u32 {
+    match owner {
+        Owner::Player(_) => state.config().sockets_per_player,
+        Owner::Visitor(_) => state.config().visitor_sockets_per_address,
+    }
+}
+
+/// The refusal of a socket past its owner's cap.
+fn too_many_sockets(state: &AppState, login: Option<&Login>, ip: IpAddr) -> ApiError {
+    let most = socket_cap(state, owner(login, ip));
+    let account = login.map(|l| l.player.name.as_str());
+    let detail = format!("over {most} sockets");
+    state
+        .security()
+        .record(Kind::TooManySockets, account, Some(ip), &detail);
+    let message = match login {
+        Some(_) => format!("you have {most} sockets open, the most allowed: close one first"),
+        None => format!(
+            "{most} sockets without a session are open from your address, the most allowed: \
+             close one, or log in"
+        ),
+    };
+    ApiError::new(ErrorCode::RateLimited, message)
 }
 
 struct Session {
     state: AppState,
-    player: Player,
-    token_hash: String,
+    /// None for a visitor.
+    login: Option<Login>,
     ip: IpAddr,
     conn: ConnId,
     said_hello: bool,
@@ -218,7 +243,7 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
 }
 
 impl Session {
-    fn new(state: AppState, player: Player, token_hash: String, ip: IpAddr) -> Session {
+    fn new(state: AppState, login: Option<Login>, ip: IpAddr) -> Session {
         let (outbox, inbox) = mpsc::channel(OUTBOX_FRAMES);
         // Messages a socket may send per second, and in one burst (configured; at least 1).
         let per_second =
@@ -228,8 +253,7 @@ impl Session {
         Session {
             conn: state.next_conn(),
             state,
-            player,
-            token_hash,
+            login,
             ip,
             said_hello: false,
             watching: Vec::new(),
@@ -241,11 +265,26 @@ impl Session {
         }
     }
 
+    fn player_id(&self) -> Option<PlayerId> {
+        self.login.as_ref().map(|l| l.player.id)
+    }
+
+    /// The socket's player, for anything that plays; a visitor is refused.
+    fn player(&self) -> ApiResult<&Player> {
+        self.login.as_ref().map(|l| &l.player).ok_or_else(|| {
+            ApiError::new(ErrorCode::Unauthorized, "log in or play as a guest to play")
+        })
+    }
+
     async fn run(mut self, mut socket: WebSocket) {
         // Counted here, not at the upgrade: many upgrades at once all pass that first look.
-        let most = self.state.config().sockets_per_player;
-        if !self.state.sockets().try_open(self.player.id, most) {
-            let error = too_many_sockets(&self.state, &self.player, self.ip);
+        let owner = owner(self.login.as_ref(), self.ip);
+        if !self
+            .state
+            .sockets()
+            .try_open(owner, socket_cap(&self.state, owner))
+        {
+            let error = too_many_sockets(&self.state, self.login.as_ref(), self.ip);
             close_with(
                 &mut socket,
                 Some(&error),
@@ -256,7 +295,7 @@ impl Session {
             return;
         }
         self.serve(&mut socket).await;
-        self.state.sockets().close(self.player.id);
+        self.state.sockets().close(owner);
     }
 
     async fn serve(&mut self, socket: &mut WebSocket) {
@@ -275,11 +314,11 @@ impl Session {
                     break;
                 }
                 revoked = revocations.recv() => {
-                    let (code, why) = match revoked {
-                        Ok(Revocation::Session(hash)) if hash == self.token_hash => {
+                    let (code, why) = match (revoked, &self.login) {
+                        (Ok(Revocation::Session(hash)), Some(login)) if hash == login.token_hash => {
                             (NORMAL_CLOSURE, "the session was logged out")
                         }
-                        Ok(Revocation::Player(id)) if id == self.player.id => {
+                        (Ok(Revocation::Player(id)), Some(login)) if id == login.player.id => {
                             (POLICY_VIOLATION, "the account was banned")
                         }
                         _ => continue,
@@ -338,7 +377,7 @@ impl Session {
         tracing::debug!("socket closed");
         // Leaving the socket leaves the queue.
         let _ = self.state.queue().leave(self.conn).await;
-        self.state.sockets().unregister(self.player.id, self.conn);
+        self.state.sockets().unregister(self.player_id(), self.conn);
         for id in std::mem::take(&mut self.watching) {
             self.state
                 .rooms()
@@ -369,7 +408,7 @@ impl Session {
                 });
             self.state.security().record(
                 Kind::RateLimited,
-                Some(&self.player.name),
+                self.login.as_ref().map(|l| l.player.name.as_str()),
                 Some(self.ip),
                 "too many WebSocket messages",
             );
@@ -423,7 +462,6 @@ impl Session {
             (ClientMessage::Hello { .. } | ClientMessage::Ping { .. }, _) | (_, true) => {}
             (_, false) => return Err(ApiError::new(ErrorCode::HelloFirst, "say hello first")),
         }
-        let me = self.player.id;
         let rooms = self.state.rooms();
         let ack = |id: CommandId, ack: Ack| Ok(Some(ServerMessage::Ack { id, ack }));
         match message {
@@ -437,23 +475,22 @@ impl Session {
                     ));
                 }
                 self.said_hello = true;
-                self.state
-                    .store()
-                    .touch_player(self.player.id, crate::clock::now_ms())
-                    .await?;
-                // From now on the server may reach this player here (tournament rounds).
-                self.state
-                    .sockets()
-                    .register(self.player.id, self.conn, self.outbox.clone());
+                if let Some(Login { player, .. }) = &self.login {
+                    let now = crate::clock::now_ms();
+                    self.state.store().touch_player(player.id, now).await?;
+                    // From now on the server may reach this player here (tournament rounds).
+                    let outbox = self.outbox.clone();
+                    self.state.sockets().register(player.id, self.conn, outbox);
+                }
                 Ok(Some(ServerMessage::Welcome {
                     version,
-                    player: self.player.public(),
+                    player: self.login.as_ref().map(|l| l.player.public()),
                 }))
             }
             ClientMessage::Ping { nonce } => Ok(Some(ServerMessage::Pong { nonce })),
             ClientMessage::CreateMatch { id, spec } => {
                 let most = self.state.config().open_matches_per_player;
-                let created = rooms.create(&spec, &self.player, most).await?;
+                let created = rooms.create(&spec, self.player()?, most).await?;
                 let match_id = created.match_id.expect("a created match has an id");
                 self.follow(match_id, None, None).await?;
                 ack(id, created)
@@ -464,7 +501,7 @@ impl Session {
                 invite,
                 seat,
             } => {
-                let joined = rooms.join(&self.player, match_id, invite, seat).await?;
+                let joined = rooms.join(self.player()?, match_id, invite, seat).await?;
                 let match_id = joined.match_id.expect("a joined match has an id");
                 self.follow(match_id, None, None).await?;
                 ack(id, joined)
@@ -498,6 +535,7 @@ impl Session {
             | ClientMessage::AnswerDraw { .. }
             | ClientMessage::Abort { .. }
             | ClientMessage::ClaimWin { .. }) => {
+                let me = self.player()?.id;
                 let command = seat.into_seat_command().map_err(|other| {
                     ApiError::new(
                         ErrorCode::BadRequest,
@@ -525,10 +563,11 @@ impl Session {
                 rated,
                 ai_after_secs,
             } => {
-                crate::policy::may_play(&self.player, rated)?;
+                let player = self.player()?.clone();
+                crate::policy::may_play(&player, rated)?;
                 let pool = Pool::new(&game, variant.as_deref(), seats, time_control, rated)?;
                 let ai_after = ai_after_secs.map(|s| Duration::from_secs(u64::from(s)));
-                let (conn, player, outbox) = (self.conn, self.player.clone(), self.outbox.clone());
+                let (conn, outbox) = (self.conn, self.outbox.clone());
                 self.state
                     .queue()
                     .join(pool, conn, player, ai_after, outbox)
@@ -545,6 +584,7 @@ impl Session {
                 rated,
                 seat,
             } => {
+                let player = self.player()?;
                 let level = Level::new(level).ok_or_else(|| {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
@@ -552,7 +592,7 @@ impl Session {
                 let now = crate::clock::now_ms();
                 let spec = NewMatch::new(&game, variant.as_deref(), seats, rated, clock, now)?;
                 let ai = &self.state.ai_players()[usize::from(level.get() - 1)];
-                let done = rooms.play_ai(spec, &self.player, seat, ai).await?;
+                let done = rooms.play_ai(spec, player, seat, ai).await?;
                 let match_id = done.match_id.expect("an opened match has an id");
                 self.follow(match_id, None, None).await?;
                 ack(id, done)
@@ -568,6 +608,7 @@ impl Session {
                 ack(id, Ack::default())
             }
             ClientMessage::QueueLeave { id } => {
+                self.player()?;
                 if !self.state.queue().leave(self.conn).await? {
                     return Err(ApiError::new(
                         ErrorCode::Conflict,
@@ -586,7 +627,7 @@ impl Session {
         since: Option<protocol::Seq>,
         invite: Option<String>,
     ) -> ApiResult<Ack> {
-        let (conn, player, outbox) = (self.conn, Some(self.player.id), self.outbox.clone());
+        let (conn, player, outbox) = (self.conn, self.player_id(), self.outbox.clone());
         let ack = self
             .state
             .rooms()

@@ -36,6 +36,7 @@ async fn private_copenhagen_match_played_to_a_result() {
     let bjorn = driver.browser(Screen::Phone).await;
 
     alice.open(addr, "").await;
+    alice.click("header-login").await;
     alice.find(&by_testid("login-username")).await;
     alice.screenshot("login").await;
     alice.register(addr, "alice").await;
@@ -370,7 +371,7 @@ async fn paired_by_the_queue<'a>(
     // Alone in the pool, the first player waits there (the queue pairs once a second).
     a.0.until_text(
         "queue-sizes",
-        "tafl copenhagen (2 players), blitz, rated: 1 waiting",
+        "Tafl copenhagen (2 players), blitz, rated: 1 waiting",
     )
     .await;
     a.0.find(&by_testid("queue-leave")).await;
@@ -470,8 +471,8 @@ async fn a_guest_watches_a_live_match_from_the_lobby() {
         .await;
     let entry = entry.as_str().unwrap();
     assert!(
-        entry.starts_with("Watch tafl copenhagen (rated): ")
-            && entry.contains(&format!("{mover_name} v {waiter_name}")),
+        entry.starts_with("Watch Tafl copenhagen (rated): ")
+            && entry.contains(&format!("{mover_name} vs {waiter_name}")),
         "the live list offers to watch the match: {entry}"
     );
     carol.click(&format!("live-{id}")).await;

@@ -1,9 +1,10 @@
 //! The client's own pages and files in a real headless Chromium against a server started here:
-//! the rules pages, which a visitor reads without logging in and the lobby and match page link
-//! to; a finished match's record, downloaded from the match and replay pages; the installable
+//! a visitor who has not logged in, watching a live match from the lobby's list of boards; the
+//! rules pages, which a visitor reads too and the lobby and match page link to; a finished match's record, downloaded from the match and replay pages; the installable
 //! app (its manifest, the service worker, and the offline page shown when the server cannot be
-//! reached); and the weight of the lobby's first load. Screenshots of the rules and offline pages
-//! at 1400 x 900 and on a phone go to `target/screenshots/`.
+//! reached); and the weight of the lobby's first load. Screenshots of the visitor's lobby and
+//! match, and of the rules and offline pages, at 1400 x 900 and on a phone go to
+//! `target/screenshots/`.
 
 #[path = "common/browser.rs"]
 mod browser;
@@ -12,7 +13,8 @@ mod common;
 use std::net::SocketAddr;
 
 use browser::{Browser, Driver, Relay, Screen, by_testid};
-use common::{Backend, fresh_database, start};
+use common::{Backend, Client, fresh_database, start};
+use protocol::ClientMessage;
 use serde_json::json;
 
 const WIDE: Screen = Screen::Window {
@@ -31,6 +33,112 @@ async fn fits_the_width(b: &Browser) -> bool {
         == json!(true)
 }
 
+/// The piece a tafl board inside `css` shows on a square (`t` an attacker, empty for none).
+async fn piece_on(b: &Browser, css: &str, square: &str) -> serde_json::Value {
+    b.run(&format!(
+        "const s = document.querySelector('{css} [data-sq={square}]'); return s && (s.dataset.piece ?? null);"
+    ))
+    .await
+}
+
+/// A visitor, who has not logged in, sees the lobby's live matches, each with a small board of
+/// its position and how many watch it, and a prompt to log in or play as a guest instead of the
+/// forms; opens a Brandubh match and watches its moves arrive, counted among its watchers; then
+/// plays as a guest, and the match page stays. Wide and on a phone, with screenshots; every game
+/// being played shows its board in the list.
+#[tokio::test]
+async fn a_visitor_watches_a_live_match_without_logging_in() {
+    let addr = server().await;
+    let (_, _, mut a, mut b) = common::two_guests(addr).await;
+    let m = a
+        .ok(|id| common::create(id, "tafl", "brandubh", json!({})))
+        .await
+        .match_id
+        .unwrap();
+    b.ok(|id| common::join(id, m)).await;
+    a.ok(|id| common::act(id, m, 0, "d1-c1")).await;
+    // Every other game, against the AI, for the list's boards.
+    let host = common::guest(addr).await;
+    let mut h = Client::connect(addr, &host.token).await;
+    for game in ["fox-geese", "hanoi", "tower-race", "tron", "driller"] {
+        h.ok(|id| ClientMessage::PlayAi {
+            id,
+            game: game.into(),
+            variant: None,
+            seats: None,
+            level: 1,
+            time_control: None,
+            rated: false,
+            seat: None,
+        })
+        .await;
+    }
+
+    let driver = Driver::start().await;
+    let wide = driver.browser(WIDE).await;
+    let phone = driver.browser(Screen::Phone).await;
+    let board = by_testid(&format!("live-board-{}", m.0));
+    for (page, name) in [(&wide, "visitor-lobby"), (&phone, "visitor-lobby-phone")] {
+        page.open(addr, "").await;
+        page.find(&by_testid("play-prompt")).await;
+        page.find(&by_testid("header-guest")).await;
+        page.until(
+            "six boards in the live list",
+            "return document.querySelectorAll('[data-testid=live-matches] .mini svg').length === 6;",
+        )
+        .await;
+        assert_eq!(piece_on(page, &board, "c1").await, json!("t"), "{name}");
+        assert_eq!(piece_on(page, &board, "d1").await, json!(""), "{name}");
+        page.until_text(&format!("live-watchers-{}", m.0), "0 watching")
+            .await;
+        assert_eq!(
+            page.run("return document.querySelectorAll('[data-testid=hotseat-create], [data-testid=queue-join]').length;")
+                .await,
+            json!(0),
+            "no forms that play"
+        );
+        assert!(fits_the_width(page).await, "{name}");
+        page.screenshot(name).await;
+    }
+
+    for (page, watchers) in [(&wide, "1 watching"), (&phone, "2 watching")] {
+        page.click(&format!("live-{}", m.0)).await;
+        page.until_text("turn", "to play (watching)").await;
+        page.until_moves(1).await;
+        page.until_text("watchers", watchers).await;
+    }
+    b.ok(|id| common::act(id, m, 1, "d3-b3")).await;
+    for (page, name) in [(&wide, "visitor-match"), (&phone, "visitor-match-phone")] {
+        page.until_moves(2).await;
+        page.until_text("watchers", "2 watching").await;
+        assert_eq!(page.text("move-1").await, "d3-b3");
+        assert!(fits_the_width(page).await, "{name}");
+        page.screenshot(name).await;
+    }
+    let live = common::get(addr, "/api/matches/live").await;
+    let entry = live.as_array().unwrap().iter().find(|e| e["id"] == m.0);
+    assert_eq!(entry.unwrap()["watchers"], 2, "{live}");
+
+    // The visitor plays as a guest: the socket is the guest's now, on the same page, still
+    // watching (and still counted once).
+    wide.click("header-guest").await;
+    wide.find(&by_testid("me")).await;
+    assert!(
+        wide.run("return location.hash;")
+            .await
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/match/{}", m.0))
+    );
+    wide.until_moves(2).await;
+    wide.until_text("turn", "to play (watching)").await;
+    wide.until_text("watchers", "2 watching").await;
+    for page in [wide, phone] {
+        page.assert_no_console_errors().await;
+        page.client.close().await.unwrap();
+    }
+}
+
 /// A visitor reads the rules of every game without an account, wide and on a phone, with the
 /// diagrams drawn as preformatted text that does not widen the page; a player finds them from the
 /// lobby's game pickers and from a match.
@@ -41,6 +149,7 @@ async fn rules_pages_are_read_without_logging_in() {
     for (screen, name) in [(WIDE, "rules"), (Screen::Phone, "rules-phone")] {
         let b = driver.browser(screen).await;
         b.open(addr, "").await;
+        b.click("header-login").await;
         b.click("login-rules").await;
         b.until_text("rules", "Tafl: the rules as implemented")
             .await;
@@ -313,5 +422,49 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
     let size = compressed_size(addr, &three).await;
     eprintln!("three.js for the 3D view: {size} bytes compressed");
     assert!(size < 220_000, "three.js weighs {size} bytes compressed");
+    b.client.close().await.unwrap();
+}
+
+/// The interface speaks the reader's language: a browser set to German gets the German lobby at
+/// once; the switch in the settings menu turns it Swedish, kept over a reload, and back to English. The rules
+/// page, read in German, says the rules are written in English.
+#[tokio::test]
+async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    for (screen, name) in [(WIDE, "lobby-de"), (Screen::Phone, "lobby-de-phone")] {
+        let b = driver.browser_speaking(screen, "de-DE").await;
+        b.guest(addr).await;
+        b.until_text("quick-title", "Schnelles Spiel").await;
+        assert_eq!(b.text("nav-rules").await, "Regeln");
+        assert_eq!(
+            b.run("return document.documentElement.lang;").await,
+            json!("de")
+        );
+        assert!(fits_the_width(&b).await, "the German lobby fits the width");
+        b.screenshot(name).await;
+        b.client.close().await.unwrap();
+    }
+
+    let b = driver.browser_speaking(WIDE, "de-DE").await;
+    b.guest(addr).await;
+    b.click("settings").await;
+    b.select("language", "sv").await;
+    b.until_text("quick-title", "Snabbspel").await;
+    assert_eq!(b.text("nav-rules").await, "Regler");
+    b.screenshot("lobby-sv").await;
+    b.open(addr, "").await;
+    b.until_text("quick-title", "Snabbspel").await;
+    b.click("settings").await;
+    b.select("language", "en").await;
+    b.until_text("quick-title", "Quick play").await;
+    assert_eq!(
+        b.run("return document.documentElement.lang;").await,
+        json!("en")
+    );
+    b.select("language", "de").await;
+    b.open(addr, "#/rules/fox-geese").await;
+    b.until_text("rules-language", "Englisch").await;
+    b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }

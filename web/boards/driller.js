@@ -2,7 +2,8 @@
 // packed with coloured blocks (`R`, `Y`, `B`, `G`; `.` empty). Both drillers choose a move each
 // round at once: a path of up to three steps `U`/`D`/`L`/`R` (`DDL`). The user clicks the square
 // to end on; the squares some legal path ends on light up, and when several paths end on the
-// clicked square they are offered as buttons.
+// clicked square they are offered as buttons. A block's colour is written on it too (its letter),
+// and a driller carries the initial of its name.
 import { svg, html, svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./svg.js";
 import { describeResult, list } from "../results.js";
 import { seatColourIndex, seatName } from "../catalog.js";
@@ -53,7 +54,7 @@ export default {
         ends.set(end, [...(ends.get(end) || []), path]);
       }
 
-      root.replaceChildren(svg("rect", { width, height, fill: "#3b2a1e", rx: 8 }));
+      root.replaceChildren(svg("rect", { width, height, class: "deep", rx: 8 }));
       view.board.forEach((line, row) => {
         [...line].forEach((block, col) => {
           const name = squareName(col, row);
@@ -64,24 +65,29 @@ export default {
             "data-testid": `sq-${name}`, class: target ? "target" : null, style: target ? "cursor: pointer" : null,
           });
           cell.append(svg("rect", {
-            x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4,
-            fill: BLOCKS[block] || "#5a4636", stroke: name === picked ? "#fff" : "none", "stroke-width": 3,
+            x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, fill: BLOCKS[block] ?? null, class: BLOCKS[block] ? null : "deep-cell",
           }));
-          if (target) cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, fill: "#fff", opacity: 0.9 }));
+          if (BLOCKS[block]) {
+            cell.append(svg("text", { x: x + CELL - 4, y: y + CELL - 4, "text-anchor": "end", "font-size": 9, class: "block-letter" }, block));
+          }
+          if (name === picked) {
+            cell.append(svg("rect", { x: x + 2.5, y: y + 2.5, width: CELL - 5, height: CELL - 5, rx: 3, class: "deep-select", "stroke-width": 3 }));
+          }
+          if (target) cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "deep-target" }));
           cell.addEventListener("click", () => pick(name, ends));
           root.append(cell);
         });
       });
       for (let row = 0; row < rows; row += 4) {
-        root.append(svg("text", { x: 4, y: PAD + row * CELL + 18, "font-size": 9, fill: "#cdb" }, String(row + 1)));
+        root.append(svg("text", { x: 4, y: PAD + row * CELL + 18, "font-size": 9, class: "deep-label" }, String(row + 1)));
       }
-      view.tokens.forEach((t, index) => {
-        const [col, row] = parseSquare(t.square);
+      view.tokens.forEach((token, index) => {
+        const [col, row] = parseSquare(token.square);
         const x = PAD + col * CELL + CELL / 2;
         const y = PAD + row * CELL + CELL / 2;
         root.append(svg("g", { "data-testid": `driller-${index}`, "pointer-events": "none" },
-          svg("circle", { cx: x, cy: y, r: 11, fill: t.crushed ? "#555" : seatColour(seatColourIndex("driller", index)), stroke: "#fff", "stroke-width": 2.5 }),
-          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff" }, String(index + 1))));
+          svg("circle", { cx: x, cy: y, r: 11, fill: token.crushed ? "#555" : seatColour(seatColourIndex("driller", index)), stroke: "#fff", "stroke-width": 2.5 }),
+          svg("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, class: "tag" }, seatName("driller", index).charAt(0))));
       });
 
       const outcome = state.result || view.outcome;

@@ -1,14 +1,16 @@
 // Fox and Geese on the 33-point cross (files a-g, ranks 1-7, a1 bottom left; orthogonal lines
 // only). Seat 0 plays the geese, seat 1 the fox. An action is a path of points, `a3-a4` or the
 // fox's chain of jumps `d5-d3-f3`: the user clicks a piece, then each landing in turn; a path
-// that is complete but could jump on gets a "stop here" button.
+// that is complete but could jump on gets a "stop here" button. The fox is orange and marked F,
+// the geese white; the last move's points are framed, the pieces that may move ringed with
+// dashes, the points picked so far ringed solid, and where the path may go next dotted.
 import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
 import { describeResult } from "../results.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 
 const STEP = 60;
-const PAD = 36;
+const PAD = 44;
 const SIZE = PAD * 2 + STEP * 6;
 const FILES = "abcdefg";
 
@@ -24,7 +26,7 @@ function points() {
 
 /// The lines of the cross: each point joined to its right and upper neighbours.
 function drawLines() {
-  const group = svg("g", { stroke: "#6b5a3e", "stroke-width": 3 });
+  const group = svg("g", { class: "line", "stroke-width": 3 });
   for (const [f, r] of points()) {
     const [x, y] = at(f, r);
     if (onCross(f + 1, r) && f < 6) {
@@ -60,13 +62,13 @@ export default {
       const lastPath = view.last_action ? view.last_action.split("-") : [];
       const geese = new Set(view.geese);
 
-      root.replaceChildren(svg("rect", { width: SIZE, height: SIZE, fill: "#f3e4c0", rx: 12 }),
+      root.replaceChildren(svg("rect", { width: SIZE, height: SIZE, class: "frame", rx: 12 }),
         drawLines());
       for (let i = 0; i < 7; i++) {
         const [x] = at(i, 0);
         const [, y] = at(0, i);
-        root.append(svg("text", { x, y: SIZE - 8, "text-anchor": "middle", "font-size": 14 }, FILES[i]));
-        root.append(svg("text", { x: 10, y: y + 5, "text-anchor": "middle", "font-size": 14 }, String(i + 1)));
+        root.append(svg("text", { x, y: SIZE - 6, "text-anchor": "middle", "font-size": 14, class: "label" }, FILES[i]));
+        root.append(svg("text", { x: 10, y: y + 5, "text-anchor": "middle", "font-size": 14, class: "label" }, String(i + 1)));
       }
       for (const [f, r] of points()) {
         const name = pointName(f, r);
@@ -81,21 +83,22 @@ export default {
         });
         cell.append(svg("circle", { cx: x, cy: y, r: 26, fill: "transparent" }));
         if (lastPath.includes(name)) {
-          cell.append(svg("circle", { cx: x, cy: y, r: 24, fill: "#e7c66b", opacity: 0.7 }));
+          cell.append(svg("rect", { x: x - 25, y: y - 25, width: 50, height: 50, rx: 6, class: "mark-last" }),
+            svg("rect", { x: x - 25, y: y - 25, width: 50, height: 50, rx: 6, class: "mark-last-line", "stroke-width": 2.5 }));
         }
-        cell.append(svg("circle", { cx: x, cy: y, r: 6, fill: "#6b5a3e" }));
+        cell.append(svg("circle", { cx: x, cy: y, r: 6, class: "point" }));
         if (view.fox === name) {
           cell.append(svg("circle", { cx: x, cy: y, r: 20, fill: "#d2691e", stroke: "#5a2d0c", "stroke-width": 3 }),
-            svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, fill: "#fff" }, "F"));
+            svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, class: "tag" }, "F"));
         } else if (geese.has(name)) {
-          cell.append(svg("circle", { cx: x, cy: y, r: 18, fill: "#fdfdfd", stroke: "#444", "stroke-width": 2 }));
+          cell.append(svg("circle", { cx: x, cy: y, r: 18, class: "piece-light", "stroke-width": 2 }));
         }
         if (picked) {
-          cell.append(svg("circle", { cx: x, cy: y, r: 24, fill: "none", stroke: "#1d6fd6", "stroke-width": 4 }));
+          cell.append(svg("circle", { cx: x, cy: y, r: 24, class: "mark-select", "stroke-width": 4 }));
         }
-        if (target) cell.append(svg("circle", { cx: x, cy: y, r: 10, fill: "#2e9e54", opacity: 0.85 }));
+        if (target) cell.append(svg("circle", { cx: x, cy: y, r: 10, class: "mark-target" }));
         if (selectable) {
-          cell.append(svg("circle", { cx: x, cy: y, r: 24, fill: "none", stroke: "#2e9e54", "stroke-width": 2, "stroke-dasharray": "4 4" }));
+          cell.append(svg("circle", { cx: x, cy: y, r: 24, class: "mark-movable", "stroke-width": 2.5, "stroke-dasharray": "5 4" }));
         }
         cell.addEventListener("click", () => pick(name));
         root.append(cell);

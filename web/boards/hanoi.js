@@ -2,7 +2,10 @@
 // board). A stack is drawn from above as concentric discs, the biggest at the bottom. An action
 // moves the top disc of a stack along one of six lines, `c3-ne`; the user clicks a stack, the
 // cells its top disc would land on light up (worked out here by the rules' landing rule, one per
-// legal line), and a click on one plays that line.
+// legal line), and a click on one plays that line. A stack's owner (its top disc's colour) is
+// written on it too, by the initial of the side's name, and its discs are listed in its tooltip;
+// the last placement's cells are framed, the stacks that may move ringed with dashes, the one
+// chosen ringed thick.
 import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
 import { describeResult } from "../results.js";
 import { seatName } from "../catalog.js";
@@ -13,7 +16,11 @@ const W = Math.sqrt(3) * R;
 const H = 1.5 * R;
 const WIDTH = W * 5 + 20;
 const HEIGHT = H * 4 + 2 * R + 20;
+// The players' colours, in seat order (White is seat 0).
 const COLOURS = { white: "#f7f7f2", blue: "#2f6fd6", red: "#d94841" };
+// A disc's owner as a letter, so that colour is not the only sign of it: the initial of its side's
+// name ("W" for White).
+const initial = (colour) => seatName("hanoi", Object.keys(COLOURS).indexOf(colour)).charAt(0);
 const DIRS = { e: [0, 1], w: [0, -1], ne: [1, 1], sw: [-1, -1], nw: [1, 0], se: [-1, 0] };
 
 const onBoard = (row, diag) => row >= 0 && row < 5 && diag >= 0 && diag < 5 && Math.abs(row - diag) <= 2;
@@ -43,11 +50,12 @@ export function landing(stacks, from, dir) {
   }
 }
 
-function hexagon(x, y) {
+// A hexagon's corners round (x, y), `scale` times a cell's size.
+function hexagon(x, y, scale = 1) {
   const corners = [];
   for (let i = 0; i < 6; i++) {
     const a = (Math.PI / 3) * i + Math.PI / 6;
-    corners.push(`${(x + R * Math.cos(a)).toFixed(1)},${(y + R * Math.sin(a)).toFixed(1)}`);
+    corners.push(`${(x + scale * R * Math.cos(a)).toFixed(1)},${(y + scale * R * Math.sin(a)).toFixed(1)}`);
   }
   return corners.join(" ");
 }
@@ -87,21 +95,26 @@ export default {
           class: targets.has(name) ? "target" : starts.has(name) ? "movable" : null,
           style: targets.has(name) || starts.has(name) ? "cursor: pointer" : null,
         });
-        cell.append(svg("polygon", {
-          points: hexagon(x, y),
-          fill: isLast ? "#efd98f" : "#e8dcc0",
-          stroke: from === name ? "#1d6fd6" : "#8a7a58",
-          "stroke-width": from === name ? 4 : 2,
-        }));
+        cell.append(svg("polygon", { points: hexagon(x, y), class: isLast ? "cell mark-last" : "cell", "stroke-width": 2 }));
+        if (isLast) cell.append(svg("polygon", { points: hexagon(x, y, 0.85), class: "mark-last-line", "stroke-width": 2.5 }));
+        if (from === name) {
+          cell.append(svg("polygon", { points: hexagon(x, y, 0.9), class: "mark-select", "stroke-width": 5 }));
+        } else if (starts.has(name)) {
+          cell.append(svg("polygon", { points: hexagon(x, y, 0.85), class: "mark-movable", "stroke-width": 2.5, "stroke-dasharray": "6 4" }));
+        }
         for (const disc of stack) {
           cell.append(svg("circle", {
             cx: x, cy: y - 3, r: 4 + disc.size * 5,
             fill: COLOURS[disc.colour], stroke: "#333", "stroke-width": 1.5,
           }));
         }
-        cell.append(svg("text", { x, y: y + R - 5, "text-anchor": "middle", "font-size": 9, fill: "#5a4d33" }, name));
+        if (stack.length) {
+          cell.append(svg("text", { x, y: y + 1, "text-anchor": "middle", "font-size": 11, class: "tag" }, initial(stack.at(-1).colour)),
+            svg("title", {}, `${name}: ${stack.map((d) => initial(d.colour) + d.size).join(" ")}`));
+        }
+        cell.append(svg("text", { x, y: y + R - 5, "text-anchor": "middle", "font-size": 9, class: "label" }, name));
         if (targets.has(name)) {
-          cell.append(svg("circle", { cx: x, cy: y, r: 11, fill: "#2e9e54", opacity: 0.85 }));
+          cell.append(svg("circle", { cx: x, cy: y, r: 11, class: "mark-target" }));
         }
         cell.addEventListener("click", () => pick(name, targets, starts));
         root.append(cell);

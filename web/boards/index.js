@@ -52,6 +52,18 @@ export async function boardFor(game) {
 
 export const games = Object.keys(modules);
 
+// A match's position drawn small and read-only into the empty element `target`, by the game's
+// own board, for lists (the lobby's live matches): seen from no seat, nothing to play, out of the
+// keyboard's and the pointer's way, and without the test ids of the board in play. Returns the
+// board, to `destroy()`.
+export async function miniBoard(target, { game, variant, rules, seats, view }) {
+  const board = (await boardFor(game)).create(target, { game, variant, rules, seats, perspective: null, onAction: () => {} });
+  board.update({ view, toAct: [], mySeats: [], legal: [], log: [], last: null, result: null });
+  target.inert = true;
+  target.querySelectorAll("[data-testid]").forEach((node) => node.removeAttribute("data-testid"));
+  return board;
+}
+
 // The board module of view `at` of a board (the board itself when it declares no views).
 export async function viewModule(board, at) {
   const view = board.views?.[at];

@@ -37,20 +37,15 @@ export function html(tag, attrs = {}, ...children) {
   return node;
 }
 
-/// An <svg> root scaled to its container's width through its viewBox.
+/// An <svg> root, scaled to the room it has through its viewBox (style.css sizes it), and drawn
+/// in the board theme's colours through the `board-svg` classes of style.css.
 export function svgRoot(width, height, label) {
-  return svg("svg", {
-    viewBox: `0 0 ${width} ${height}`,
-    width: "100%",
-    role: "img",
-    "aria-label": label,
-    class: "board-svg",
-    style: "max-width: 100%; height: auto; touch-action: manipulation; user-select: none",
-  });
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, class: "board-svg" });
 }
 
 /// One colour per seat, distinct on light and dark backgrounds (named in the message catalog as
-/// `colour.<index>`).
+/// `colour.<index>`). A seat's colour is never the only sign of it: boards write its number or
+/// name too.
 export const SEAT_COLOURS = [
   "#d94841", "#2f6fd6", "#2e9e54", "#e0a21b", "#8e44ad", "#17a2b8", "#e8579b", "#7a5c3a",
 ];

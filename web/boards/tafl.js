@@ -9,6 +9,7 @@ import { svg } from "../dom.js";
 import { pref } from "../prefs.js";
 import { t } from "../i18n.js";
 import { dragPieces, drawings, keyboard } from "./interact.js";
+import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./tafl-notation.js";
 
 // The special squares of a variant, read from its OpenTafl rules string (the catalog's, or a
 // custom variant's own): where the king escapes (`esc:e`, any edge square; else the corners),
@@ -28,29 +29,9 @@ function specialSquares(rules, dim) {
 
 const UNIT = 10;
 
-// The position's ranks, rank 1 first, each an array of null | "t" | "T" | "K".
-function parsePosition(text) {
-  return text.split("/").filter((r) => r.length).map((rank) => {
-    const squares = [];
-    for (const [, digits, piece] of rank.matchAll(/(\d+)|([tTK])/g)) {
-      if (digits) squares.push(...Array(Number(digits)).fill(null));
-      else squares.push(piece);
-    }
-    return squares;
-  });
-}
-
-const fileName = (f) => String.fromCharCode(97 + f);
-const squareName = (f, r) => `${fileName(f)}${r + 1}`;
-
-// "e5-e8xe9/f8" -> {from: "e5", to: "e8", captured: ["e9", "f8"]}.
-export function parseMove(text) {
-  const [move, captures] = text.split("x");
-  const [from, to] = move.split("-");
-  return { from, to, captured: captures ? captures.split("/") : [] };
-}
-
 const PIECES = { t: "piece.attacker", T: "piece.defender", K: "piece.king" };
+// How each piece is drawn (style.css): the attackers dark, the defenders light, the king marked.
+const PIECE_CLASS = { t: "piece-dark", T: "piece-light", K: "king" };
 // The pieces each seat moves: the attackers (seat 0) and the defenders with their king (seat 1).
 const SEAT_PIECES = ["t", "TK"];
 
@@ -84,18 +65,17 @@ export default {
     let premove = null;
     // Turned half round: the defenders' side at the bottom.
     let turned = (perspective === 1) !== flip;
-    const root = svg("svg", { class: "tafl", role: "group", "aria-label": t("board.label", { variant }) });
+    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": t("board.label", { variant }) });
     el.append(root);
 
-    const coords = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
     const left = (f) => (turned ? dim - 1 - f : f) * UNIT;
     const top = (r) => (turned ? r : dim - 1 - r) * UNIT;
     const centre = (name) => {
-      const [f, r] = coords(name);
+      const [f, r] = squareCoords(name);
       return { x: left(f) + UNIT / 2, y: top(r) + UNIT / 2 };
     };
     const pieceOn = (name) => {
-      const [f, r] = coords(name);
+      const [f, r] = squareCoords(name);
       return ranks[r]?.[f] ?? null;
     };
 
@@ -108,7 +88,8 @@ export default {
       const margin = 6;
       root.setAttribute("viewBox", `${-margin} 0 ${dim * UNIT + margin} ${dim * UNIT + margin}`);
       root.dataset.turned = String(turned);
-      root.replaceChildren();
+      // The frame under the squares and the coordinates.
+      root.replaceChildren(svg("rect", { x: -margin, y: 0, width: dim * UNIT + margin, height: dim * UNIT + margin, rx: 1.5, class: "frame" }));
       const isCorner = (f, r) => special.escape === "corner" && special.corners.has(squareName(f, r));
       const isEdge = (f, r) => special.escape === "edge" && (f === 0 || r === 0 || f === dim - 1 || r === dim - 1);
       const middle = (dim - 1) / 2;
@@ -125,8 +106,8 @@ export default {
         }
       }
       for (let i = 0; i < dim; i += 1) {
-        root.append(svg("text", { x: left(i) + UNIT / 2, y: dim * UNIT + 4.5, class: "coord" }, fileName(i)));
-        root.append(svg("text", { x: -3, y: top(i) + UNIT / 2 + 1.2, class: "coord" }, String(i + 1)));
+        root.append(svg("text", { x: left(i) + UNIT / 2, y: dim * UNIT + 4.5, class: "label" }, fileName(i)));
+        root.append(svg("text", { x: -3, y: top(i) + UNIT / 2 + 1.2, class: "label" }, String(i + 1)));
       }
       layer = svg("g", { class: "pieces" });
       root.append(layer, drawn, ring);
@@ -152,7 +133,7 @@ export default {
     const premovesFrom = (from) => {
       const out = new Map();
       if (!SEAT_PIECES[perspective]?.includes(pieceOn(from))) return out;
-      const [f, r] = coords(from);
+      const [f, r] = squareCoords(from);
       for (let i = 0; i < dim; i += 1) {
         if (i !== f) out.set(squareName(i, r), `${from}-${squareName(i, r)}`);
         if (i !== r) out.set(squareName(f, i), `${from}-${squareName(f, i)}`);
@@ -199,18 +180,17 @@ export default {
         rect.classList.toggle("movable", !selected && movesFrom(name).size > 0);
         rect.setAttribute("aria-label", describe(name, piece, targets));
         // Every marker has a shape of its own, not only a colour.
-        if (wasLast) items.push(inset(name, "last-mark"));
-        if (rect.classList.contains("movable")) items.push(inset(name, "movable-mark"));
+        if (wasLast) items.push(inset(name, "mark-last-line"));
+        if (rect.classList.contains("movable")) items.push(inset(name, "mark-movable"));
         if (queued) items.push(inset(name, "premove-mark"));
         if (piece) {
-          const cls = PIECES[piece];
           items.push(svg("g", { class: "piece-at", "data-on": name },
-            svg("circle", { cx, cy, r: UNIT * 0.36, class: `piece ${cls}` }),
-            name === selected ? svg("circle", { cx, cy, r: UNIT * 0.45, class: "ring" }) : null,
+            svg("circle", { cx, cy, r: UNIT * 0.36, class: PIECE_CLASS[piece] }),
+            name === selected ? svg("circle", { cx, cy, r: UNIT * 0.45, class: "mark-select" }) : null,
             piece === "K" ? svg("path", { d: `M${cx - 2.2} ${cy}h4.4M${cx} ${cy - 2.2}v4.4`, class: "king-mark" }) : null));
         }
-        if (targets.has(name)) items.push(svg("circle", { cx, cy, r: UNIT * 0.14, class: early ? "dot pre" : "dot" }));
-        if (last?.captured.includes(name)) items.push(svg("path", { d: `M${cx - 2.5} ${cy - 2.5}l5 5M${cx + 2.5} ${cy - 2.5}l-5 5`, class: "cross" }));
+        if (targets.has(name)) items.push(svg("circle", { cx, cy, r: UNIT * 0.14, class: early ? "mark-target pre" : "mark-target" }));
+        if (last?.captured.includes(name)) items.push(svg("path", { d: `M${cx - 2.5} ${cy - 2.5}l5 5M${cx + 2.5} ${cy - 2.5}l-5 5`, class: "mark-capture" }));
       }
       layer.replaceChildren(...items);
     };

@@ -4,9 +4,10 @@
 // Clicks are resolved by raycasting from the camera through the pointer. The scene is drawn on
 // demand (after an update, a drag or a resize), not in a loop, so an idle board costs nothing.
 //
-// Files and ranks are labelled round the board; the last move is marked on its squares, its
-// captures with red crosses, and the moved piece slides there (unless the user asks for reduced
-// motion). The king is tall and gold-crowned on a gold ring, so that it is found at a glance.
+// Files and ranks are labelled round the board; the last move's squares are lit and framed, its
+// captures crossed, and the moved piece slides there (unless the user asks for reduced motion).
+// The king is tall and gold-crowned on a gold ring, so that it is found at a glance. The colours
+// are the board theme's (style.css), as on the 2D board.
 //
 // For browser tests the container element carries `project(square)`, the square's centre in
 // client coordinates, since squares in a canvas have no elements to click, and data attributes
@@ -16,29 +17,9 @@ import { html, caption, sent } from "./svg.js";
 import { describeResult } from "../results.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
-import { parseMove } from "./tafl.js";
+import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./tafl-notation.js";
 
-const FILES = "abcdefghijklmnopqrs";
 const MOVE = /^([a-s]\d+)-([a-s]\d+)/;
-
-/// Pieces by square from an OpenTafl position: ranks from rank 1 upward, `/` between them,
-/// digits counting empty squares, `t` attacker, `T` defender, `K` king.
-export function parsePosition(position) {
-  const ranks = position.split("/").slice(1, -1);
-  const pieces = new Map();
-  ranks.forEach((text, r) => {
-    let file = 0;
-    for (const token of text.match(/\d+|[tTK]/g) || []) {
-      if (/\d/.test(token)) {
-        file += Number(token);
-      } else {
-        pieces.set(FILES[file] + (r + 1), token);
-        file += 1;
-      }
-    }
-  });
-  return { size: ranks.length, pieces };
-}
 
 export default {
   create(el, { perspective, flip = false, onAction }) {
@@ -53,11 +34,10 @@ export default {
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     const canvas = renderer.domElement;
     canvas.setAttribute("data-testid", "board3d");
-    canvas.style.cssText = "display: block; width: 100%; touch-action: none; cursor: grab";
+    canvas.classList.add("board3d");
     el.append(canvas, info);
 
     const scene = new THREE.Scene();
-    scene.background = new THREE.Color("#dfe7ee");
     scene.add(new THREE.HemisphereLight("#ffffff", "#8a7a60", 1.6));
     const sun = new THREE.DirectionalLight("#ffffff", 1.8);
     sun.position.set(4, 10, 6);
@@ -99,8 +79,7 @@ export default {
     }
 
     const toWorld = (name) => {
-      const file = FILES.indexOf(name[0]);
-      const rank = Number(name.slice(1)) - 1;
+      const [file, rank] = squareCoords(name);
       return new THREE.Vector3(file - (size - 1) / 2, 0, (size - 1) / 2 - rank);
     };
 
@@ -114,11 +93,12 @@ export default {
       camera.lookAt(0, 0, 0);
     }
 
+    // The canvas is sized by style.css (square, or as tall as the window leaves room for); its
+    // drawing buffer follows.
     function resize() {
-      const width = el.clientWidth || 360;
-      const height = Math.min(width, Math.round(window.innerHeight * 0.7)) || width;
+      const { clientWidth: width, clientHeight: height } = canvas;
+      if (!width || !height) return;
       renderer.setSize(width, height, false);
-      canvas.style.height = `${height}px`;
       camera.aspect = width / height;
       camera.updateProjectionMatrix();
       render();
@@ -129,8 +109,8 @@ export default {
       renderer.render(scene, camera);
     }
 
-    function piece(kind) {
-      const colour = kind === "t" ? "#3a2b23" : "#f2ead8";
+    function piece(kind, look) {
+      const colour = kind === "t" ? look.dark : look.light;
       const material = new THREE.MeshStandardMaterial({ color: colour, roughness: 0.6 });
       const group = new THREE.Group();
       const king = kind === "K";
@@ -138,7 +118,7 @@ export default {
       body.position.y = king ? 0.5 : 0.25;
       group.add(body);
       if (king) {
-        const gold = () => new THREE.MeshStandardMaterial({ color: "#e0a800", emissive: "#6b4a00", metalness: 0.4, roughness: 0.35 });
+        const gold = () => new THREE.MeshStandardMaterial({ color: look.king, emissive: look.king.clone().multiplyScalar(0.4), metalness: 0.4, roughness: 0.35 });
         const band = new THREE.Mesh(new THREE.TorusGeometry(0.3, 0.05, 10, 28), gold());
         band.rotation.x = Math.PI / 2;
         band.position.y = 0.75;
@@ -153,11 +133,11 @@ export default {
     }
 
     // A file or rank label: a sprite, so it always faces the camera.
-    function label(text, at) {
+    function label(text, at, colour) {
       const canvas2d = document.createElement("canvas");
       canvas2d.width = canvas2d.height = 64;
       const pen = canvas2d.getContext("2d");
-      pen.fillStyle = "#3b2a1a";
+      pen.fillStyle = colour;
       pen.font = "bold 40px sans-serif";
       pen.textAlign = "center";
       pen.textBaseline = "middle";
@@ -168,23 +148,23 @@ export default {
       return sprite;
     }
 
-    function labels() {
+    function labels(colour) {
       const edge = size / 2 + 0.55;
       const group = new THREE.Group();
       for (let i = 0; i < size; i++) {
         const offset = i - (size - 1) / 2;
         for (const side of [-1, 1]) {
-          group.add(label(FILES[i], new THREE.Vector3(offset, 0.05, side * edge)));
-          group.add(label(String(i + 1), new THREE.Vector3(side * edge, 0.05, -offset)));
+          group.add(label(fileName(i), new THREE.Vector3(offset, 0.05, side * edge), colour));
+          group.add(label(String(i + 1), new THREE.Vector3(side * edge, 0.05, -offset), colour));
         }
       }
       return group;
     }
 
-    // A red cross on a square whose piece the last move took.
-    function cross(name) {
+    // A cross on a square whose piece the last move took.
+    function cross(name, colour) {
       const group = new THREE.Group();
-      const red = new THREE.MeshStandardMaterial({ color: "#c0392b", emissive: "#5a0d05" });
+      const red = new THREE.MeshStandardMaterial({ color: colour, emissive: colour.clone().multiplyScalar(0.4) });
       for (const angle of [Math.PI / 4, -Math.PI / 4]) {
         const bar = new THREE.Mesh(new THREE.BoxGeometry(0.75, 0.04, 0.1), red.clone());
         bar.rotation.y = angle;
@@ -193,6 +173,29 @@ export default {
       red.dispose();
       group.position.copy(toWorld(name)).setY(0.08);
       return group;
+    }
+
+    // A square's outline lying on its tile.
+    function frame(name, colour) {
+      const ring = new THREE.Mesh(new THREE.RingGeometry(0.5, 0.62, 4, 1, Math.PI / 4),
+        new THREE.MeshStandardMaterial({ color: colour, side: THREE.DoubleSide }));
+      ring.rotation.x = -Math.PI / 2;
+      ring.position.copy(toWorld(name)).setY(0.06);
+      return ring;
+    }
+
+    // The colours of the board theme and the page (style.css), read at each drawing, so that a
+    // theme picked while the board shows is drawn at once (see the observer below).
+    function colours() {
+      const style = getComputedStyle(el);
+      const read = (name) => new THREE.Color(style.getPropertyValue(name).trim());
+      return {
+        scene: read("--bg"), label: style.getPropertyValue("--ink").trim(), base: read("--board-deep"),
+        square: read("--board-sq"), squareAlt: read("--board-sq-alt"), special: read("--board-special"),
+        last: read("--mark-last"), lastLine: read("--mark-last-line"), selected: read("--mark-select-sq"),
+        target: read("--mark-target"), capture: read("--mark-capture-line"),
+        dark: read("--piece-dark"), light: read("--piece-light"), king: read("--piece-king"),
+      };
     }
 
     function legalMoves() {
@@ -213,53 +216,59 @@ export default {
       clearWorld();
       squares.clear();
       const view = state.view;
-      const parsed = parsePosition(view.position);
-      size = parsed.size;
+      const ranks = parsePosition(view.position);
+      size = ranks.length;
       orbit.distance = size * 1.6 + 3;
       const moves = legalMoves();
       const targets = new Set(moves.filter(([, m]) => m[1] === selected).map(([, m]) => m[2]));
       const starts = new Set(moves.map(([, m]) => m[1]));
       const last = view.last_move ? parseMove(view.last_move) : null;
-      const centre = FILES[(size - 1) / 2] + ((size + 1) / 2);
-      const corners = new Set([`a1`, `a${size}`, `${FILES[size - 1]}1`, `${FILES[size - 1]}${size}`]);
+      const edge = size - 1;
+      const special = new Set([[0, 0], [0, edge], [edge, 0], [edge, edge], [edge / 2, edge / 2]].map(([f, r]) => squareName(f, r)));
+      const look = colours();
+      scene.background = look.scene;
 
       const base = new THREE.Mesh(new THREE.BoxGeometry(size + 0.6, 0.3, size + 0.6),
-        new THREE.MeshStandardMaterial({ color: "#7a5230" }));
+        new THREE.MeshStandardMaterial({ color: look.base }));
       base.position.y = -0.2;
       world.add(base);
-      for (let rank = 1; rank <= size; rank++) {
+      for (let rank = 0; rank < size; rank++) {
         for (let file = 0; file < size; file++) {
-          const name = FILES[file] + rank;
-          let colour = (file + rank) % 2 ? "#e8d3a8" : "#d7bd86";
-          if (name === centre || corners.has(name)) colour = "#a8673a";
-          if (last && (last.from === name || last.to === name)) colour = "#f0c64a";
-          if (name === selected) colour = "#6fa8ff";
+          const name = squareName(file, rank);
+          let colour = (file + rank) % 2 ? look.squareAlt : look.square;
+          if (special.has(name)) colour = look.special;
+          if (last && (last.from === name || last.to === name)) colour = look.last;
+          if (name === selected) colour = look.selected;
           const tile = new THREE.Mesh(new THREE.BoxGeometry(0.96, 0.1, 0.96), new THREE.MeshStandardMaterial({ color: colour }));
           tile.position.copy(toWorld(name));
           tile.userData.square = name;
           world.add(tile);
           squares.set(name, tile);
+          // The last move's squares are framed too, so that they do not differ by colour alone.
+          if (last && (last.from === name || last.to === name)) world.add(frame(name, look.lastLine));
           if (targets.has(name)) {
             const mark = new THREE.Mesh(new THREE.CylinderGeometry(0.18, 0.18, 0.06, 20),
-              new THREE.MeshStandardMaterial({ color: "#2e9e54", emissive: "#124d25" }));
+              new THREE.MeshStandardMaterial({ color: look.target, emissive: look.target.clone().multiplyScalar(0.4) }));
             mark.position.copy(toWorld(name)).setY(0.08);
             world.add(mark);
           }
         }
       }
-      const coordinates = labels();
+      const coordinates = labels(look.label);
       world.add(coordinates);
-      for (const name of last?.captured || []) world.add(cross(name));
+      for (const name of last?.captured || []) world.add(cross(name, look.capture));
       let moved = null;
-      for (const [name, kind] of parsed.pieces) {
-        const mesh = piece(kind);
+      ranks.forEach((line, rank) => line.forEach((kind, file) => {
+        if (!kind) return;
+        const name = squareName(file, rank);
+        const mesh = piece(kind, look);
         mesh.position.copy(toWorld(name));
         if (name === selected) mesh.position.y += 0.25;
         mesh.traverse((part) => { part.userData.square = name; });
         world.add(mesh);
         if (last && name === last.to) moved = mesh;
         if (kind === "K") el.dataset.king = name;
-      }
+      }));
       el.dataset.movable = [...starts].join(" ");
       el.dataset.targets = [...targets].join(" ");
       el.dataset.last = last ? `${last.from} ${last.to}` : "";
@@ -331,7 +340,10 @@ export default {
       return { x: rect.left + ((point.x + 1) / 2) * rect.width, y: rect.top + ((1 - point.y) / 2) * rect.height };
     };
     const observer = new ResizeObserver(resize);
-    observer.observe(el);
+    observer.observe(canvas);
+    // A theme picked in the settings menu while the board shows: drawn again in its colours.
+    const themes = new MutationObserver(() => state && build());
+    themes.observe(document.documentElement, { attributeFilter: ["data-theme", "data-board"] });
 
     return {
       update(next) {
@@ -348,6 +360,7 @@ export default {
       destroy() {
         if (sliding) cancelAnimationFrame(sliding);
         observer.disconnect();
+        themes.disconnect();
         clearWorld();
         renderer.dispose();
         delete el.project;

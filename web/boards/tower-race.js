@@ -2,7 +2,9 @@
 // own clockwise spiral to the End-tile in the centre. Tiles show the viewer's path numbers; the
 // die shows the turn's roll. A pyramid is drawn as a triangle in its owner's colour, sized by its
 // size; clicking one of the acting seat's pyramids moves it (`m2`). Every other action (pass,
-// wait, challenges and their answers) is a labelled button from the legal list.
+// wait, challenges and their answers) is a labelled button from the legal list. Nothing is told
+// by colour alone: a pyramid carries its seat's number, a start tile the number of the seat
+// starting there, a safe tile a ring, and the tile of the last challenge a dashed frame.
 import { svg, html, svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./svg.js";
 import { describeResult } from "../results.js";
 import { seatName as nameOf } from "../catalog.js";
@@ -27,15 +29,19 @@ export function die(x, y, size, value, testid = "die") {
   return group;
 }
 
+// A pyramid in its seat's colour with the seat's number on it; one that may move is outlined with
+// dashes.
 function pyramid(x, y, size, max, seat, testid, clickable) {
   const h = 14 + (size / max) * 22;
   const w = h * 1.1;
-  return svg("polygon", {
-    points: `${x},${y - h} ${x - w / 2},${y} ${x + w / 2},${y}`,
-    fill: seatColour(seat), stroke: "#111", "stroke-width": clickable ? 3 : 1.5,
-    "stroke-dasharray": clickable ? "5 3" : null,
-    "data-testid": testid, class: clickable ? "movable" : null, style: clickable ? "cursor: pointer" : null,
-  });
+  return svg("g", {},
+    svg("polygon", {
+      points: `${x},${y - h} ${x - w / 2},${y} ${x + w / 2},${y}`,
+      fill: seatColour(seat), stroke: "#111", "stroke-width": clickable ? 3 : 1.5,
+      "stroke-dasharray": clickable ? "5 3" : null,
+      "data-testid": testid, class: clickable ? "movable" : null, style: clickable ? "cursor: pointer" : null,
+    }),
+    svg("text", { x, y: y - 3, "text-anchor": "middle", "font-size": 9, class: "tag" }, String(seat + 1)));
 }
 
 function label(text) {
@@ -67,7 +73,11 @@ export default {
       const seats = view.seats.length;
       const homeRows = Math.ceil(seats / 4);
       const width = PAD * 2 + side * TILE;
-      const height = PAD * 2 + side * TILE + 90 + homeRows * HOME_ROW;
+      // Under the tiles: the die, then the seats' home stacks, four seats to a row (`homeY` is
+      // the foot of a row's pyramids).
+      const dieY = PAD + side * TILE + 10;
+      const homeY = (row) => dieY + 100 + row * HOME_ROW;
+      const height = homeY(homeRows - 1) + PAD / 2;
       root.setAttribute("viewBox", `0 0 ${width} ${height}`);
       const acting = actingSeat(state);
       const legal = state.legal || [];
@@ -80,7 +90,7 @@ export default {
       const stacks = new Map(view.stacks);
       const lastTile = view.last_challenge ? view.last_challenge.challenge.tile : null;
 
-      root.replaceChildren(svg("rect", { width, height, fill: "#f4efe3", rx: 10 }));
+      root.replaceChildren(svg("rect", { width, height, class: "frame", rx: 10 }));
       for (let rank = side - 1; rank >= 0; rank--) {
         for (let file = 0; file < side; file++) {
           const name = "abcdefg"[file] + (rank + 1);
@@ -88,14 +98,23 @@ export default {
           const y = PAD + (side - 1 - rank) * TILE;
           const start = starts.get(name);
           const cell = svg("g", { "data-testid": `sq-${name}` });
+          const end = name === view.end_tile;
           cell.append(svg("rect", {
             x: x + 1, y: y + 1, width: TILE - 2, height: TILE - 2, rx: 6,
-            fill: name === view.end_tile ? "#f2d15c" : safe.has(name) ? "#cfe8cf" : "#fffaf0",
-            stroke: start !== undefined ? seatColour(start) : name === lastTile ? "#e07b00" : "#b8a98a",
-            "stroke-width": start !== undefined || name === lastTile ? 4 : 1.5,
+            class: end ? "goal" : safe.has(name) ? "cell safe" : "cell",
+            // The seat's colour over the theme's outline (a class's colour beats an attribute's).
+            style: start !== undefined ? `stroke: ${seatColour(start)}` : null,
+            "stroke-width": start !== undefined ? 4 : 1.5,
           }));
-          cell.append(svg("text", { x: x + 6, y: y + 14, "font-size": 11, fill: "#7a6a4a" },
-            name === view.end_tile ? "END" : String(pathIndex.get(name) ?? "")));
+          if (name === lastTile) {
+            cell.append(svg("rect", { x: x + 5, y: y + 5, width: TILE - 10, height: TILE - 10, rx: 4, class: "mark-last-line", "stroke-width": 3, "stroke-dasharray": "8 4" }));
+          }
+          if (safe.has(name)) cell.append(svg("circle", { cx: x + TILE / 2, cy: y + 12, r: 5, class: "mark-safe", "stroke-width": 2 }));
+          if (start !== undefined) {
+            cell.append(svg("text", { x: x + TILE - 7, y: y + 15, "text-anchor": "end", "font-size": 12, "font-weight": 700, class: "label" }, String(start + 1)));
+          }
+          cell.append(svg("text", { x: x + 6, y: y + 14, "font-size": 11, class: end ? "goal-label" : "label" },
+            end ? "END" : String(pathIndex.get(name) ?? "")));
           const stack = stacks.get(name) || [];
           stack.forEach((p, i) => {
             const px = x + TILE / 2 + (i - (stack.length - 1) / 2) * 16;
@@ -107,19 +126,18 @@ export default {
 
       // The die: the roll to move by now, else the last one rolled.
       const roll = view.stage.move ? view.stage.move.roll : view.last_roll ? view.last_roll.roll : null;
-      const dieY = PAD + side * TILE + 10;
       root.append(die(PAD, dieY, 50, roll));
       const rollText = view.stage.move
         ? t("tower.rolled", { side: seatName(view.stage.move.seat), roll })
         : view.last_roll ? t("tower.last-rolled", { side: seatName(view.last_roll.seat), roll }) : "";
-      root.append(svg("text", { x: PAD + 62, y: dieY + 30, "font-size": 16, "data-testid": "roll" }, rollText));
+      root.append(svg("text", { x: PAD + 62, y: dieY + 30, "font-size": 16, class: "label", "data-testid": "roll" }, rollText));
 
       // Each seat's home stack (pyramids not yet on the board) and finished pyramids.
       view.seats.forEach((s, i) => {
         const x = PAD + (i % 4) * ((width - 2 * PAD) / 4);
-        const y = dieY + 100 + Math.floor(i / 4) * HOME_ROW;
+        const y = homeY(Math.floor(i / 4));
         const group = svg("g", { "data-testid": `home-${s.seat}` });
-        group.append(svg("text", { x, y: y - 40, "font-size": 12, fill: seatColour(s.seat) },
+        group.append(svg("text", { x, y: y - 40, "font-size": 12, class: "label" },
           s.loses_next_turn ? t("tower.skips", { side: seatName(s.seat) }) : seatName(s.seat)));
         let px = x + 12;
         s.pyramids.forEach((place, k) => {
@@ -130,7 +148,7 @@ export default {
           }
         });
         const done = s.pyramids.filter((p) => p === "end").length;
-        if (done) group.append(svg("text", { x: px + 4, y: y - 4, "font-size": 12 }, t("tower.done", { count: done })));
+        if (done) group.append(svg("text", { x: px + 4, y: y - 4, "font-size": 12, class: "label" }, t("tower.done", { count: done })));
         root.append(group);
       });
       root.querySelectorAll(".movable").forEach((node) => {

@@ -5,6 +5,8 @@
 // user's private view carries (`view.hand`; null for a spectator). Placing a head or tail is a
 // click on a square (`head c5`); a card is played by clicking it (`play dash`); the decisions
 // cards need later (`go left 2`, `keep 3`, `crusher c5-c6`) are offered from the legal list.
+// A seat's colour is never alone: its head and a flag it bars carry its number, which the scores
+// give beside a sample of the colour and the seat's name. Squares that may be clicked are dotted.
 import { svg, html, svgRoot, actionChoices, caption, seatColour, sent } from "./svg.js";
 import { describeResult, reasonText } from "../results.js";
 import { seatName } from "../catalog.js";
@@ -49,7 +51,7 @@ export default {
         if ((verb === "head" || verb === "tail") && square) placements.set(square, action);
       }
 
-      root.replaceChildren(svg("rect", { width: side, height: side, fill: "#0f1a24", rx: 8 }));
+      root.replaceChildren(svg("rect", { width: side, height: side, class: "deep", rx: 8 }));
       for (let row = 0; row < n; row++) {
         for (let col = 0; col < n; col++) {
           const name = cellName(col, row);
@@ -57,23 +59,24 @@ export default {
           const target = placements.has(name);
           const cell = svg("rect", {
             x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3,
-            fill: target ? "#2e6b3f" : "#1b2b3a", "data-testid": `sq-${name}`,
-            class: target ? "target" : null, style: target ? "cursor: pointer" : null,
+            "data-testid": `sq-${name}`, class: target ? "deep-cell target" : "deep-cell", style: target ? "cursor: pointer" : null,
           });
           if (target) cell.addEventListener("click", () => send(placements.get(name)));
           root.append(cell);
+          if (target) root.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 4, class: "deep-target", "pointer-events": "none" }));
         }
       }
       for (let i = 0; i < n; i++) {
         const [x, y] = at(i, i);
-        root.append(svg("text", { x: x + CELL / 2, y: side - 6, "text-anchor": "middle", "font-size": 10, fill: "#9ab" }, String.fromCharCode(97 + i)),
-          svg("text", { x: PAD / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", "font-size": 10, fill: "#9ab" }, String(i + 1)));
+        root.append(svg("text", { x: x + CELL / 2, y: side - 6, "text-anchor": "middle", "font-size": 10, class: "deep-label" }, String.fromCharCode(97 + i)),
+          svg("text", { x: PAD / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", "font-size": 10, class: "deep-label" }, String(i + 1)));
       }
       for (const flag of view.flags) {
         const [x, y] = centre(flag.at);
         root.append(svg("g", { "data-testid": `flag-${flag.at}`, "pointer-events": "none" },
           svg("line", { x1: x - 6, y1: y + 10, x2: x - 6, y2: y - 10, stroke: "#eee", "stroke-width": 2 }),
-          svg("polygon", { points: `${x - 6},${y - 10} ${x + 9},${y - 5} ${x - 6},${y}`, fill: flag.barred === null ? "#f5d742" : seatColour(flag.barred) })));
+          svg("polygon", { points: `${x - 6},${y - 10} ${x + 9},${y - 5} ${x - 6},${y}`, fill: flag.barred === null ? "#f5d742" : seatColour(flag.barred) }),
+          flag.barred === null ? null : svg("text", { x: x + 4, y: y + 10, "text-anchor": "middle", "font-size": 9, class: "tag" }, String(flag.barred + 1))));
       }
       view.seats.forEach((seat, index) => {
         const cycle = seat.cycle;
@@ -93,7 +96,7 @@ export default {
         root.append(svg("polygon", {
           points: [tip, left, right].map((p) => p.join(",")).join(" "), fill: colour, stroke: "#fff", "stroke-width": 1.5,
           "data-testid": `head-${index}`, "pointer-events": "none",
-        }));
+        }), svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": 10, class: "tag" }, String(index + 1)));
       });
       for (const line of view.crushers) {
         const [a, b] = line.split("-").map(centre);
@@ -105,9 +108,9 @@ export default {
         }));
       }
 
-      scores.replaceChildren(...view.seats.map((seat, index) => html("span", {
-        class: "tron-seat", "data-testid": `score-${index}`, style: `color: ${seatColour(index)}; margin-right: 1em`,
-      }, t("tron.score", { side: seatName("tron", index), points: seat.score, count: seat.specials }) + (seat.chosen ? " ✓" : "") +
+      scores.replaceChildren(...view.seats.map((seat, index) => html("span", { class: "tron-seat", "data-testid": `score-${index}` },
+        html("span", { class: "swatch", style: `background: ${seatColour(index)}` }), html("b", {}, `${index + 1} `),
+        t("tron.score", { side: seatName("tron", index), points: seat.score, count: seat.specials }) + (seat.chosen ? " ✓" : "") +
         (view.played[index] ? ` [${view.played[index]}]` : ""))));
 
       // The user's own hand: the three regular cards and their special cards.

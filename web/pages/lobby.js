@@ -1,9 +1,12 @@
 // The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
-// hot-seat matches on one screen, open challenges to join, live matches to watch, and the way to leaderboards and
-// tournaments. `#/join/<code>` lands here and joins the private match at once.
-import { el, playerLink, rulesLink } from "../dom.js";
-import { games, seatName, seatRange, timeControls } from "../catalog.js";
-import { boardFor } from "../boards/index.js";
+// hot-seat matches on one screen, open challenges to join, live matches to watch (each with a
+// small board of its position and how many watch it), and the way to leaderboards and
+// tournaments. A visitor sees the matches and a prompt to log in or play as a guest in place of
+// the forms. `#/join/<code>` lands here and joins the private match at once.
+import { el, playerLink, rulesLink, watchersText } from "../dom.js";
+import { gameName, games, seatName, seatRange, timeControls, variantRules } from "../catalog.js";
+import { t } from "../i18n.js";
+import { boardFor, miniBoard } from "../boards/index.js";
 
 // A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
 // test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
@@ -13,7 +16,7 @@ function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, varian
     choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
   const variantSelect = el("select", { "data-testid": `${name}-variant` });
   const seats = el("input", { type: "number", "data-testid": `${name}-seats` });
-  const seatsLabel = el("label", {}, "Players", seats);
+  const seatsLabel = el("label", {}, t("lobby.players"), seats);
   const refresh = (wanted) => {
     const g = games.find((x) => x.id === game.value);
     variantSelect.replaceChildren(...g.variants.map((v) => el("option", { value: v, selected: v === wanted }, v)));
@@ -30,7 +33,7 @@ function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, varian
   const rules = el("p", { class: "rules-hint" });
   const refreshRules = () => {
     const g = games.find((x) => x.id === game.value);
-    rules.replaceChildren(rulesLink(g.id, `Rules of ${g.name}`, `${name}-rules`));
+    rules.replaceChildren(rulesLink(g.id, t("lobby.rules-of", { game: g.name }), `${name}-rules`));
   };
   game.onchange = () => {
     refresh();
@@ -40,7 +43,7 @@ function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, varian
   refresh(variant);
   refreshRules();
   return {
-    nodes: [el("label", {}, "Game", game), rules, el("label", {}, "Variant", variantSelect), seatsLabel],
+    nodes: [el("label", {}, t("form.game"), game), rules, el("label", {}, t("form.variant"), variantSelect), seatsLabel],
     value: () => ({ game: game.value, variant: variantSelect.value, seats: Number(seats.value) }),
   };
 }
@@ -62,34 +65,31 @@ function select(testid, options, selected) {
     options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
 }
 
-const timeOptions = timeControls.map((t) => [t, t]);
+const timeOptions = () => timeControls.map((c) => [c, t(`time.${c}`)]);
 
-export default async function render(root, params, app) {
-  const message = el("p", { class: "error", "data-testid": "lobby-error" });
-  const fail = (e) => {
-    message.textContent = e.message;
-  };
-  const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
+// The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
+// cards, what refreshes them, and how to join a private match by its code.
+async function playCards(app, { message, fail, goTo }) {
   // The variants the pickers start on, as the first game's board suggests them.
   const suggested = (await boardFor(games[0]?.id).catch(() => null))?.lobbyVariants ?? {};
 
   // Quick play.
   const quick = gamePicker("queue", { variant: suggested.main });
-  const quickTime = select("queue-time", timeOptions, "blitz");
+  const quickTime = select("queue-time", timeOptions(), "blitz");
   // Guests play casual games only: the server refuses them anything rated.
   const ratedBox = (testid) => el("input", {
     type: "checkbox", checked: !app.me.guest, disabled: app.me.guest, "data-testid": testid,
-    title: app.me.guest ? "Guests play casual games: register to play rated" : undefined,
+    title: app.me.guest ? t("lobby.guest-casual") : undefined,
   });
   const quickRated = ratedBox("queue-rated");
   const queueState = el("p", { class: "muted", "data-testid": "queue-state" });
-  const joinQueue = el("button", { "data-testid": "queue-join" }, "Find an opponent");
-  const leaveQueue = el("button", { class: "secondary", "data-testid": "queue-leave", hidden: true }, "Leave the queue");
+  const joinQueue = el("button", { "data-testid": "queue-join" }, t("lobby.find-opponent"));
+  const leaveQueue = el("button", { class: "secondary", "data-testid": "queue-leave", hidden: true }, t("lobby.leave-queue"));
   const sizes = el("ul", { class: "plain", "data-testid": "queue-sizes" });
   const queued = (on) => {
     joinQueue.hidden = on;
     leaveQueue.hidden = !on;
-    queueState.textContent = on ? "Waiting for an opponent…" : "";
+    queueState.textContent = on ? t("lobby.waiting-for-opponent") : "";
   };
   joinQueue.onclick = async () => {
     message.textContent = "";
@@ -109,18 +109,20 @@ export default async function render(root, params, app) {
   const refreshQueue = async () => {
     const pools = await app.api.get("/api/queue").catch(() => []);
     sizes.replaceChildren(...pools.map((p) =>
-      el("li", {}, `${p.game} ${p.variant} (${p.seats} players), ${p.time_control}${p.rated ? ", rated" : ""}: ${p.waiting} waiting`)));
-    if (!pools.length) sizes.append(el("li", { class: "muted" }, "Nobody is waiting right now."));
+      el("li", {}, t(p.rated ? "lobby.pool-rated" : "lobby.pool", {
+        game: gameName(p.game), variant: p.variant, seats: p.seats, time: t(`time.${p.time_control}`), count: p.waiting,
+      }))));
+    if (!pools.length) sizes.append(el("li", { class: "muted" }, t("lobby.nobody-waiting")));
   };
 
   // Play the AI.
   const ai = gamePicker("ai", { variant: suggested.short });
-  const aiLevel = select("ai-level", [1, 2, 3, 4, 5].map((l) => [String(l), `level ${l}`]), "1");
+  const aiLevel = select("ai-level", [1, 2, 3, 4, 5].map((l) => [String(l), t("lobby.level", { level: l })]), "1");
   const aiSeat = seatSelect(ai, "ai-seat");
-  const aiTime = select("ai-time", [["", "no clock"], ...timeOptions], "");
+  const aiTime = select("ai-time", [["", t("time.none")], ...timeOptions()], "");
   const aiRated = ratedBox("ai-rated");
   aiRated.checked = false;
-  const playAi = el("button", { "data-testid": "ai-play" }, "Play the AI");
+  const playAi = el("button", { "data-testid": "ai-play" }, t("lobby.play-ai"));
   playAi.onclick = async () => {
     message.textContent = "";
     const { game, variant, seats } = ai.value();
@@ -136,7 +138,7 @@ export default async function render(root, params, app) {
   // A private match, and joining one by its code.
   const priv = gamePicker("private", { variant: suggested.main });
   const privSeat = seatSelect(priv, "private-seat");
-  const privTime = select("private-time", [["", "no clock"], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
+  const privTime = select("private-time", [["", t("time.none")], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
   const privRated = ratedBox("private-rated");
   // A custom variant, for a game whose board declares `customRules` (tafl: any OpenTafl rules
   // string the server's engine accepts), previewed as it is typed, with the engine's own error
@@ -185,7 +187,7 @@ export default async function render(root, params, app) {
   };
   priv.nodes.forEach((n) => n.addEventListener("change", showCustom));
   await showCustom();
-  const createPrivate = el("button", { "data-testid": "private-create" }, "Create a private match");
+  const createPrivate = el("button", { "data-testid": "private-create" }, t("lobby.create-private"));
   createPrivate.onclick = async () => {
     message.textContent = "";
     const clocks = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
@@ -203,8 +205,8 @@ export default async function render(root, params, app) {
       fail(e);
     }
   };
-  const code = el("input", { placeholder: "invite code", "data-testid": "join-code", autocomplete: "off" });
-  const join = el("button", { "data-testid": "join-submit" }, "Join");
+  const code = el("input", { placeholder: t("lobby.invite-code"), "data-testid": "join-code", autocomplete: "off" });
+  const join = el("button", { "data-testid": "join-submit" }, t("lobby.join"));
   const joinByCode = async (invite) => {
     message.textContent = "";
     try {
@@ -217,7 +219,7 @@ export default async function render(root, params, app) {
 
   // Hot seat.
   const hot = gamePicker("hotseat", { variant: suggested.short });
-  const hotPlay = el("button", { "data-testid": "hotseat-create" }, "Start a hot-seat match");
+  const hotPlay = el("button", { "data-testid": "hotseat-create" }, t("lobby.start-hotseat"));
   hotPlay.onclick = async () => {
     message.textContent = "";
     try {
@@ -227,73 +229,125 @@ export default async function render(root, params, app) {
     }
   };
 
-  // Open challenges (matches waiting for players) to join, and live matches to watch.
+  return {
+    cards: [
+      el("section", { class: "card" }, el("h2", { "data-testid": "quick-title" }, t("lobby.quick-play")), ...quick.nodes,
+        el("label", {}, t("form.time"), quickTime), el("label", { class: "check" }, quickRated, t("form.rated")),
+        el("div", { class: "row" }, joinQueue, leaveQueue), queueState, el("h3", {}, t("lobby.waiting-now")), sizes),
+      el("section", { class: "card" }, el("h2", {}, t("lobby.play-ai")), ...ai.nodes,
+        el("label", {}, t("lobby.level-label"), aiLevel), el("label", {}, t("lobby.your-side"), aiSeat), el("label", {}, t("form.time"), aiTime),
+        el("label", { class: "check" }, aiRated, t("form.rated")), el("div", { class: "row" }, playAi)),
+      el("section", { class: "card" }, el("h2", {}, t("lobby.play-friend")), ...priv.nodes,
+        el("label", {}, t("lobby.your-side"), privSeat), el("label", {}, t("form.time"), privTime),
+        el("label", { class: "check" }, privRated, t("form.rated")), customBox, el("div", { class: "row" }, createPrivate),
+        el("h3", {}, t("lobby.join-by-code")), el("div", { class: "row" }, code, join)),
+      el("section", { class: "card" }, el("h2", {}, t("lobby.hot-seat")), el("p", { class: "muted" }, t("lobby.hot-seat-hint")),
+        ...hot.nodes, el("div", { class: "row" }, hotPlay)),
+    ],
+    refresh: refreshQueue,
+    joinByCode,
+  };
+}
+
+export default async function render(root, params, app) {
+  const message = el("p", { class: "error", "data-testid": "lobby-error" });
+  const fail = (e) => {
+    message.textContent = e.message;
+  };
+  const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
+  const play = app.me ? await playCards(app, { message, fail, goTo }) : null;
+
+  // Open challenges (matches waiting for players) to join; a visitor who would join is offered
+  // the way in first.
+  const players = (m) => m.players.flatMap((p, i) => (i ? [t("match.versus"), playerLink(p)] : [playerLink(p)]));
   const matchLine = (m, prefix, label, onclick) => {
-    const players = m.players.flatMap((p, i) => (i ? [" v ", playerLink(p)] : [playerLink(p)]));
     const go = el("button", { class: "small", "data-testid": `${prefix}-${m.id}` }, label);
     go.onclick = onclick;
-    return el("li", {}, go, ` ${m.game} ${m.variant}${m.rated ? " (rated)" : ""}: `, ...players);
+    return el("div", {}, go, ` ${gameName(m.game)} ${m.variant}${m.rated ? ` (${t("match.rated")})` : ""}: `, ...players(m));
   };
+  const isMine = (m) => m.players.some((p) => p && p.id === app.me?.id);
   const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
-  const live = el("ul", { class: "plain matches", "data-testid": "live-matches" });
+  const drawOpen = (waiting) => {
+    open.replaceChildren(...waiting.map((m) => el("li", {}, matchLine(m, "open", t(isMine(m) ? "player.open" : "lobby.join"), async () => {
+      if (!app.me) return app.login();
+      if (!isMine(m)) {
+        try {
+          await app.socket.send({ type: "join_match", match_id: m.id });
+        } catch (e) {
+          return fail(e);
+        }
+      }
+      goTo(m.id);
+    }))));
+    if (!waiting.length) open.append(el("li", { class: "muted" }, t("lobby.no-open")));
+  };
+
+  // Live matches to watch, each with its board, drawn again only when its position changed.
+  const live = el("ul", { class: "plain matches live", "data-testid": "live-matches" });
+  const minis = new Map();
+  const miniOf = async (m) => {
+    const key = JSON.stringify(m.view ?? null);
+    const kept = minis.get(m.id);
+    if (kept?.key === key) return kept.box;
+    kept?.board?.destroy();
+    const box = el("a", { href: `#/match/${m.id}`, class: "mini", "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `live-board-${m.id}` });
+    const mini = { key, box, board: null };
+    minis.set(m.id, mini);
+    if (m.view) {
+      const target = el("div", { class: "board" });
+      box.append(target);
+      const { game, variant } = m;
+      const drawn = { game, variant, rules: variantRules(game, variant), seats: m.players.length, view: m.view };
+      mini.board = await miniBoard(target, drawn).catch(() => null);
+    }
+    return box;
+  };
+  const drawLive = async (playing) => {
+    const boxes = await Promise.all(playing.map(miniOf));
+    for (const [id, mini] of minis) {
+      if (!playing.some((m) => m.id === id)) {
+        mini.board?.destroy();
+        minis.delete(id);
+      }
+    }
+    live.replaceChildren(...playing.map((m, i) => el("li", { class: "live-match" }, boxes[i],
+      matchLine(m, "live", t(isMine(m) ? "move.play" : "player.watch"), () => goTo(m.id)),
+      el("div", { class: "muted", "data-testid": `live-watchers-${m.id}` }, watchersText(m.watchers)))));
+    if (!playing.length) live.append(el("li", { class: "muted" }, t("lobby.no-live")));
+  };
+
   const refreshLive = async () => {
     const [waiting, playing] = await Promise.all([
       app.api.get("/api/matches/open").catch(() => []),
       app.api.get("/api/matches/live").catch(() => []),
     ]);
-    open.replaceChildren(...waiting.map((m) => {
-      const mine = m.players.some((p) => p?.id === app.me.id);
-      return matchLine(m, "open", mine ? "Open" : "Join", async () => {
-        if (!mine) {
-          try {
-            await app.socket.send({ type: "join_match", match_id: m.id });
-          } catch (e) {
-            return fail(e);
-          }
-        }
-        goTo(m.id);
-      });
-    }));
-    if (!waiting.length) open.append(el("li", { class: "muted" }, "No open challenge."));
-    live.replaceChildren(...playing.map((m) => {
-      const mine = m.players.some((p) => p?.id === app.me.id);
-      return matchLine(m, "live", mine ? "Play" : "Watch", () => goTo(m.id));
-    }));
-    if (!playing.length) live.append(el("li", { class: "muted" }, "No match is being played."));
+    drawOpen(waiting);
+    await drawLive(playing);
   };
 
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
     g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
 
-  root.append(
-    el("h1", {}, `Welcome, ${app.me.name}`),
-    message,
-    el("div", { class: "grid" },
-      el("section", { class: "card" }, el("h2", {}, "Quick play"), ...quick.nodes,
-        el("label", {}, "Time", quickTime), el("label", { class: "check" }, quickRated, "Rated"),
-        el("div", { class: "row" }, joinQueue, leaveQueue), queueState, el("h3", {}, "Waiting now"), sizes),
-      el("section", { class: "card" }, el("h2", {}, "Play the AI"), ...ai.nodes,
-        el("label", {}, "Level", aiLevel), el("label", {}, "Your side", aiSeat), el("label", {}, "Time", aiTime),
-        el("label", { class: "check" }, aiRated, "Rated"), el("div", { class: "row" }, playAi)),
-      el("section", { class: "card" }, el("h2", {}, "Play a friend"), ...priv.nodes,
-        el("label", {}, "Your side", privSeat), el("label", {}, "Time", privTime),
-        el("label", { class: "check" }, privRated, "Rated"), customBox, el("div", { class: "row" }, createPrivate),
-        el("h3", {}, "Join by code"), el("div", { class: "row" }, code, join)),
-      el("section", { class: "card" }, el("h2", {}, "Hot seat"), el("p", { class: "muted" }, "Every side played from this screen."),
-        ...hot.nodes, el("div", { class: "row" }, hotPlay)),
-      el("section", { class: "card wide" }, el("h2", {}, "Open challenges"), open),
-      el("section", { class: "card wide" }, el("h2", {}, "Live matches"), live),
-      el("section", { class: "card wide" }, el("h2", {}, "Leaderboards"), leaderboards,
-        el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, "Tournaments →"))),
-    ),
-  );
+  const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open);
+  const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);
+  const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
+    el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, `${t("nav.tournaments")} →`)));
+  // A visitor sees what is being played first, under the way in.
+  const cards = play
+    ? [...play.cards, openCard, liveCard, boardsCard]
+    : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
+      liveCard, openCard, boardsCard];
+  root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message, el("div", { class: "grid" }, cards));
 
-  if (params.invite) joinByCode(params.invite);
-  refreshQueue();
+  if (params.invite) play?.joinByCode(params.invite);
+  play?.refresh();
   refreshLive();
   const timer = setInterval(() => {
-    refreshQueue();
+    play?.refresh();
     refreshLive();
   }, 5000);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    for (const mini of minis.values()) mini.board?.destroy();
+  };
 }

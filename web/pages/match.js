@@ -8,7 +8,7 @@
 // be typed, the board may be flipped, and a click on the move list shows that earlier position
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
-import { el, fill, clockText, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
+import { el, fill, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { describeResult, list as listOf, playerAndSide, reasonText, winners } from "../results.js";
@@ -47,6 +47,8 @@ export default async function render(root, params, app) {
   const header = el("div", { class: "match-head" });
   const players = el("div", { class: "players" });
   const turn = el("p", { class: "turn", "data-testid": "turn" });
+  // How many spectators follow the match, as the server tells every follower.
+  const watchers = el("p", { class: "muted", "data-testid": "watchers", hidden: true });
   const banner = el("div", { class: "banner", "data-testid": "result", hidden: true });
   // A tournament's next game of ours, once its round starts: offered, not forced on the page.
   const nextGame = el("p", { class: "notice", hidden: true });
@@ -63,7 +65,7 @@ export default async function render(root, params, app) {
   // about the match), above it on a narrow one.
   root.append(
     el("div", { class: "match" },
-      el("div", { class: "match-info" }, header, players, turn, banner, nextGame, invite, marker),
+      el("div", { class: "match-info" }, header, players, turn, watchers, banner, nextGame, invite, marker),
       el("div", { class: "match-board" }, boardBox, typed.node),
       el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves)),
     speech.node,
@@ -531,12 +533,19 @@ export default async function render(root, params, app) {
       button("next-round", t("match.next-round"), () => app.navigate(`#/match/${msg.match_id}`)));
   };
 
+  const onWatchers = (msg) => {
+    if (msg.match_id !== matchId) return;
+    watchers.hidden = false;
+    watchers.textContent = watchersText(msg.watchers);
+  };
+
   const onOpen = () => watch();
   const onDown = () => {
     message.textContent = "";
   };
   socket.on("snapshot", onSnapshot);
   socket.on("event", onEvent);
+  socket.on("watchers", onWatchers);
   socket.on("open", onOpen);
   socket.on("down", onDown);
   socket.on("tournament_round", onRound);
@@ -550,6 +559,7 @@ export default async function render(root, params, app) {
     clearInterval(ticker);
     socket.off("snapshot", onSnapshot);
     socket.off("event", onEvent);
+    socket.off("watchers", onWatchers);
     socket.off("open", onOpen);
     socket.off("down", onDown);
     socket.off("tournament_round", onRound);

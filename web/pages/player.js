@@ -35,7 +35,7 @@ export default async function render(root, params, app) {
         ? el("table", { "data-testid": "ratings" },
           el("thead", {}, el("tr", {}, el("th", {}, t("player.pool")), el("th", {}, t("leaderboard.rating")), el("th", {}, t("leaderboard.games")))),
           el("tbody", {}, profile.ratings.map((r) => el("tr", {},
-            el("td", {}, el("a", { href: `#/leaderboard/${r.pool}`, style: `color: ${colour(r.pool)}` }, r.pool)),
+            el("td", {}, el("span", { class: "swatch", style: `background: ${colour(r.pool)}` }), el("a", { href: `#/leaderboard/${r.pool}` }, r.pool)),
             el("td", {}, r.rating.toFixed(0)),
             el("td", {}, String(r.games))))))
         : el("p", { class: "muted" }, t("player.no-rated-games")),
@@ -59,18 +59,18 @@ function historyChart(history, pools, colour) {
 
   const chart = svg("svg", {
     viewBox: `0 0 ${CHART_W} ${CHART_H}`, width: "100%", role: "img",
-    "aria-label": t("player.rating-history"), "data-testid": "rating-chart", style: "max-width: 100%; height: auto",
+    "aria-label": t("player.rating-history"), "data-testid": "rating-chart", class: "chart", style: "max-width: 100%; height: auto",
   });
   const step = (high - low) / 4;
   for (let k = 0; k <= 4; k++) {
     const value = low + k * step;
     chart.append(
-      svg("line", { x1: MARGIN.left, x2: CHART_W - MARGIN.right, y1: y(value), y2: y(value), stroke: "#ddd" }),
-      svg("text", { x: MARGIN.left - 6, y: y(value) + 4, "text-anchor": "end", "font-size": 11, fill: "#666" }, value.toFixed(0)));
+      svg("line", { x1: MARGIN.left, x2: CHART_W - MARGIN.right, y1: y(value), y2: y(value), class: "grid-line" }),
+      svg("text", { x: MARGIN.left - 6, y: y(value) + 4, "text-anchor": "end", "font-size": 11 }, value.toFixed(0)));
   }
   chart.append(
-    svg("text", { x: MARGIN.left, y: CHART_H - 8, "font-size": 11, fill: "#666" }, new Date(history[0].at_ms).toLocaleDateString()),
-    svg("text", { x: CHART_W - MARGIN.right, y: CHART_H - 8, "text-anchor": "end", "font-size": 11, fill: "#666" },
+    svg("text", { x: MARGIN.left, y: CHART_H - 8, "font-size": 11 }, new Date(history[0].at_ms).toLocaleDateString()),
+    svg("text", { x: CHART_W - MARGIN.right, y: CHART_H - 8, "text-anchor": "end", "font-size": 11 },
       new Date(history[history.length - 1].at_ms).toLocaleDateString()));
   for (const pool of pools) {
     const points = history.map((h, i) => [h, i]).filter(([h]) => h.pool === pool);

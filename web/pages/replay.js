@@ -58,17 +58,16 @@ export default async function render(root, params, app) {
   const players = record
     ? el("p", { "data-testid": "replay-players" }, record.summary.players.flatMap((p, i) => [i ? t("match.versus") : "", seatName(replay.game, i), " ", playerLink(p)]))
     : null;
-  root.append(...[
-    el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: replay.variant })),
-    players,
-    result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
-    el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null),
-    el("div", { class: "match" },
-      el("div", { class: "match-board" },
-        controls,
-        boardBox),
-      el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves)),
-  ].filter(Boolean));
+  // Laid out as the match page: the board (with the buttons that step through the match) beside
+  // what is said about the match and the move list, or above them on a narrow screen.
+  root.append(el("div", { class: "match" },
+    el("div", { class: "match-info" },
+      el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: replay.variant })),
+      players,
+      result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
+      el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null)),
+    el("div", { class: "match-board" }, boardBox, controls),
+    el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves)));
 
   moves.append(...replay.actions.map((a, i) => {
     const item = numberedLine(i + 1, { "data-testid": `replay-move-${i + 1}` },

@@ -1,6 +1,7 @@
 // Tournaments: the list and a form to create one (`#/tournaments`), and one tournament
 // (`#/tournament/<id>`): entrants, registration, adding AI entrants and starting (its creator),
 // the rounds' games and the standings, kept live by the socket's `tournament_standings` pushes.
+// A visitor reads them all; creating and registering offer the way in first.
 import { el, playerLink } from "../dom.js";
 import { gameName, games, timeControls } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -68,10 +69,12 @@ async function list(root, app) {
       el("section", { class: "card wide" },
         el("table", { "data-testid": "tournament-list" },
           el("thead", {}, el("tr", {}, ["tournament.name", "form.game", "tournament.format", "tournament.status", "tournament.entrants"].map((h) => el("th", {}, t(h))))), rows)),
-      el("section", { class: "card" }, el("h2", {}, t("tournament.create-title")),
-        el("label", {}, t("tournament.name"), name), el("label", {}, t("form.game"), game), el("label", {}, t("form.variant"), variant),
-        el("label", {}, t("tournament.format"), format), roundsLabel, el("label", {}, t("form.time"), time),
-        el("label", { class: "check" }, rated, t("form.rated")), el("div", { class: "row" }, create), message)),
+      el("section", { class: "card" }, el("h2", {}, t("tournament.create-title")), app.me
+        ? [el("label", {}, t("tournament.name"), name), el("label", {}, t("form.game"), game), el("label", {}, t("form.variant"), variant),
+          el("label", {}, t("tournament.format"), format), roundsLabel, el("label", {}, t("form.time"), time),
+          el("label", { class: "check" }, rated, t("form.rated")), el("div", { class: "row" }, create)]
+        : app.playPrompt(t("visitor.prompt-tournament-create")),
+      message)),
   );
 
   const tournaments = await app.api.get("/api/tournaments").catch((e) => {
@@ -123,10 +126,12 @@ async function details(root, id, app) {
     head.replaceChildren(el("h1", {}, s.name), el("p", { class: "muted", "data-testid": "tournament-status" },
       t(s.rated ? "tournament.summary-rated" : "tournament.summary", { game: gameName(s.game), variant: s.variant, format: formatText(s.format), status: statusText(s) }),
       s.reason ? ` (${s.reason})` : ""));
-    const entered = tour.entrants.some((e) => e.player.id === app.me.id);
-    const creator = s.creator.id === app.me.id;
+    const entered = tour.entrants.some((e) => e.player.id === app.me?.id);
+    const creator = s.creator.id === app.me?.id;
     const buttons = [];
-    if (s.status === "registering" && !entered) {
+    if (s.status === "registering" && !app.me) {
+      buttons.push(app.playPrompt(t("visitor.prompt-tournament-enter")));
+    } else if (s.status === "registering" && !entered) {
       const register = el("button", { "data-testid": "tournament-register" }, t("login.register"));
       register.onclick = () => run(app.api.post(`/api/tournaments/${id}/register`));
       buttons.push(register);

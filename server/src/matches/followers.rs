@@ -55,6 +55,19 @@ impl Followers {
         self.followers.is_empty()
     }
 
+    /// How many spectator sockets (holding no seat) follow the match.
+    pub fn watchers(&self) -> u32 {
+        self.followers.iter().filter(|f| f.viewer.is_none()).count() as u32
+    }
+
+    /// Sends every follower a frame that is not a match event: not numbered, not kept for
+    /// resumes, and not worth dropping a follower for when its outbox is full.
+    pub fn tell(&self, frame: &Frame) {
+        for f in &self.followers {
+            let _ = f.outbox.try_send(frame.clone());
+        }
+    }
+
     /// Whether a socket of this player follows the match.
     pub fn include(&self, player: PlayerId) -> bool {
         self.followers.iter().any(|f| f.player == Some(player))

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{
-    ErrorBody, ErrorCode, GameRecord, MatchId, MatchRecord, MatchReplay, MatchResult, MatchSummary,
-    PlayerId, RecordedAction, ReplayAction, Seq,
+    ErrorBody, ErrorCode, GameRecord, LiveMatch, MatchId, MatchRecord, MatchReplay, MatchResult,
+    MatchSummary, PlayerId, RecordedAction, ReplayAction, Seq,
 };
 
 use super::hosted::{self, Hosted};
@@ -176,10 +176,11 @@ fn summary(m: &StoredMatch) -> MatchSummary {
         plays: a human player in it follows it, or left it less than the disconnect grace ago \
         (a match the AI plays on every seat always counts). With a session, the asking player's \
         own live matches are listed too, to go back to. Newest first, one page at a time, to \
-        watch over the WebSocket.",
+        watch over the WebSocket. Each comes with its number of spectators and its position \
+        (the spectators' view), to show its board in the list.",
     params(Page),
     responses(
-        (status = 200, description = "One page of matches", body = Vec<MatchSummary>),
+        (status = 200, description = "One page of matches", body = Vec<LiveMatch>),
         (status = 400, description = "`bad_request`: a page that is not a number", body = ErrorBody),
     ),
 )]
@@ -187,11 +188,24 @@ async fn live_matches(
     State(state): State<AppState>,
     viewer: Viewer,
     page: Result<Query<Page>, QueryRejection>,
-) -> ApiResult<Json<Vec<MatchSummary>>> {
+) -> ApiResult<Json<Vec<LiveMatch>>> {
     // A match its players have left (a game against the AI, most often) would otherwise stay
     // listed until the housekeeping calls it off.
     let shown = |id, seated| seated || state.rooms().attended(id);
-    listed(&state, Status::Live, viewer.player, page, shown).await
+    let Json(matches) = listed(&state, Status::Live, viewer.player, page, shown).await?;
+    // Watchers and position are what each room keeps for the list: no room is asked.
+    let live = matches
+        .into_iter()
+        .map(|summary| {
+            let glance = state.rooms().glance(summary.id);
+            LiveMatch {
+                watchers: glance.as_ref().map_or(0, |g| g.watchers),
+                view: glance.map(|g| g.view),
+                summary,
+            }
+        })
+        .collect();
+    Ok(Json(live))
 }
 
 #[utoipa::path(

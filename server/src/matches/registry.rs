@@ -14,7 +14,7 @@ use tracing::Instrument;
 
 use super::command::Command;
 use super::new_match::{NewMatch, Opening};
-use super::room::{Presence, Room, RoomContext, unrated};
+use super::room::{Glance, GlanceCell, Room, RoomContext, unrated};
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
 use crate::shutdown::Tracker;
@@ -22,10 +22,11 @@ use crate::shutdown::Tracker;
 /// Commands a room may have waiting before senders wait for it.
 const ROOM_QUEUE: usize = 64;
 
-/// A running room: its command channel, and who is there (which the room keeps up to date).
+/// A running room: its command channel, and what the list of live matches shows of it (which
+/// the room keeps up to date).
 struct Handle {
     commands: mpsc::Sender<Command>,
-    presence: Presence,
+    glance: GlanceCell,
 }
 
 impl Handle {
@@ -120,8 +121,7 @@ impl Rooms {
         let mut running = self.running.lock();
         self.refuse_if_stopped()?;
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
-        let presence = Presence::default();
-        let seen = presence.clone();
+        let glance = room.glance();
         // The room holds only a weak sender to itself (for its AI's moves), so it still ends
         // when the registry lets it go.
         let weak = tx.downgrade();
@@ -132,10 +132,8 @@ impl Rooms {
         let span = tracing::info_span!(parent: None, "match", match_id = id.0);
         tokio::spawn(
             async move {
-                room.run(rx, weak, &seen, |commands| {
-                    registry.close_if_quiet(commands)
-                })
-                .await;
+                room.run(rx, weak, |commands| registry.close_if_quiet(commands))
+                    .await;
                 registry.forget_ended(id);
                 drop(entered);
             }
@@ -143,7 +141,7 @@ impl Rooms {
         );
         let handle = Handle {
             commands: tx.clone(),
-            presence,
+            glance,
         };
         if running.insert(id, handle).is_none() {
             crate::metrics::match_rooms(1);
@@ -181,10 +179,23 @@ impl Rooms {
     pub fn attended(&self, id: MatchId) -> bool {
         let running = self.running.lock();
         running.get(&id).and_then(Handle::open).is_some_and(|h| {
-            h.presence
-                .away_since()
+            h.glance
+                .read(|g| g.away_since)
                 .is_none_or(|since| since.elapsed() < self.ctx.grace)
         })
+    }
+
+    /// What the list of live matches shows of a match, if its room is running: read from what
+    /// the room keeps up to date, without a round trip to the room.
+    pub fn glance(&self, id: MatchId) -> Option<Glance> {
+        let cell = self
+            .running
+            .lock()
+            .get(&id)
+            .and_then(Handle::open)?
+            .glance
+            .clone();
+        Some(cell.read(Glance::clone))
     }
 
     /// Starts a room for every match that is not over, so that clocks run and players can come

@@ -15,6 +15,7 @@ use protocol::{
     Ack, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct,
     SeatCommand, SeatState, Seq, ServerMessage,
 };
+use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
@@ -51,19 +52,31 @@ pub struct RoomContext {
     pub rated_games_per_pair: u32,
 }
 
-/// Since when every human player of a room's match has been away: `None` while one of them
-/// follows it, and when no human plays in it. The room keeps it up to date, for the list of live
-/// matches (see [`super::Rooms::attended`]).
+/// What the list of live matches shows of a room's match (see [`super::Rooms::attended`] and
+/// [`super::Rooms::glance`]), kept up to date by the room, so that listing a page of matches
+/// never waits on their rooms.
 #[derive(Clone, Default)]
-pub struct Presence(Arc<Mutex<Option<Instant>>>);
+pub struct Glance {
+    /// Since when every human player has been away: `None` while one of them follows the match,
+    /// and when no human plays in it.
+    pub away_since: Option<Instant>,
+    /// Spectator sockets following the match.
+    pub watchers: u32,
+    /// The spectators' view of the game, as of its last action.
+    pub view: Value,
+}
 
-impl Presence {
-    pub fn away_since(&self) -> Option<Instant> {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+/// Where a room keeps its [`Glance`] for the registry to read.
+#[derive(Clone, Default)]
+pub struct GlanceCell(Arc<Mutex<Glance>>);
+
+impl GlanceCell {
+    pub fn read<T>(&self, read: impl FnOnce(&Glance) -> T) -> T {
+        read(&self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    fn set(&self, away_since: Option<Instant>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = away_since;
+    fn update(&self, update: impl FnOnce(&mut Glance)) {
+        update(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner));
     }
 }
 
@@ -76,6 +89,8 @@ enum Alarm {
     Outcome,
     /// Nobody has followed the match for [`RoomContext::sleep_after`]: the room leaves memory.
     Sleep,
+    /// The number of spectators changed since followers were last told it.
+    Watchers,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -121,10 +136,18 @@ pub struct Room {
     retry_result: Option<Instant>,
     /// Counts the match among the live ones while it is being played here.
     live: Option<LiveMatch>,
+    /// What the list of live matches shows of the match.
+    glance: GlanceCell,
+    /// The number of spectators followers were last told, and when.
+    told_watchers: (u32, Option<Instant>),
 }
 
 /// How long a result that could not be stored waits before it is tried again.
 const RESULT_RETRY: Duration = Duration::from_secs(1);
+
+/// The shortest time between two `watchers` messages of a match: spectators coming and going
+/// would otherwise cost every follower a message each.
+const WATCHERS_EVERY: Duration = Duration::from_secs(1);
 
 fn forbidden(what: &str) -> ApiError {
     ApiError::new(ErrorCode::Forbidden, what.to_string())
@@ -190,6 +213,8 @@ impl Room {
         }
         // A match restored live counts as live again (the server that counted it is gone).
         let live = (phase == Phase::Live).then(|| LiveMatch::new(&spec.game));
+        let glance = GlanceCell::default();
+        glance.update(|g| g.view = game.view(None));
         Ok(Room {
             id: stored.id,
             spec,
@@ -220,7 +245,14 @@ impl Room {
             thinking: vec![false; n],
             retry_result: None,
             live,
+            glance,
+            told_watchers: (0, None),
         })
+    }
+
+    /// What the list of live matches shows of the match, as the room keeps it up to date.
+    pub fn glance(&self) -> GlanceCell {
+        self.glance.clone()
     }
 
     /// The room of a match just stored with its first players: each seat's taking is
@@ -258,7 +290,6 @@ impl Room {
         mut self,
         mut commands: mpsc::Receiver<Command>,
         me: mpsc::WeakSender<Command>,
-        presence: &Presence,
         close_if_quiet: impl Fn(&mut mpsc::Receiver<Command>) -> bool,
     ) {
         // A crash between storing a game's final action and storing its result leaves a live
@@ -273,7 +304,11 @@ impl Room {
             tracing::warn!(error = %e, "could not start a full match");
         }
         loop {
-            presence.set(self.away_since());
+            let (away_since, watchers) = (self.away_since(), self.followers.watchers());
+            self.glance.update(|g| {
+                g.away_since = away_since;
+                g.watchers = watchers;
+            });
             self.wake_ai(&me);
             let alarm = self.alarm();
             let timer = async {
@@ -293,6 +328,7 @@ impl Room {
                     Some((_, Alarm::Outcome)) => self.finish_by_rules().await,
                     // A command that came in meanwhile keeps the room awake to serve it.
                     Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
+                    Some((_, Alarm::Watchers)) => self.tell_watchers(),
                     None => {}
                 },
             }
@@ -313,9 +349,21 @@ impl Room {
     }
 
     /// When the room next acts by itself, if nothing happens first: a running clock's flag
-    /// falls, or a match nobody follows, with no clock running and no AI thinking, sleeps. Any
-    /// command puts the sleep off again.
+    /// falls, a match nobody follows, with no clock running and no AI thinking, sleeps, or
+    /// followers are told a new number of spectators. Any command puts the sleep off again.
     fn alarm(&self) -> Option<(Instant, Alarm)> {
+        let (told, told_at) = self.told_watchers;
+        let watchers = (!self.followers.is_empty() && self.followers.watchers() != told)
+            .then(|| told_at.map_or_else(Instant::now, |at| at + WATCHERS_EVERY))
+            .map(|at| (at, Alarm::Watchers));
+        [self.game_alarm(), watchers]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(at, _)| *at)
+    }
+
+    /// The alarm of the game itself: a flag, a result to store again, or sleep.
+    fn game_alarm(&self) -> Option<(Instant, Alarm)> {
         let flag = self
             .clocks
             .as_ref()
@@ -610,13 +658,29 @@ impl Room {
                 vec![self.snapshot_frame(viewer, &yours)]
             }
         };
-        self.followers.add(conn, player, viewer, outbox, frames);
+        self.followers
+            .add(conn, player, viewer, outbox.clone(), frames);
+        // The newcomer learns the number at once; the others with the next telling.
+        let _ = outbox.try_send(self.watchers_frame());
         Ok(Ack {
             match_id: Some(self.id),
             seats: yours,
             seq: Some(Seq(self.followers.seq())),
             ..Ack::default()
         })
+    }
+
+    fn watchers_frame(&self) -> Frame {
+        frame(&ServerMessage::Watchers {
+            match_id: self.id,
+            watchers: self.followers.watchers(),
+        })
+    }
+
+    /// Tells every follower how many spectators follow the match now.
+    fn tell_watchers(&mut self) {
+        self.told_watchers = (self.followers.watchers(), Some(Instant::now()));
+        self.followers.tell(&self.watchers_frame());
     }
 
     fn unwatch(&mut self, conn: ConnId) {
@@ -741,15 +805,18 @@ impl Room {
         }
         let hides = self.game.hides_actions();
         let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
-        // Rendered once per class of viewer: the view each class gets is computed there.
+        // Rendered once per class of viewer: the view each seat gets is computed there; the
+        // spectators' one also goes to the list of live matches.
         let game = &self.game;
+        let public = game.view(None);
         self.followers.broadcast(|viewer| MatchEvent::Acted {
             seat,
             action: (!hides || viewer == Some(seat)).then(|| text.clone()),
-            view: game.view(viewer),
+            view: viewer.map_or_else(|| public.clone(), |seat| game.view(Some(seat))),
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
         });
+        self.glance.update(|g| g.view = public);
         let ack = self.ack_seq();
         // The move is durable, so it is acknowledged even if its result is not stored yet.
         self.finish_by_rules().await;

@@ -207,6 +207,35 @@ impl WebDriverCompatibleCommand for ConsoleLog {
     }
 }
 
+/// ChromeDriver's own command to run a Chrome DevTools Protocol command in the page (not in W3C
+/// WebDriver): what a test cannot do through WebDriver, such as emulating the system's colour
+/// scheme.
+#[derive(Debug)]
+struct DevTools {
+    command: &'static str,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.command, "params": self.params}).to_string()),
+        )
+    }
+}
+
 /// Where a pointer gesture starts or ends: the centre of an element, by CSS selector.
 fn centre_of(css: &str) -> String {
     format!(
@@ -348,6 +377,19 @@ impl Browser {
         assert!(errors.is_empty(), "the page logged errors: {errors:#?}");
     }
 
+    /// Makes the page see the system's colour scheme as `scheme` ("light" or "dark"), as the
+    /// `prefers-color-scheme` media feature reports it.
+    pub async fn emulate_colour_scheme(&self, scheme: &str) {
+        let features = json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]});
+        self.client
+            .issue_cmd(DevTools {
+                command: "Emulation.setEmulatedMedia",
+                params: features,
+            })
+            .await
+            .unwrap();
+    }
+
     /// Starts counting the sounds the page plays: `HTMLAudioElement.prototype.play` is stubbed
     /// to count its calls by the sound's name (`window.played`), playing nothing.
     pub async fn count_sounds(&self) {
@@ -460,9 +502,10 @@ impl Browser {
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
-    /// Registers through the login screen and waits for the lobby.
+    /// Registers through the login screen (from the visitor's lobby) and waits for the lobby.
     pub async fn register(&self, addr: SocketAddr, name: &str) {
         self.open(addr, "").await;
+        self.click("header-login").await;
         self.fill("login-username", name).await;
         self.fill("login-password", "correct horse battery").await;
         self.click("register-submit").await;
@@ -487,10 +530,10 @@ impl Browser {
         self.click(&format!("sq-{to}")).await;
     }
 
-    /// Enters as a guest through the login screen and waits for the lobby.
+    /// Enters as a guest from the visitor's lobby and waits for the lobby's forms.
     pub async fn guest(&self, addr: SocketAddr) {
         self.open(addr, "").await;
-        self.click("guest-submit").await;
+        self.click("header-guest").await;
         self.find(&by_testid("hotseat-create")).await;
     }
 

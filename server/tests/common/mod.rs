@@ -189,12 +189,34 @@ impl Client {
         }
     }
 
+    /// Connects without a session token, as a visitor, and says hello: welcomed without a
+    /// player.
+    pub async fn visit(addr: SocketAddr) -> Client {
+        let mut client = Client::open(addr, None).await;
+        client
+            .send(&ClientMessage::Hello {
+                version: protocol::PROTOCOL_VERSION,
+            })
+            .await;
+        match client.next().await {
+            ServerMessage::Welcome { player: None, .. } => client,
+            other => panic!("expected a visitor's welcome, got {other:?}"),
+        }
+    }
+
     /// Connects without saying hello.
     pub async fn connect_raw(addr: SocketAddr, token: &str) -> Client {
+        Client::open(addr, Some(token)).await
+    }
+
+    /// Connects, with a session token or without (a visitor), without saying hello.
+    async fn open(addr: SocketAddr, token: Option<&str>) -> Client {
         let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert("Authorization", format!("Bearer {token}").parse().unwrap());
+        if let Some(token) = token {
+            request
+                .headers_mut()
+                .insert("Authorization", format!("Bearer {token}").parse().unwrap());
+        }
         let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         Client {
             ws,
@@ -293,6 +315,16 @@ impl Client {
             self.next().await
         } else {
             self.pending.remove(0)
+        }
+    }
+
+    /// The next message (kept ones first) that `want` takes; the others are dropped.
+    pub async fn message_where(&mut self, want: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
+        loop {
+            let message = self.kept_or_next().await;
+            if want(&message) {
+                return message;
+            }
         }
     }
 
