@@ -533,6 +533,28 @@ pub struct AnalysisReply {
     pub node_bound: u64,
 }
 
+/// `POST /api/analysis/position`: the position an `AnalysisRequest` names, without a search: what
+/// an analysis board draws and lets the user play from, between evaluations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnalysisPosition {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    /// The position, as spectators see it.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub view: serde_json::Value,
+    /// The seats that must act in it; empty once the game is over.
+    pub to_act: Vec<u8>,
+    /// The seat the request is for (its `seat`, else the first to act).
+    pub seat: u8,
+    /// That seat's legal actions, in the game's notation; empty once the game is over.
+    pub legal: Vec<String>,
+    /// What the position shows at a glance, for games that say (tafl).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insights: Option<AnalysisInsights>,
+}
+
 /// Tafl's insights: the king's ways out and the pieces one move from capture.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, AnalysisReply, AnalysisRequest, Ban, ClientMessage, CreateTournament, Credentials,
-    ErrorBody, ErrorCode, Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary,
-    PlayerProfile, QueuePool, SecurityEvent, ServerMessage, Session, TournamentDetails,
-    TournamentSummary, VariantPreview,
+    AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ClientMessage,
+    CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, LiveMatch,
+    MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, SecurityEvent, ServerMessage,
+    Session, TournamentDetails, TournamentSummary, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -329,6 +329,9 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "AnalysisReply" => {
             round_trip::<AnalysisReply>(json, true)?;
+        }
+        "AnalysisPosition" => {
+            round_trip::<AnalysisPosition>(json, true)?;
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

@@ -43,6 +43,7 @@ use crate::state::AppState;
         crate::tournament::http::add_entrant,
         crate::tournament::http::start,
         crate::analysis::http::analyse,
+        crate::analysis::http::position_only,
         crate::admin::ban,
         crate::admin::unban,
         crate::admin::security_events,

@@ -15,7 +15,9 @@ use engine::game::Seat;
 use engine::tafl::opentafl::{parse_move, print_position};
 use engine::tafl::{Layout, Tafl};
 use engine::{Catalog, MatchRng};
-use protocol::{AnalysisReply, ErrorBody, ErrorCode, MatchEvent, MatchId, Session};
+use protocol::{
+    AnalysisPosition, AnalysisReply, ErrorBody, ErrorCode, MatchEvent, MatchId, Session,
+};
 use serde_json::{Value, json};
 
 /// A short bound, so that the tests stay quick.
@@ -460,5 +462,83 @@ async fn analyses_keep_their_bound_and_a_live_match_never_waits_behind_them() {
             );
         }
         println!("{backend:?}: the slowest of {MOVES} live moves was acked in {slowest:?}");
+    }
+}
+
+/// An analysis board's position between evaluations: the view, the seats to act, the legal
+/// actions of the seat asked for (exactly the engine's), and tafl's insights, without a search;
+/// asked for far more often than analyses are allowed, it is never refused, and bad input is
+/// refused as for an analysis.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_position_comes_without_a_search_and_costs_no_analyses() {
+    for backend in BACKENDS {
+        let addr = start(
+            &fresh_database(backend).await,
+            &["--analyses-per-minute", "1", "--analysis-burst", "1"],
+        )
+        .await;
+        let player = guest(addr).await;
+        let position = |body: Value| {
+            http()
+                .post(format!("http://{addr}/api/analysis/position"))
+                .bearer_auth(&player.token)
+                .json(&body)
+                .send()
+        };
+        let body = json!({
+            "game": "tafl", "variant": "brandubh",
+            "position": "/4T2/2tT3/5tT/K6/4t2/7/7/", "to_move": 0,
+        });
+        for _ in 0..5 {
+            let response = position(body.clone()).await.unwrap();
+            assert_eq!(response.status(), 200, "{backend:?}");
+            let reply: AnalysisPosition = response.json().await.unwrap();
+            assert_eq!(reply.to_act, [0]);
+            let mut legal = reply.legal.clone();
+            legal.sort();
+            assert!(legal.contains(&"e5-e2".to_string()), "{legal:?}");
+            assert!(
+                !legal.iter().any(|a| a.starts_with("a4")),
+                "the king is not the attackers'"
+            );
+            assert_eq!(reply.view["position"], json!("/4T2/2tT3/5tT/K6/4t2/7/7/"));
+            let insights = reply.insights.expect("tafl's insights");
+            assert!(insights.threatened.iter().any(|t| t.square == "d2"));
+        }
+        // Played on: the other side's legal actions.
+        let reply: AnalysisPosition = position(json!({
+            "game": "tafl", "variant": "brandubh",
+            "position": "/4T2/2tT3/5tT/K6/4t2/7/7/", "to_move": 0,
+            "actions": [{"seat": 0, "action": "e5-e2"}],
+        }))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+        assert_eq!((reply.to_act, reply.seat), (vec![1], 1));
+        assert!(
+            reply.legal.contains(&"a4-a7".to_string()),
+            "{:?}",
+            reply.legal
+        );
+        let response =
+            position(json!({"game": "tafl", "actions": [{"seat": 1, "action": "a1-a2"}]}))
+                .await
+                .unwrap();
+        refused(
+            response,
+            400,
+            ErrorCode::BadRequest,
+            "a defender's move first",
+        )
+        .await;
+        // The one analysis allowed is still there.
+        analysed(
+            addr,
+            &player,
+            json!({"game": "tafl", "variant": "brandubh"}),
+        )
+        .await;
     }
 }

@@ -249,7 +249,9 @@ export default async function render(root, params, app) {
     fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ", recordLink(matchId, app.invites.get(matchId)),
+      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ",
+        el("a", { href: `#/analysis/match/${matchId}/${m.log.length}`, "data-testid": "analyse-link" }, t("analysis.open")), " · ",
+        recordLink(matchId, app.invites.get(matchId)),
         " · ", el("a", { href: "#/" }, t("match.back-to-lobby"))),
     );
   };

@@ -55,6 +55,8 @@ export default async function render(root, params, app) {
     board?.setFlip?.(flip);
   };
   const controls = el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last);
+  // The position shown, on the analysis board.
+  const analyse = el("a", { href: `#/analysis/match/${id}/0`, "data-testid": "analyse-link" }, t("analysis.open"));
   const players = record
     ? el("p", { "data-testid": "replay-players" }, record.summary.players.flatMap((p, i) => [i ? t("match.versus") : "", seatName(replay.game, i), " ", playerLink(p)]))
     : null;
@@ -65,7 +67,7 @@ export default async function render(root, params, app) {
       el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: replay.variant })),
       players,
       result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
-      el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null)),
+      el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null, analyse)),
     el("div", { class: "match-board" }, boardBox, controls),
     el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves)));
 
@@ -115,6 +117,7 @@ export default async function render(root, params, app) {
   function show(step) {
     at = Math.max(0, Math.min(last, step));
     position.textContent = `${at} / ${last}`;
+    analyse.href = `#/analysis/match/${id}/${at}`;
     buttons.first.disabled = buttons.prev.disabled = at === 0;
     buttons.next.disabled = buttons.last.disabled = at === last;
     [...moves.children].forEach((item, i) => {

@@ -1,4 +1,6 @@
-//! `POST /api/analysis`: the AI's evaluation and best line for a position.
+//! `POST /api/analysis`: the AI's evaluation and best line for a position; and
+//! `POST /api/analysis/position`: the same position without a search, for an analysis board to
+//! draw and play from between evaluations.
 //!
 //! A session is required, a guest's will do: the rate limit is per player, which an address
 //! cannot be (players behind one address would share it, and one client could starve them),
@@ -10,7 +12,7 @@ use std::time::Instant;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use protocol::{AnalysisReply, AnalysisRequest, ErrorBody, ErrorCode, PlayerId};
+use protocol::{AnalysisPosition, AnalysisReply, AnalysisRequest, ErrorBody, ErrorCode, PlayerId};
 
 use super::request::{self, Start};
 use crate::auth::Authed;
@@ -21,7 +23,9 @@ use crate::matches::http::Viewer;
 use crate::state::AppState;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/analysis", post(analyse))
+    Router::new()
+        .route("/api/analysis", post(analyse))
+        .route("/api/analysis/position", post(position_only))
 }
 
 fn bad(message: impl Into<String>) -> ApiError {
@@ -34,6 +38,56 @@ struct Position {
     variant: String,
     seats: u8,
     hosted: Box<dyn Hosted>,
+}
+
+/// A request's position with its actions played, and the seat the request is for.
+struct Prepared {
+    position: Position,
+    to_act: Vec<u8>,
+    seat: u8,
+}
+
+/// Builds the position a request names and plays its actions, finding everything wrong with it
+/// (before any search, and before the player's rate is charged).
+async fn prepare(state: &AppState, player: PlayerId, body: AnalysisRequest) -> ApiResult<Prepared> {
+    let checked = request::check(body)?;
+    let mut position = position(state, player, checked.start).await?;
+    let Position {
+        game,
+        variant,
+        hosted,
+        ..
+    } = &mut position;
+    for (index, a) in checked.actions.iter().enumerate() {
+        hosted.play(a.seat, &a.action).map_err(|e| {
+            bad(format!(
+                "action {} (seat {}: {}): {}",
+                index + 1,
+                a.seat,
+                a.action,
+                e.message
+            ))
+        })?;
+    }
+    let to_act = hosted.to_act();
+    let seat = match (checked.seat, to_act.first()) {
+        (Some(seat), _) => seat,
+        (None, Some(&first)) => first,
+        (None, None) => 0,
+    };
+    if usize::from(seat) >= hosted.seat_count() {
+        return Err(bad(format!("{game} {variant} has no seat {seat}")));
+    }
+    if !to_act.is_empty() && !to_act.contains(&seat) {
+        return Err(bad(format!(
+            "seat {seat} need not act here; the seats to act are {to_act:?}"
+        )));
+    }
+    Ok(Prepared {
+        position,
+        to_act,
+        seat,
+    })
 }
 
 #[utoipa::path(
@@ -64,38 +118,17 @@ pub async fn analyse(
     Body(body): Body<AnalysisRequest>,
 ) -> ApiResult<Json<AnalysisReply>> {
     let arrived = Instant::now();
-    let checked = request::check(body)?;
-    let Position {
-        game,
-        variant,
-        seats,
-        mut hosted,
-    } = position(&state, player.id, checked.start).await?;
-    for (index, a) in checked.actions.iter().enumerate() {
-        hosted.play(a.seat, &a.action).map_err(|e| {
-            bad(format!(
-                "action {} (seat {}: {}): {}",
-                index + 1,
-                a.seat,
-                a.action,
-                e.message
-            ))
-        })?;
-    }
-    let to_act = hosted.to_act();
-    let seat = match (checked.seat, to_act.first()) {
-        (Some(seat), _) => seat,
-        (None, Some(&first)) => first,
-        (None, None) => 0,
-    };
-    if usize::from(seat) >= hosted.seat_count() {
-        return Err(bad(format!("{game} {variant} has no seat {seat}")));
-    }
-    if !to_act.is_empty() && !to_act.contains(&seat) {
-        return Err(bad(format!(
-            "seat {seat} need not act here; the seats to act are {to_act:?}"
-        )));
-    }
+    let Prepared {
+        position:
+            Position {
+                game,
+                variant,
+                seats,
+                hosted,
+            },
+        to_act,
+        seat,
+    } = prepare(&state, player.id, body).await?;
     state.limits().analysis(player.id)?;
     let view = hosted.view(None);
     let found = state.analyst().run(hosted, seat, arrived).await?;
@@ -113,6 +146,59 @@ pub async fn analyse(
         elapsed_ms: arrived.elapsed().as_millis() as u64,
         bound_ms: found.bound.as_millis() as u64,
         node_bound: found.max_nodes,
+    }))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/analysis/position",
+    tag = "analysis",
+    summary = "A position for an analysis board, without a search",
+    description = "The position an analysis request names (a finished match's, a position in the \
+        game's notation or a variant's start, with actions played from there): its view, the \
+        seats to act, the legal actions of the seat asked for, and for tafl the king's escape \
+        routes and the pieces under threat. No search runs, so it is not rate-limited as \
+        analyses are: an analysis board asks for it after every free move.",
+    security(("bearer" = []), ("cookie" = [])),
+    request_body = AnalysisRequest,
+    responses(
+        (status = 200, description = "The position", body = AnalysisPosition),
+        (status = 400, description = "`malformed` or `bad_request`: as for `/api/analysis`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: no session", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such match, or a private one this player may not see", body = ErrorBody),
+        (status = 409, description = "`conflict`: the match is not over", body = ErrorBody),
+    ),
+)]
+pub async fn position_only(
+    State(state): State<AppState>,
+    Authed(player): Authed,
+    Body(body): Body<AnalysisRequest>,
+) -> ApiResult<Json<AnalysisPosition>> {
+    let Prepared {
+        position:
+            Position {
+                game,
+                variant,
+                seats,
+                hosted,
+            },
+        to_act,
+        seat,
+    } = prepare(&state, player.id, body).await?;
+    let legal = if to_act.is_empty() {
+        Vec::new()
+    } else {
+        hosted.legal(seat)
+    };
+    Ok(Json(AnalysisPosition {
+        game,
+        variant,
+        seats,
+        view: hosted.view(None),
+        to_act,
+        seat,
+        legal,
+        insights: hosted.insights(),
     }))
 }
 
