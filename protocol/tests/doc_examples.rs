@@ -10,9 +10,10 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool,
-    SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
+    AddEntrant, Ban, ChatHistory, ChatReport, ClientMessage, CreateTournament, Credentials,
+    ErrorBody, ErrorCode, Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary,
+    PlayerProfile, PlayerRef, QueuePool, Report, SecurityEvent, ServerMessage, Session,
+    TournamentDetails, TournamentSummary, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,6 +33,7 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "chat",
     "shutdown",
 ];
 
@@ -83,6 +85,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::Chat { .. } => "chat",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
@@ -322,6 +325,21 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "TournamentDetails" => {
             round_trip::<TournamentDetails>(json, true)?;
+        }
+        "ChatHistory" => {
+            round_trip::<ChatHistory>(json, true)?;
+        }
+        "Report" => {
+            round_trip::<Report>(json, false)?;
+        }
+        "PlayerRefList" => {
+            round_trip::<Vec<PlayerRef>>(json, true)?;
+        }
+        "ChatReportList" => {
+            let list: Vec<ChatReport> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one report".to_string());
+            }
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

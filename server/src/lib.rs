@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod error;
@@ -56,6 +57,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
+        .merge(chat::http::routes())
         .merge(rules::routes())
         .merge(web::routes())
         .merge(openapi::routes())
@@ -77,6 +79,7 @@ fn log_limits(c: &Config) {
         logins_per_minute = c.logins_per_minute,
         registrations_per_minute = c.registrations_per_minute,
         guests_per_minute = c.guests_per_minute,
+        chat_messages_per_minute = c.chat_messages_per_minute,
         ws_messages_per_sec = c.ws_messages_per_sec,
         sockets_per_player = c.sockets_per_player,
         visitor_sockets_per_address = c.visitor_sockets_per_address,

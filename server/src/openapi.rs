@@ -15,7 +15,7 @@ use crate::state::AppState;
     info(
         title = "Tafl match server",
         description = "The REST API of the match server: accounts, leaderboards, players, \
-            matches, tournaments. Matches are played over the WebSocket at `/ws` (see \
+            matches, tournaments, chat. Matches are played over the WebSocket at `/ws` (see \
             `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`."
     ),
     paths(
@@ -45,6 +45,14 @@ use crate::state::AppState;
         crate::admin::ban,
         crate::admin::unban,
         crate::admin::security_events,
+        crate::chat::http::match_chat,
+        crate::chat::http::lobby_chat,
+        crate::chat::http::report,
+        crate::chat::http::mutes,
+        crate::chat::http::mute,
+        crate::chat::http::unmute,
+        crate::chat::http::reports,
+        crate::chat::http::close_report,
         document,
     ),
     modifiers(&SessionAuth),
@@ -53,6 +61,7 @@ use crate::state::AppState;
         (name = "players", description = "Leaderboards and player profiles"),
         (name = "matches", description = "Match records, live matches, the matchmaking queue"),
         (name = "tournaments", description = "Creating, entering, starting and following tournaments"),
+        (name = "chat", description = "Chat histories, mutes and reports (messages are written over the WebSocket)"),
         (name = "server", description = "The server itself"),
         (name = "admin", description = "Moderation, for accounts an operator made admins with `server admin grant NAME`"),
     )
