@@ -130,6 +130,22 @@ pub enum ClientMessage {
         id: CommandId,
         tournament_id: TournamentId,
     },
+    /// Write in a chat: a match's (the players' channel for a player seated in it, the
+    /// spectators' for anyone else following it) or, without `match_id`, the lobby's.
+    Chat {
+        id: CommandId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_id: Option<MatchId>,
+        text: String,
+    },
+    /// Follow the lobby's chat: its messages are sent as they are written, until
+    /// `unwatch_lobby` or the socket closes.
+    WatchLobby {
+        id: CommandId,
+    },
+    UnwatchLobby {
+        id: CommandId,
+    },
     /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
     Ping {
         nonce: u64,
@@ -155,6 +171,9 @@ pub const CLIENT_TYPES: &[&str] = &[
     "play_ai",
     "queue_leave",
     "watch_tournament",
+    "chat",
+    "watch_lobby",
+    "unwatch_lobby",
     "ping",
 ];
 
@@ -178,6 +197,9 @@ impl ClientMessage {
             ClientMessage::QueueLeave { .. } => "queue_leave",
             ClientMessage::PlayAi { .. } => "play_ai",
             ClientMessage::WatchTournament { .. } => "watch_tournament",
+            ClientMessage::Chat { .. } => "chat",
+            ClientMessage::WatchLobby { .. } => "watch_lobby",
+            ClientMessage::UnwatchLobby { .. } => "unwatch_lobby",
             ClientMessage::Ping { .. } => "ping",
         }
     }
@@ -234,7 +256,10 @@ impl ClientMessage {
             | ClientMessage::QueueJoin { id, .. }
             | ClientMessage::PlayAi { id, .. }
             | ClientMessage::QueueLeave { id }
-            | ClientMessage::WatchTournament { id, .. } => Some(id),
+            | ClientMessage::WatchTournament { id, .. }
+            | ClientMessage::Chat { id, .. }
+            | ClientMessage::WatchLobby { id }
+            | ClientMessage::UnwatchLobby { id } => Some(id),
         }
     }
 }

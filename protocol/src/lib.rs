@@ -17,8 +17,8 @@ pub use client::{
 };
 pub use rest::*;
 pub use server::{
-    Ack, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot, PlayerRef, RatingChange,
-    SeatState, ServerMessage,
+    Ack, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot,
+    PlayerRef, RatingChange, SeatState, ServerMessage,
 };
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +49,18 @@ pub struct CommandId(pub String);
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct TournamentId(pub i64);
+
+/// A chat message, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ChatId(pub i64);
+
+/// A report of a chat message, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ReportId(pub i64);
 
 /// Position of an event in its match's stream: 1 for the first event, counting up without gaps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

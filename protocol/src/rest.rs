@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ClockSpec, MatchId, MatchResult, PlayerRef, Seq, TimeControl, TournamentId};
+use crate::{
+    ChatChannel, ChatMessage, ClockSpec, MatchId, MatchResult, PlayerRef, ReportId, Seq,
+    TimeControl, TournamentId,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -386,6 +389,34 @@ pub struct SecurityEvent {
 #[serde(deny_unknown_fields)]
 pub struct Ban {
     pub reason: String,
+}
+
+/// A chat's history as one reader may read it: the channels they may read, and the latest
+/// messages of those channels, oldest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatHistory {
+    pub channels: Vec<ChatChannel>,
+    pub messages: Vec<ChatMessage>,
+}
+
+/// Why a chat message is reported to the admins.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    pub reason: String,
+}
+
+/// A report of a chat message, as admins see it (`GET /api/admin/chat-reports`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatReport {
+    pub id: ReportId,
+    pub message: ChatMessage,
+    pub reporter: PlayerRef,
+    pub reason: String,
+    pub at_ms: i64,
 }
 
 /// A variant's start, to preview before creating a match (a custom tafl variant's rules string,

@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ClientMessage,
-    CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard, LiveMatch,
-    MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool, SecurityEvent, ServerMessage,
-    Session, TournamentDetails, TournamentSummary, VariantPreview,
+    AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
+    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
+    LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef, QueuePool, Report,
+    SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -33,6 +33,7 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "chat",
     "shutdown",
 ];
 
@@ -84,6 +85,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::Chat { .. } => "chat",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
@@ -332,6 +334,21 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "AnalysisPosition" => {
             round_trip::<AnalysisPosition>(json, true)?;
+        }
+        "ChatHistory" => {
+            round_trip::<ChatHistory>(json, true)?;
+        }
+        "Report" => {
+            round_trip::<Report>(json, false)?;
+        }
+        "PlayerRefList" => {
+            round_trip::<Vec<PlayerRef>>(json, true)?;
+        }
+        "ChatReportList" => {
+            let list: Vec<ChatReport> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one report".to_string());
+            }
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

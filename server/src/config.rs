@@ -50,6 +50,13 @@ pub struct Config {
     /// Guest accounts a client address may make in one burst before `rate_limited`.
     #[arg(long, env = "TAFL_GUEST_BURST", default_value_t = 20, value_parser = at_least_u32(1))]
     pub guest_burst: u32,
+    /// Chat messages each player may write per minute, on average, in every channel together
+    /// (0: no limit).
+    #[arg(long, env = "TAFL_CHAT_MESSAGES_PER_MINUTE", default_value_t = 12)]
+    pub chat_messages_per_minute: u32,
+    /// Chat messages a player may write in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_CHAT_BURST", default_value_t = 5, value_parser = at_least_u32(1))]
+    pub chat_burst: u32,
     /// A guest account nobody has used for this many days is removed; its finished matches
     /// stay, under an anonymous name.
     #[arg(long, env = "TAFL_GUEST_IDLE_DAYS", default_value_t = 30, value_parser = at_least(1))]

@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod analysis;
 pub mod auth;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod error;
@@ -58,6 +59,7 @@ pub fn app(state: AppState) -> Router {
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
         .merge(analysis::http::routes())
+        .merge(chat::http::routes())
         .merge(rules::routes())
         .merge(web::routes())
         .merge(openapi::routes())
@@ -81,6 +83,7 @@ fn log_limits(c: &Config) {
         guests_per_minute = c.guests_per_minute,
         analyses_per_minute = c.analyses_per_minute,
         analysis_ms = c.analysis_ms,
+        chat_messages_per_minute = c.chat_messages_per_minute,
         ws_messages_per_sec = c.ws_messages_per_sec,
         sockets_per_player = c.sockets_per_player,
         visitor_sockets_per_address = c.visitor_sockets_per_address,

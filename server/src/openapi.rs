@@ -15,7 +15,7 @@ use crate::state::AppState;
     info(
         title = "Tafl match server",
         description = "The REST API of the match server: accounts, leaderboards, players, \
-            matches, tournaments, analysis. Matches are played over the WebSocket at `/ws` (see \
+            matches, tournaments, analysis, chat. Matches are played over the WebSocket at `/ws` (see \
             `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`."
     ),
     paths(
@@ -47,6 +47,14 @@ use crate::state::AppState;
         crate::admin::ban,
         crate::admin::unban,
         crate::admin::security_events,
+        crate::chat::http::match_chat,
+        crate::chat::http::lobby_chat,
+        crate::chat::http::report,
+        crate::chat::http::mutes,
+        crate::chat::http::mute,
+        crate::chat::http::unmute,
+        crate::chat::http::reports,
+        crate::chat::http::close_report,
         document,
     ),
     modifiers(&SessionAuth),
@@ -56,6 +64,7 @@ use crate::state::AppState;
         (name = "matches", description = "Match records, live matches, the matchmaking queue"),
         (name = "tournaments", description = "Creating, entering, starting and following tournaments"),
         (name = "analysis", description = "The AI's analysis of a position, for an analysis board"),
+        (name = "chat", description = "Chat histories, mutes and reports (messages are written over the WebSocket)"),
         (name = "server", description = "The server itself"),
         (name = "admin", description = "Moderation, for accounts an operator made admins with `server admin grant NAME`"),
     )

@@ -4,6 +4,7 @@
 use protocol::{Ack, PlayerId, SeatCommand, Seq};
 use tokio::sync::oneshot;
 
+use crate::chat::rules::ChatText;
 use crate::error::ApiResult;
 use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
@@ -40,6 +41,14 @@ pub enum Command {
     Seat {
         player: PlayerId,
         command: SeatCommand,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    /// A chat message from a socket following the match: written in the channel of the
+    /// author's role, and sent to the followers who read that channel.
+    Chat {
+        conn: ConnId,
+        author: Player,
+        text: ChatText,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
     /// Ends a live match against those of `seats` whose human player never came to it (never
