@@ -29,7 +29,7 @@ pub fn routes() -> Router<AppState> {
 /// The longest reason a ban may give.
 const MAX_REASON: usize = 500;
 
-/// A reason given for a ban or a report, trimmed: 1 to [`MAX_REASON`] characters. `what` names
+/// A reason given for a ban or a report, trimmed: 1 to `MAX_REASON` characters. `what` names
 /// what gives it in the refusal ("a ban").
 pub fn reason<'a>(text: &'a str, what: &str) -> ApiResult<&'a str> {
     let reason = text.trim();
