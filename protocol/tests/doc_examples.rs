@@ -11,8 +11,9 @@ use std::fmt::Debug;
 
 use protocol::{
     AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool,
-    SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
+    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef,
+    QueuePool, SecurityEvent, ServerMessage, Session, Settings, TournamentDetails,
+    TournamentSummary, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,6 +33,12 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "rematch_offered",
+    "rematch_declined",
+    "rematch_lapsed",
+    "rematch_started",
+    "challenge_open",
+    "challenge_ended",
     "shutdown",
 ];
 
@@ -83,6 +90,12 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::RematchOffered { .. } => "rematch_offered",
+        ServerMessage::RematchDeclined { .. } => "rematch_declined",
+        ServerMessage::RematchLapsed { .. } => "rematch_lapsed",
+        ServerMessage::RematchStarted { .. } => "rematch_started",
+        ServerMessage::ChallengeOpen { .. } => "challenge_open",
+        ServerMessage::ChallengeEnded { .. } => "challenge_ended",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
@@ -271,6 +284,15 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "PlayerProfile" => {
             round_trip::<PlayerProfile>(json, true)?;
+        }
+        "PlayerRefList" => {
+            let list: Vec<PlayerRef> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one player".to_string());
+            }
+        }
+        "Settings" => {
+            round_trip::<Settings>(json, true)?;
         }
         "MatchSummary" => {
             round_trip::<MatchSummary>(json, true)?;

@@ -117,6 +117,11 @@ impl Sockets {
         sockets.push((conn, outbox));
     }
 
+    /// Whether `player` has a socket open (that said hello).
+    pub fn online(&self, player: PlayerId) -> bool {
+        self.registry().players.contains_key(&player)
+    }
+
     /// Sends a frame to every open socket of `player`; false if they have none.
     pub fn send_to_player(&self, player: PlayerId, frame: &Frame) -> bool {
         let registry = self.registry();

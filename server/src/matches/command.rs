@@ -1,9 +1,10 @@
 //! What a room is asked to do: every command a live match's actor serves, from sockets, the
 //! queue, tournaments, the housekeeping and the room's own AI.
 
-use protocol::{Ack, PlayerId, SeatCommand, Seq};
+use protocol::{Ack, MatchId, PlayerId, SeatCommand, Seq};
 use tokio::sync::oneshot;
 
+use super::rematch::{Deal, RematchAnswer};
 use crate::error::ApiResult;
 use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
@@ -33,8 +34,11 @@ pub enum Command {
         outbox: Outbox,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
+    /// `closed`: the socket closed (a reload, a dropped connection) rather than leaving the
+    /// match's page, so it may be back within the grace period.
     Unwatch {
         conn: ConnId,
+        closed: bool,
     },
     /// A player's command for one of their seats: an action, a resignation, a draw offer...
     Seat {
@@ -42,6 +46,16 @@ pub enum Command {
         command: SeatCommand,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
+    /// A player offers a finished match's rematch, or answers the offer. Answers the new
+    /// match to open when this was the last agreement the rematch waited for.
+    Rematch {
+        player: PlayerId,
+        answer: RematchAnswer,
+        reply: oneshot::Sender<ApiResult<Option<Deal>>>,
+    },
+    /// The rematch every player agreed on was opened (`Some`), or could not be (`None`: the
+    /// last agreement is undone, and may be given again).
+    Rematched { opened: Option<MatchId> },
     /// Ends a live match against those of `seats` whose human player never came to it (never
     /// followed it since the room started, never acted): they lose, reason `no_show` (a draw
     /// when every seat is absent). Answers the seats forfeited; none when everyone came. The
