@@ -4,9 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{
-    ChallengeId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId,
-};
+use crate::{ChallengeId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

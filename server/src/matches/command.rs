@@ -36,10 +36,7 @@ pub enum Command {
     },
     /// `closed`: the socket closed (a reload, a dropped connection) rather than leaving the
     /// match's page, so it may be back within the grace period.
-    Unwatch {
-        conn: ConnId,
-        closed: bool,
-    },
+    Unwatch { conn: ConnId, closed: bool },
     /// A player's command for one of their seats: an action, a resignation, a draw offer...
     Seat {
         player: PlayerId,

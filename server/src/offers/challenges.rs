@@ -46,12 +46,15 @@ impl Challenges {
 fn not_found(id: ChallengeId) -> ApiError {
     ApiError::new(
         ErrorCode::NotFound,
-        format!("there is no challenge {}: it was answered, withdrawn, or it expired", id.0),
+        format!(
+            "there is no challenge {}: it was answered, withdrawn, or it expired",
+            id.0
+        ),
     )
 }
 
 /// `from` challenges a player. Everything is checked before anything is stored, and a refusal
-/// says why; the rate limit counts only challenges that could be made.
+/// says why; the rate limit counts the challenges that pass those checks.
 pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiResult<Ack> {
     let now = crate::clock::now_ms();
     // The match first: a game two can play, its variant and clock, and the challenger's seat.
@@ -113,7 +116,12 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
         clock: spec.clock,
         expires_ms: new.expires_ms,
     };
-    tracing::info!(challenge = id.0, from = from.id.0, to = to.id.0, "challenge made");
+    tracing::info!(
+        challenge = id.0,
+        from = from.id.0,
+        to = to.id.0,
+        "challenge made"
+    );
     tell_both(state, &challenge, &opened(&challenge));
     desk.made.notify_one();
     Ok(Ack {
@@ -132,7 +140,11 @@ pub async fn answer(
     accept: bool,
 ) -> ApiResult<Ack> {
     let _one = state.challenges().desk.lock().await;
-    let challenge = state.store().challenge(id).await?.ok_or_else(|| not_found(id))?;
+    let challenge = state
+        .store()
+        .challenge(id)
+        .await?
+        .ok_or_else(|| not_found(id))?;
     if challenge.to.id != player.id {
         let why = match challenge.from.id == player.id {
             true => "you made this challenge: withdraw it instead",
@@ -176,7 +188,11 @@ pub async fn answer(
 /// The challenger takes a challenge back.
 pub async fn withdraw(state: &AppState, player: PlayerId, id: ChallengeId) -> ApiResult<Ack> {
     let _one = state.challenges().desk.lock().await;
-    let challenge = state.store().challenge(id).await?.ok_or_else(|| not_found(id))?;
+    let challenge = state
+        .store()
+        .challenge(id)
+        .await?
+        .ok_or_else(|| not_found(id))?;
     if challenge.from.id != player {
         return Err(ApiError::new(
             ErrorCode::Forbidden,
@@ -224,7 +240,11 @@ pub async fn expire(state: AppState) {
             () = due => {}
         }
         let _one = desk.desk.lock().await;
-        match state.store().expired_challenges(crate::clock::now_ms()).await {
+        match state
+            .store()
+            .expired_challenges(crate::clock::now_ms())
+            .await
+        {
             Ok(expired) => {
                 for challenge in expired {
                     end(&state, &challenge, ChallengeEnd::Expired, None).await;

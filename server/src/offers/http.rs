@@ -42,10 +42,7 @@ async fn reachable(state: &AppState, id: i64) -> ApiResult<Player> {
         (status = 404, description = "`not_found`: no such player", body = ErrorBody),
     ),
 )]
-pub async fn follows(
-    State(state): State<AppState>,
-    Id(id): Id,
-) -> ApiResult<Json<Vec<PlayerRef>>> {
+pub async fn follows(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<Vec<PlayerRef>>> {
     let player = reachable(&state, id).await?;
     let followed = state.store().followed_by(player.id).await?;
     Ok(Json(followed.iter().map(Player::public).collect()))
