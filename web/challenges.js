@@ -54,7 +54,7 @@ export function showChallenges(app, socket) {
     const sent = c.from.id === socket.player?.id;
     const other = sent ? c.to : c.from;
     const error = el("p", { class: "error", "data-testid": `challenge-error-${c.id}` });
-    const left = el("p", { class: "muted" });
+    const left = el(sent ? "span" : "p", { class: "muted" });
     const send = async (msg) => {
       error.textContent = "";
       try {
@@ -69,10 +69,14 @@ export function showChallenges(app, socket) {
       : [button(`challenge-accept-${c.id}`, t("match.accept"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: true })),
         button(`challenge-decline-${c.id}`, t("match.decline"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: false }), "secondary")];
     const kind = t(c.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(c.clock) });
-    const node = el("div", { class: `toast${sent ? "" : " incoming"}`, "data-testid": `challenge-${c.id}` },
-      el("strong", {}, t(sent ? "challenge.sent" : "challenge.received", { who: other.name })),
-      el("p", {}, t("challenge.terms", { game: gameName(c.game), variant: c.variant, side: seatName(c.game, sent ? c.seat : 1 - c.seat), kind })),
-      left, el("div", { class: "row" }, buttons), error);
+    const terms = t("challenge.terms", { game: gameName(c.game), variant: c.variant, side: seatName(c.game, sent ? c.seat : 1 - c.seat), kind });
+    // One's own challenge only waits: a line, so as to hide little of the page; its terms on
+    // hovering it.
+    const node = sent
+      ? el("div", { class: "toast", title: terms, "data-testid": `challenge-${c.id}` },
+        el("strong", {}, t("challenge.sent", { who: other.name })), el("div", { class: "row" }, left, ...buttons), error)
+      : el("div", { class: "toast incoming", "data-testid": `challenge-${c.id}` },
+        el("strong", {}, t("challenge.received", { who: other.name })), el("p", {}, terms), left, el("div", { class: "row" }, buttons), error);
     forget(c.id);
     standing.set(c.id, { challenge: c, node, left });
     area.append(node);
@@ -103,7 +107,7 @@ export function showChallenges(app, socket) {
     const dismiss = button(`challenge-dismiss-${msg.challenge_id}`, "\u00D7", () => shown.node.remove(), "secondary");
     dismiss.setAttribute("aria-label", t("challenge.dismiss"));
     shown.node.classList.remove("incoming");
-    fill(shown.node, el("div", { class: "row" }, el("span", {}, text), dismiss));
+    fill(shown.node, el("div", { class: "row notice-row" }, el("span", {}, text), dismiss));
     setTimeout(() => shown.node.remove(), NOTICE_MS);
   };
 

@@ -228,7 +228,8 @@ export default async function render(root, params, app) {
       "data-testid": `player-${i}`,
     },
     el("span", { class: "side" }, seatName(m.game, i)), " ", playerLink(s.player),
-    s.player && !s.connected ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
+    // Who is away matters while the game is played; after it, nobody is told who comes and goes.
+    s.player && !s.connected && !m.result ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
     s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
   };
 
@@ -580,6 +581,8 @@ export default async function render(root, params, app) {
       if (m.yourSeats.length) app.navigate(`#/match/${msg.rematch}`);
     }
     drawBanner();
+    // An offer to answer, where the banner may be out of sight (under the board on a phone).
+    if (msg.type === "rematch_offered" && m.yourSeats.some((s) => !msg.agreed.includes(s))) banner.scrollIntoView({ block: "nearest" });
   };
   const REMATCH = ["rematch_offered", "rematch_declined", "rematch_lapsed", "rematch_started"];
 
