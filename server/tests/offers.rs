@@ -1,8 +1,8 @@
 //! Rematches and challenges over real sockets, on both backends: a rematch accepted (sides
 //! swapped, seats rotated for three, the same options), declined, and lapsed when a player
 //! leaves; a challenge accepted, declined, withdrawn and expired, told on every socket of both
-//! players and to a socket that says hello later; challenge settings and follows honoured; the
-//! rate limit; and bad input refused with nothing changed.
+//! players and to a socket that says hello later, and kept over a server restart; challenge
+//! settings and follows honoured; the rate limit; and bad input refused with nothing changed.
 
 mod common;
 
@@ -643,5 +643,28 @@ async fn challenges_are_rate_limited_and_bad_ones_change_nothing() {
         assert_eq!(open_challenge(&mut b).await.id, c);
         a.ok(|id| answer_challenge(id, c, true)).await;
         assert_eq!(challenge_ended(&mut b).await.1, ChallengeEnd::Accepted);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_outlives_a_server_restart() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let server = common::process::ServerProcess::start(&url).await;
+        let (alice, bjorn, mut a, b) = common::two_players(server.addr).await;
+        let c = challenge_id(&a.ok(|id| challenge(id, bjorn.player.id, 1)).await);
+        server.kill();
+        drop((a, b));
+
+        // Both are told of it again when they come back, and it is played.
+        let server = common::process::ServerProcess::start(&url).await;
+        let mut a = Client::connect(server.addr, &alice.token).await;
+        let mut b = Client::connect(server.addr, &bjorn.token).await;
+        assert_eq!(open_challenge(&mut a).await.id, c, "{backend:?}");
+        assert_eq!(open_challenge(&mut b).await.id, c, "{backend:?}");
+        let accepted = b.ok(|id| answer_challenge(id, c, true)).await;
+        assert_eq!(accepted.seats, vec![0]);
+        let (_, reason, m) = challenge_ended(&mut a).await;
+        assert_eq!((reason, m), (ChallengeEnd::Accepted, accepted.match_id));
     }
 }

@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
 use crate::player::Player;
+use crate::security::Kind;
 use crate::sockets::{Outbox, frame};
 use crate::state::AppState;
 
@@ -90,7 +91,12 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
             format!("{} is not online: challenge them when they are", to.name),
         ));
     }
-    state.limits().challenge(from.id)?;
+    if let Err(e) = state.limits().challenge(from.id) {
+        let account = Some(from.name.as_str());
+        let security = state.security();
+        security.record(Kind::RateLimited, account, None, "too many challenges");
+        return Err(e);
+    }
     let desk = state.challenges();
     let _one = desk.desk.lock().await;
     let new = NewChallenge {
