@@ -20,9 +20,8 @@ pub enum RematchAnswer {
 }
 
 /// Where a finished match's rematch stands.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rematch {
-    #[default]
     None,
     /// Offered: the seats whose players agreed, the offerer's first.
     Offered(Vec<u8>),
