@@ -2,7 +2,8 @@
 //! rematch offered from one player's result banner and accepted from the other's takes both
 //! browsers to the new match, sides swapped; a challenge sent from a player's page shows as a
 //! notification on whatever page the challenged player has open, without changing it, and
-//! accepting it opens the match in both browsers; declined, the challenger is told. Screenshots
+//! accepting it opens the match in both browsers; declined, the challenger is told; a player
+//! who takes challenges only from those they follow says so on their page. Screenshots
 //! of the banner and the notifications, at 1400 x 900 and on a phone in the dark theme, go to
 //! `target/screenshots/`.
 
@@ -278,6 +279,17 @@ async fn a_challenge_is_a_notification_on_any_page_and_accepting_it_opens_the_ma
         )
         .await;
     assert_eq!(hash(&wide).await, format!("#/match/{m}"));
+
+    // Bjorn takes challenges only from the accounts he follows, on his own page: alice's page
+    // of him says so, and offers no challenge.
+    phone.open(addr, &bjorns_page).await;
+    phone.select("challenge-setting", "followed").await;
+    phone.until_text("challenge-setting-saved", "Saved").await;
+    phone.screenshot("player-own-phone").await;
+    wide.open(addr, &bjorns_page).await;
+    wide.until_text("challenge-refused", "only from the accounts they follow")
+        .await;
+    wide.screenshot("player-refuses").await;
     for p in [wide, phone] {
         p.assert_no_console_errors().await;
         p.client.close().await.unwrap();
