@@ -25,6 +25,7 @@ const routes = {
   tournament: { page: "tournaments", params: ["id"] },
   join: { page: "lobby", params: ["invite"], plays: true },
   rules: { page: "rules", params: ["game"] },
+  analysis: { page: "analysis", params: ["source", "a", "b"] },
 };
 
 const app = {

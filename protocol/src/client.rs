@@ -161,6 +161,22 @@ pub enum ClientMessage {
         id: CommandId,
         tournament_id: TournamentId,
     },
+    /// Write in a chat: a match's (the players' channel for a player seated in it, the
+    /// spectators' for anyone else following it) or, without `match_id`, the lobby's.
+    Chat {
+        id: CommandId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_id: Option<MatchId>,
+        text: String,
+    },
+    /// Follow the lobby's chat: its messages are sent as they are written, until
+    /// `unwatch_lobby` or the socket closes.
+    WatchLobby {
+        id: CommandId,
+    },
+    UnwatchLobby {
+        id: CommandId,
+    },
     /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
     Ping {
         nonce: u64,
@@ -191,6 +207,9 @@ pub const CLIENT_TYPES: &[&str] = &[
     "answer_challenge",
     "withdraw_challenge",
     "watch_tournament",
+    "chat",
+    "watch_lobby",
+    "unwatch_lobby",
     "ping",
 ];
 
@@ -219,6 +238,9 @@ impl ClientMessage {
             ClientMessage::AnswerChallenge { .. } => "answer_challenge",
             ClientMessage::WithdrawChallenge { .. } => "withdraw_challenge",
             ClientMessage::WatchTournament { .. } => "watch_tournament",
+            ClientMessage::Chat { .. } => "chat",
+            ClientMessage::WatchLobby { .. } => "watch_lobby",
+            ClientMessage::UnwatchLobby { .. } => "unwatch_lobby",
             ClientMessage::Ping { .. } => "ping",
         }
     }
@@ -280,7 +302,10 @@ impl ClientMessage {
             | ClientMessage::Challenge { id, .. }
             | ClientMessage::AnswerChallenge { id, .. }
             | ClientMessage::WithdrawChallenge { id, .. }
-            | ClientMessage::WatchTournament { id, .. } => Some(id),
+            | ClientMessage::WatchTournament { id, .. }
+            | ClientMessage::Chat { id, .. }
+            | ClientMessage::WatchLobby { id }
+            | ClientMessage::UnwatchLobby { id } => Some(id),
         }
     }
 }

@@ -17,8 +17,8 @@ pub use client::{
 };
 pub use rest::*;
 pub use server::{
-    Ack, Challenge, ChallengeEnd, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot,
-    PlayerRef, RatingChange, SeatState, ServerMessage,
+    Ack, Challenge, ChallengeEnd, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent,
+    MatchResult, MatchSnapshot, PlayerRef, RatingChange, SeatState, ServerMessage,
 };
 
 use serde::{Deserialize, Serialize};
@@ -55,6 +55,18 @@ pub struct TournamentId(pub i64);
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct ChallengeId(pub i64);
+
+/// A chat message, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ChatId(pub i64);
+
+/// A report of a chat message, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ReportId(pub i64);
 
 /// Position of an event in its match's stream: 1 for the first event, counting up without gaps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

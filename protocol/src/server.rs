@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ChallengeId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId};
+use crate::{
+    ChallengeId, ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId,
+};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -110,6 +112,12 @@ pub enum ServerMessage {
         reason: ChallengeEnd,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         match_id: Option<MatchId>,
+    },
+    /// A chat message in a channel this socket reads: a match it follows, or the lobby it
+    /// watches. Not a match event: it has no sequence number and is not replayed on a resume
+    /// (the chat's history is read over REST).
+    Chat {
+        message: ChatMessage,
     },
     /// The server is stopping (a restart or an upgrade): it closes this socket next, with close
     /// code 1012 "service restart". Every acknowledged command is stored, and every live match
@@ -329,4 +337,42 @@ pub struct MatchSnapshot {
     pub draw_offer: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<MatchResult>,
+}
+
+/// Where a chat message is written: a match's players' or spectators' channel, or the lobby.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    /// A match's players: read by them alone until the game is over, then by everyone.
+    Players,
+    /// A match's spectators: never shown to its players before the game is over.
+    Spectators,
+    Lobby,
+}
+
+impl ChatChannel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatChannel::Players => "players",
+            ChatChannel::Spectators => "spectators",
+            ChatChannel::Lobby => "lobby",
+        }
+    }
+}
+
+/// One chat message, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatMessage {
+    /// Numbered in the order messages are written (across channels): clients show them by it.
+    pub id: ChatId,
+    /// The match; absent in the lobby.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<MatchId>,
+    pub channel: ChatChannel,
+    pub author: PlayerRef,
+    /// As written, trimmed: to be shown as text, never as markup.
+    pub text: String,
+    pub at_ms: i64,
 }

@@ -10,10 +10,11 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef,
-    QueuePool, SecurityEvent, ServerMessage, Session, Settings, TournamentDetails,
-    TournamentSummary, VariantPreview,
+    AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
+    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
+    LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef, QueuePool, Report,
+    SecurityEvent, ServerMessage, Session, Settings, TournamentDetails, TournamentSummary,
+    VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -39,6 +40,7 @@ const SERVER_TYPES: &[&str] = &[
     "rematch_started",
     "challenge_open",
     "challenge_ended",
+    "chat",
     "shutdown",
 ];
 
@@ -96,6 +98,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::RematchStarted { .. } => "rematch_started",
         ServerMessage::ChallengeOpen { .. } => "challenge_open",
         ServerMessage::ChallengeEnded { .. } => "challenge_ended",
+        ServerMessage::Chat { .. } => "chat",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
@@ -344,6 +347,27 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "TournamentDetails" => {
             round_trip::<TournamentDetails>(json, true)?;
+        }
+        "AnalysisRequest" => {
+            round_trip::<AnalysisRequest>(json, false)?;
+        }
+        "AnalysisReply" => {
+            round_trip::<AnalysisReply>(json, true)?;
+        }
+        "AnalysisPosition" => {
+            round_trip::<AnalysisPosition>(json, true)?;
+        }
+        "ChatHistory" => {
+            round_trip::<ChatHistory>(json, true)?;
+        }
+        "Report" => {
+            round_trip::<Report>(json, false)?;
+        }
+        "ChatReportList" => {
+            let list: Vec<ChatReport> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one report".to_string());
+            }
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

@@ -3,7 +3,9 @@
 //! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
 
 pub mod admin;
+pub mod analysis;
 pub mod auth;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod error;
@@ -58,6 +60,8 @@ pub fn app(state: AppState) -> Router {
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
         .merge(offers::http::routes())
+        .merge(analysis::http::routes())
+        .merge(chat::http::routes())
         .merge(rules::routes())
         .merge(web::routes())
         .merge(openapi::routes())
@@ -79,6 +83,9 @@ fn log_limits(c: &Config) {
         logins_per_minute = c.logins_per_minute,
         registrations_per_minute = c.registrations_per_minute,
         guests_per_minute = c.guests_per_minute,
+        analyses_per_minute = c.analyses_per_minute,
+        analysis_ms = c.analysis_ms,
+        chat_messages_per_minute = c.chat_messages_per_minute,
         ws_messages_per_sec = c.ws_messages_per_sec,
         sockets_per_player = c.sockets_per_player,
         visitor_sockets_per_address = c.visitor_sockets_per_address,

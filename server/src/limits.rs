@@ -1,7 +1,8 @@
-//! Limits on the REST API beyond the body size: how often one client address may try to log in,
-//! to register and to make a guest, a growing lock on a username after repeated failed logins, and which other
-//! origins' pages may call the API (CORS); and how often a player may challenge others. A refusal
-//! is a `rate_limited` error (over HTTP with a `Retry-After` header).
+//! Limits beyond the body and frame sizes: how often one client address may try to log in, to
+//! register and to make a guest, how often one player may ask for an analysis, write in the chat
+//! and challenge others, a growing lock on a username after repeated failed logins, and which
+//! other origins' pages may call the API (CORS). A refusal is a `rate_limited` error (over REST
+//! with a `Retry-After` header).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -25,8 +26,7 @@ use crate::state::AppState;
 /// Usernames with failed logins remembered before the stale ones are forgotten.
 const REMEMBERED_USERNAMES: usize = 10_000;
 
-/// Keys (addresses, players) a limiter remembers before it forgets those that are back to a
-/// full burst.
+/// Keys (addresses, players) a limiter remembers before it forgets those back to a full burst.
 const REMEMBERED_KEYS: usize = 10_000;
 
 pub struct Limits {
@@ -34,6 +34,9 @@ pub struct Limits {
     registrations: KeyLimit<IpAddr>,
     guests: KeyLimit<IpAddr>,
     challenges: KeyLimit<PlayerId>,
+    analyses: KeyLimit<PlayerId>,
+    /// Chat messages per player, whatever the channel and the socket.
+    chat: KeyLimit<PlayerId>,
     failed_logins: LoginBackoff,
 }
 
@@ -59,6 +62,16 @@ impl Limits {
                 "you have challenged too often",
                 config.challenges_per_minute,
                 config.challenge_burst,
+            ),
+            analyses: KeyLimit::new(
+                "too many analyses",
+                config.analyses_per_minute,
+                config.analysis_burst,
+            ),
+            chat: KeyLimit::new(
+                "you are writing too fast",
+                config.chat_messages_per_minute,
+                config.chat_burst,
             ),
             failed_logins: LoginBackoff {
                 free: config.login_free_failures,
@@ -87,6 +100,16 @@ impl Limits {
     /// One more challenge from `player`.
     pub fn challenge(&self, player: PlayerId) -> ApiResult<()> {
         self.challenges.check(player)
+    }
+
+    /// One more analysis for `player`.
+    pub fn analysis(&self, player: PlayerId) -> ApiResult<()> {
+        self.analyses.check(player)
+    }
+
+    /// One more chat message from `player`.
+    pub fn chat_message(&self, player: PlayerId) -> ApiResult<()> {
+        self.chat.check(player)
     }
 
     pub fn failed_logins(&self) -> &LoginBackoff {

@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use protocol::{ErrorCode, PlayerId};
 use tokio::sync::{Semaphore, broadcast};
 
+use crate::analysis::runner::Analyst;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
@@ -40,8 +41,11 @@ pub struct AppState {
 pub struct Shared {
     pub config: Config,
     pub store: Store,
-    /// Login and registration limits per address, and the back-off of failed logins.
+    /// Login and registration limits per address, analyses per player, and the back-off of
+    /// failed logins.
     limits: Limits,
+    /// Runs analyses on the AI's threads, within their share.
+    analyst: Analyst,
     pub rooms: Rooms,
     next_conn: AtomicU64,
     /// Sessions and accounts just revoked, so that sockets opened with them close at once.
@@ -64,12 +68,13 @@ pub struct Shared {
 
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
+        let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
         let rooms = Rooms::new(RoomContext {
             actions: ActionLog::start(&store),
             store: store.clone(),
             grace: Duration::from_secs(config.disconnect_grace_secs),
             resume_events: config.resume_events,
-            ai_threads: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            ai_threads: ai_threads.clone(),
             ai_move: Duration::from_millis(config.ai_move_ms),
             sleep_after: Duration::from_secs(config.room_sleep_secs),
             rated_games_per_pair: config.rated_games_per_pair,
@@ -79,6 +84,7 @@ impl AppState {
             inner: Arc::new(Shared {
                 limits: Limits::new(&config),
                 challenges: Challenges::new(&config),
+                analyst: Analyst::new(ai_threads, &config),
                 config,
                 store,
                 rooms,
@@ -138,6 +144,10 @@ impl AppState {
 
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    pub fn analyst(&self) -> &Analyst {
+        &self.inner.analyst
     }
 
     pub fn store(&self) -> &Store {

@@ -25,6 +25,7 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use crate::auth::request_token;
+use crate::chat;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
 use crate::matches::Command;
@@ -648,6 +649,28 @@ impl Session {
                 let player = self.player()?.id;
                 let done = offers::challenges::withdraw(&self.state, player, challenge_id);
                 ack(id, done.await?)
+            }
+            ClientMessage::Chat { id, match_id, text } => {
+                let author = self.login.as_ref().ok_or_else(chat::say::visitors_read)?;
+                chat::say::say(&self.state, &author.player, self.conn, match_id, &text).await?;
+                ack(
+                    id,
+                    Ack {
+                        match_id,
+                        ..Ack::default()
+                    },
+                )
+            }
+            ClientMessage::WatchLobby { id } => {
+                let (conn, outbox) = (self.conn, self.outbox.clone());
+                self.state
+                    .sockets()
+                    .watch_lobby(conn, self.player_id(), outbox);
+                ack(id, Ack::default())
+            }
+            ClientMessage::UnwatchLobby { id } => {
+                self.state.sockets().unwatch_lobby(self.conn);
+                ack(id, Ack::default())
             }
             ClientMessage::QueueLeave { id } => {
                 self.player()?;

@@ -1,12 +1,14 @@
 // The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
 // hot-seat matches on one screen, open challenges to join, live matches to watch (each with a
 // small board of its position and how many watch it), and the way to leaderboards and
-// tournaments. A visitor sees the matches and a prompt to log in or play as a guest in place of
-// the forms. `#/join/<code>` lands here and joins the private match at once.
+// tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
+// the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
+// lands here and joins the private match at once.
 import { el, playerLink, watchersText } from "../dom.js";
 import { clockOf, gameName, games, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoard } from "../boards/index.js";
+import { chatPanel } from "../chat.js";
 import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
 
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
@@ -263,18 +265,36 @@ export default async function render(root, params, app) {
     await drawLive(playing);
   };
 
+  // The lobby's chat: followed on the socket (again after every reconnection), with the history
+  // read after each follow. Guests and visitors read it.
+  const chat = chatPanel(app, { send: (text) => app.socket.send({ type: "chat", text }) });
+  const writer = app.me && !app.me.guest;
+  chat.set({ channels: ["lobby"], writes: writer ? "lobby" : null, hint: writer ? null : t(app.me ? "chat.guest-lobby" : "chat.visitor") });
+  const followChat = async () => {
+    await app.socket.send({ type: "watch_lobby" }).catch(() => {});
+    const history = await app.api.get("/api/chat/lobby").catch(() => null);
+    if (history) chat.add(history.messages);
+  };
+  const onChat = (msg) => {
+    if (msg.message.channel === "lobby") chat.add([msg.message]);
+  };
+  app.socket.on("chat", onChat);
+  app.socket.on("open", followChat);
+  if (app.socket.ready) followChat();
+
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
     g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
 
   const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open);
   const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);
+  const chatCard = el("section", { class: "card wide" }, el("h2", {}, t("chat.title")), chat.node);
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
     el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, `${t("nav.tournaments")} →`)));
   // A visitor sees what is being played first, under the way in.
   const cards = play
-    ? [...play.cards, openCard, liveCard, boardsCard]
+    ? [...play.cards, chatCard, openCard, liveCard, boardsCard]
     : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
-      liveCard, openCard, boardsCard];
+      liveCard, chatCard, openCard, boardsCard];
   root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message, el("div", { class: "grid" }, cards));
 
   if (params.invite) play?.joinByCode(params.invite);
@@ -287,5 +307,8 @@ export default async function render(root, params, app) {
   return () => {
     clearInterval(timer);
     for (const mini of minis.values()) mini.board?.destroy();
+    app.socket.off("chat", onChat);
+    app.socket.off("open", followChat);
+    if (app.socket.ready) app.socket.send({ type: "unwatch_lobby" }).catch(() => {});
   };
 }

@@ -10,12 +10,18 @@
 // be typed, the board may be flipped, and a click on the move list shows that earlier position
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
+//
+// Its chat (chat.js): a player writes to the players, anyone else following to the spectators,
+// and each reads only their own channel until the game is over, then both. The history is read
+// over REST after every watch (and when the game ends, which opens the other channel); new
+// messages come on the socket.
 import { el, fill, clockSpecText, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { describeResult, list as listOf, playerAndSide, reasonText, winners } from "../results.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
+import { chatPanel } from "../chat.js";
 import { playSound } from "../sound.js";
 import { LOW_TIME_MS, announcer, lowTimeTicker, moveBox, positions, settings, turnTitle } from "./match-aids.js";
 
@@ -66,13 +72,15 @@ export default async function render(root, params, app) {
   const marker = el("div", { class: "viewing", "data-testid": "viewing", hidden: true });
   const typed = moveBox((action) => play(action));
   const switches = el("div");
+  const chat = chatPanel(app, { send: (text) => socket.send({ type: "chat", match_id: matchId, text }) });
   // Beside the board on a wide screen (which keeps the whole board in view whatever is said
   // about the match), above it on a narrow one.
   root.append(
     el("div", { class: "match" },
       el("div", { class: "match-info" }, header, players, turn, watchers, banner, nextGame, invite, marker),
       el("div", { class: "match-board" }, boardBox, typed.node),
-      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves)),
+      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves,
+        el("h3", {}, t("chat.title")), chat.node)),
     speech.node,
   );
 
@@ -97,10 +105,38 @@ export default async function render(root, params, app) {
 
   // --- Following the match -------------------------------------------------------------------
 
-  const watch = () => {
+  const watch = async () => {
     const msg = { type: "watch", match_id: matchId };
     if (m) msg.since = lastSeq;
-    send(msg);
+    if (await send(msg)) loadChat();
+  };
+
+  // --- Chat -----------------------------------------------------------------------------------
+
+  // What was said before, as the user may read it now; merged with what the socket brought.
+  const loadChat = async () => {
+    const invite = app.invites.get(matchId);
+    const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+    const history = await app.api.get(`/api/matches/${matchId}/chat${query}`).catch(() => null);
+    if (!history || closed) return;
+    chat.set({ channels: history.channels });
+    chat.add(history.messages);
+  };
+
+  // Where the user writes (a player to the players, an account following to the spectators;
+  // a visitor nowhere, a guest only in their own matches) and who reads it.
+  const drawChat = () => {
+    const seated = m.yourSeats.length > 0;
+    const over = m.result !== null;
+    let writes = seated ? "players" : "spectators";
+    let hint = over ? null : t(seated ? "chat.players-only" : "chat.spectators-only");
+    if (!app.me) [writes, hint] = [null, t("chat.visitor")];
+    else if (!seated && app.me.guest) [writes, hint] = [null, t("chat.guest-spectators")];
+    chat.set({ writes, hint });
+  };
+
+  const onChat = (msg) => {
+    if (msg.message.match_id === matchId) chat.add([msg.message]);
   };
 
   const onSnapshot = (msg) => {
@@ -127,6 +163,7 @@ export default async function render(root, params, app) {
     viewing = null;
     // An offer standing is sent again after the snapshot.
     rematch = null;
+    drawChat();
     refresh();
   };
 
@@ -195,6 +232,8 @@ export default async function render(root, params, app) {
         m.result = e.result;
         m.toAct = [];
         m.drawOffer = null;
+        drawChat();
+        loadChat();
         break;
       default:
         break;
@@ -257,7 +296,9 @@ export default async function render(root, params, app) {
     fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ", recordLink(matchId, app.invites.get(matchId)),
+      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ",
+        el("a", { href: `#/analysis/match/${matchId}/${m.log.length}`, "data-testid": "analyse-link" }, t("analysis.open")), " · ",
+        recordLink(matchId, app.invites.get(matchId)),
         " · ", el("a", { href: "#/" }, t("match.back-to-lobby"))),
       rematchLine(),
     );
@@ -599,6 +640,7 @@ export default async function render(root, params, app) {
   socket.on("snapshot", onSnapshot);
   socket.on("event", onEvent);
   socket.on("watchers", onWatchers);
+  socket.on("chat", onChat);
   socket.on("open", onOpen);
   socket.on("down", onDown);
   socket.on("tournament_round", onRound);
@@ -614,6 +656,7 @@ export default async function render(root, params, app) {
     socket.off("snapshot", onSnapshot);
     socket.off("event", onEvent);
     socket.off("watchers", onWatchers);
+    socket.off("chat", onChat);
     socket.off("open", onOpen);
     socket.off("down", onDown);
     socket.off("tournament_round", onRound);

@@ -5,6 +5,7 @@ use protocol::{Ack, MatchId, PlayerId, SeatCommand, Seq};
 use tokio::sync::oneshot;
 
 use super::rematch::{Deal, RematchAnswer};
+use crate::chat::rules::ChatText;
 use crate::error::ApiResult;
 use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
@@ -53,6 +54,14 @@ pub enum Command {
     /// The rematch every player agreed on was opened (`Some`), or could not be (`None`: the
     /// last agreement is undone, and may be given again).
     Rematched { opened: Option<MatchId> },
+    /// A chat message from a socket following the match: written in the channel of the
+    /// author's role, and sent to the followers who read that channel.
+    Chat {
+        conn: ConnId,
+        author: Player,
+        text: ChatText,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
     /// Ends a live match against those of `seats` whose human player never came to it (never
     /// followed it since the room started, never acted): they lose, reason `no_show` (a draw
     /// when every seat is absent). Answers the seats forfeited; none when everyone came. The

@@ -27,6 +27,7 @@ use super::new_match::{NewMatch, Opening};
 use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
 use super::store::{Status, StoredAction, StoredMatch};
 use super::writer::ActionLog;
+use crate::chat::rules::{self, ChatText, Role};
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
@@ -435,6 +436,14 @@ impl Room {
             } => {
                 let _ = reply.send(self.seat_command(player, command).await);
             }
+            Command::Chat {
+                conn,
+                author,
+                text,
+                reply,
+            } => {
+                let _ = reply.send(self.chat(conn, author, text).await);
+            }
             Command::Forfeit { seats, reply } => {
                 let _ = reply.send(self.forfeit(&seats).await);
             }
@@ -689,6 +698,44 @@ impl Room {
             match_id: Some(self.id),
             seats: yours,
             seq: Some(Seq(self.followers.seq())),
+            ..Ack::default()
+        })
+    }
+
+    /// A chat message, in the channel of the author's role here. Through the room, so that a
+    /// channel's readers are the followers of the moment (whether the game is over included),
+    /// and every follower gets the match's messages in the order they were stored.
+    async fn chat(&mut self, conn: ConnId, author: Player, text: ChatText) -> ApiResult<Ack> {
+        let role = Role::of(!self.seats_of(author.id).is_empty());
+        if !self.followers.follows(conn) {
+            return Err(if self.spec.private && role == Role::Spectator {
+                self.not_found()
+            } else {
+                forbidden("follow the match (watch it) to chat in it")
+            });
+        }
+        let channel = role.channel();
+        rules::may_write(author.guest, channel)?;
+        let written = self
+            .ctx
+            .store
+            .add_chat(
+                Some(self.id),
+                channel,
+                &author,
+                &text,
+                crate::clock::now_ms(),
+            )
+            .await?;
+        let over = self.phase == Phase::Over;
+        let chat = frame(&ServerMessage::Chat {
+            message: written.message.clone(),
+        });
+        self.followers.tell_some(&chat, |seated, player| {
+            rules::may_read(Role::of(seated), channel, over) && written.reaches(player)
+        });
+        Ok(Ack {
+            match_id: Some(self.id),
             ..Ack::default()
         })
     }

@@ -1,4 +1,4 @@
-//! The offers wing in the database (`migrations/*/0004_offers.sql`): whom each player follows,
+//! The offers wing in the database (`migrations/*/0005_offers.sql`): whom each player follows,
 //! whom they take challenges from, and the challenges waiting for an answer. A challenge's row
 //! goes when it ends, so the table holds only those that stand, one per challenger and
 //! challenged at most.
