@@ -47,6 +47,13 @@ export function variantRules(gameId, variant) {
 
 export const timeControls = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 
+// The Fischer clock of a time control, as the server's `TimeControl` has it (correspondence: none).
+const CLOCKS = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
+export function clockOf(control) {
+  const clock = CLOCKS[control];
+  return clock ? { base_ms: clock[0], increment_ms: clock[1] } : null;
+}
+
 // Games whose seats have no side of their own are told apart by colour: seat `s` is drawn in
 // palette colour `s + first` (the driller's tokens start past the colours of its blocks).
 const FIRST_COLOUR = { "tower-race": 0, tron: 0, driller: 4 };

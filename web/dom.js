@@ -53,6 +53,14 @@ export function clockText(ms) {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
+// A Fischer clock as players write it: a base of whole minutes in minutes, a shorter one in
+// seconds, then the increment in seconds ("15+10", "30s+0"); no clock, said so.
+export function clockSpecText(clock) {
+  if (!clock) return t("time.none");
+  const base = clock.base_ms % 60000 ? `${clock.base_ms / 1000}s` : `${clock.base_ms / 60000}`;
+  return `${base}+${clock.increment_ms / 1000}`;
+}
+
 // How many spectators follow a match, as the lobby and the match page say it.
 export function watchersText(count) {
   return t("match.watchers", { count });

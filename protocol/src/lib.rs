@@ -12,13 +12,13 @@ mod rest;
 mod server;
 
 pub use client::{
-    CLIENT_TYPES, ClientMessage, ClockSpec, CreateMatch, SeatAct, SeatCommand, TimeControl,
-    Visibility,
+    CLIENT_TYPES, ChallengeSpec, ClientMessage, ClockSpec, CreateMatch, SeatAct, SeatCommand,
+    TimeControl, Visibility,
 };
 pub use rest::*;
 pub use server::{
-    Ack, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot,
-    PlayerRef, RatingChange, SeatState, ServerMessage,
+    Ack, Challenge, ChallengeEnd, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent,
+    MatchResult, MatchSnapshot, PlayerRef, RatingChange, SeatState, ServerMessage,
 };
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +49,12 @@ pub struct CommandId(pub String);
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct TournamentId(pub i64);
+
+/// A challenge to a named player, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ChallengeId(pub i64);
 
 /// A chat message, as numbered by the server.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -70,6 +70,47 @@ pub struct PlayerProfile {
     pub player: PlayerRef,
     pub ratings: Vec<PoolRating>,
     pub history: Vec<RatingPoint>,
+    /// Whom the player takes challenges from.
+    pub challenges: ChallengePolicy,
+}
+
+/// Whom a player takes challenges from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengePolicy {
+    /// Anyone logged in.
+    #[default]
+    Everyone,
+    /// The accounts the player follows.
+    Followed,
+    /// Nobody.
+    Nobody,
+}
+
+impl ChallengePolicy {
+    pub const ALL: [ChallengePolicy; 3] = [
+        ChallengePolicy::Everyone,
+        ChallengePolicy::Followed,
+        ChallengePolicy::Nobody,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ChallengePolicy::Everyone => "everyone",
+            ChallengePolicy::Followed => "followed",
+            ChallengePolicy::Nobody => "nobody",
+        }
+    }
+}
+
+/// `PUT /api/settings`: the logged-in player's settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Whom the player takes challenges from.
+    pub challenges: ChallengePolicy,
 }
 
 /// A match in a list.

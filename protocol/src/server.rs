@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId};
+use crate::{
+    ChallengeId, ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId,
+};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -75,6 +77,42 @@ pub enum ServerMessage {
         finished: bool,
         standings: Vec<Standing>,
     },
+    /// A rematch of a finished match this socket follows is offered: the seats whose players
+    /// have agreed so far (the offerer's first). Sent when it changes, and to a socket that
+    /// starts following the match while it stands. Like `watchers`, not a match event.
+    RematchOffered {
+        match_id: MatchId,
+        agreed: Vec<u8>,
+    },
+    /// The player of `seat` declined (or, having offered it, withdrew) the rematch offer: it is
+    /// gone.
+    RematchDeclined {
+        match_id: MatchId,
+        seat: u8,
+    },
+    /// The player of `seat` left the finished match, and the rematch offer with them.
+    RematchLapsed {
+        match_id: MatchId,
+        seat: u8,
+    },
+    /// Every player agreed: the rematch is `rematch`, every player already seated in it.
+    RematchStarted {
+        match_id: MatchId,
+        rematch: MatchId,
+    },
+    /// A challenge to a named player stands: sent to every socket of both players when it is
+    /// made, and of each when it says `hello`, until the challenge ends.
+    ChallengeOpen {
+        challenge: Challenge,
+    },
+    /// A challenge ended, told to every socket of both players; accepted, it names the match,
+    /// both players already seated in it.
+    ChallengeEnded {
+        challenge_id: ChallengeId,
+        reason: ChallengeEnd,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_id: Option<MatchId>,
+    },
     /// A chat message in a channel this socket reads: a match it follows, or the lobby it
     /// watches. Not a match event: it has no sequence number and is not replayed on a resume
     /// (the chat's history is read over REST).
@@ -107,6 +145,38 @@ pub struct Ack {
     /// The legal actions asked for with `legal`, in the game's notation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<String>>,
+    /// The challenge a `challenge` made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge_id: Option<ChallengeId>,
+}
+
+/// A challenge to a named player, waiting for their answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub id: ChallengeId,
+    /// Who challenges.
+    pub from: PlayerRef,
+    /// Who is challenged.
+    pub to: PlayerRef,
+    pub game: String,
+    pub variant: String,
+    /// The challenger's seat; the challenged player takes the other.
+    pub seat: u8,
+    pub rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    /// When it expires unanswered, in milliseconds since the Unix epoch.
+    pub expires_ms: i64,
+}
+
+/// Why a challenge ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeEnd {
+    Accepted,
+    Declined,
+    Withdrawn,
+    Expired,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

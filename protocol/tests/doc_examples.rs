@@ -13,7 +13,8 @@ use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
     ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
     LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef, QueuePool, Report,
-    SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
+    SecurityEvent, ServerMessage, Session, Settings, TournamentDetails, TournamentSummary,
+    VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -33,6 +34,12 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "rematch_offered",
+    "rematch_declined",
+    "rematch_lapsed",
+    "rematch_started",
+    "challenge_open",
+    "challenge_ended",
     "chat",
     "shutdown",
 ];
@@ -85,6 +92,12 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::RematchOffered { .. } => "rematch_offered",
+        ServerMessage::RematchDeclined { .. } => "rematch_declined",
+        ServerMessage::RematchLapsed { .. } => "rematch_lapsed",
+        ServerMessage::RematchStarted { .. } => "rematch_started",
+        ServerMessage::ChallengeOpen { .. } => "challenge_open",
+        ServerMessage::ChallengeEnded { .. } => "challenge_ended",
         ServerMessage::Chat { .. } => "chat",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
@@ -275,6 +288,15 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         "PlayerProfile" => {
             round_trip::<PlayerProfile>(json, true)?;
         }
+        "PlayerRefList" => {
+            let list: Vec<PlayerRef> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one player".to_string());
+            }
+        }
+        "Settings" => {
+            round_trip::<Settings>(json, true)?;
+        }
         "MatchSummary" => {
             round_trip::<MatchSummary>(json, true)?;
         }
@@ -340,9 +362,6 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "Report" => {
             round_trip::<Report>(json, false)?;
-        }
-        "PlayerRefList" => {
-            round_trip::<Vec<PlayerRef>>(json, true)?;
         }
         "ChatReportList" => {
             let list: Vec<ChatReport> = round_trip(json, true)?;

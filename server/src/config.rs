@@ -75,6 +75,15 @@ pub struct Config {
     /// client address may have open at once.
     #[arg(long, env = "TAFL_VISITOR_SOCKETS_PER_ADDRESS", default_value_t = 20, value_parser = at_least_u32(1))]
     pub visitor_sockets_per_address: u32,
+    /// Challenges each player may make per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_CHALLENGES_PER_MINUTE", default_value_t = 6)]
+    pub challenges_per_minute: u32,
+    /// Challenges a player may make in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_CHALLENGE_BURST", default_value_t = 6, value_parser = at_least_u32(1))]
+    pub challenge_burst: u32,
+    /// How long a challenge waits for its answer before it expires, in seconds.
+    #[arg(long, env = "TAFL_CHALLENGE_SECS", default_value_t = 120, value_parser = at_least(1))]
+    pub challenge_secs: u64,
     /// Tournaments one player may create in 24 hours.
     #[arg(long, env = "TAFL_TOURNAMENTS_PER_DAY", default_value_t = 3, value_parser = at_least_u32(1))]
     pub tournaments_per_day: u32,

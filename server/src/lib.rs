@@ -15,6 +15,7 @@ pub mod http;
 pub mod limits;
 pub mod matches;
 pub mod metrics;
+pub mod offers;
 pub mod openapi;
 pub mod player;
 pub mod policy;
@@ -58,6 +59,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
+        .merge(offers::http::routes())
         .merge(analysis::http::routes())
         .merge(chat::http::routes())
         .merge(rules::routes())
@@ -89,6 +91,8 @@ fn log_limits(c: &Config) {
         visitor_sockets_per_address = c.visitor_sockets_per_address,
         open_matches_per_player = c.open_matches_per_player,
         tournaments_per_day = c.tournaments_per_day,
+        challenges_per_minute = c.challenges_per_minute,
+        challenge_secs = c.challenge_secs,
         rated_games_per_pair = c.rated_games_per_pair,
         guest_idle_days = c.guest_idle_days,
         idle_match_mins = c.idle_match_mins,

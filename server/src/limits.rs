@@ -1,8 +1,8 @@
 //! Limits beyond the body and frame sizes: how often one client address may try to log in, to
-//! register and to make a guest, how often one player may ask for an analysis and write in the
-//! chat, a growing lock on a username after repeated failed logins, and which other origins'
-//! pages may call the API (CORS). A refusal is a `rate_limited` error (over REST with a
-//! `Retry-After` header).
+//! register and to make a guest, how often one player may ask for an analysis, write in the chat
+//! and challenge others, a growing lock on a username after repeated failed logins, and which
+//! other origins' pages may call the API (CORS). A refusal is a `rate_limited` error (over REST
+//! with a `Retry-After` header).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -33,6 +33,7 @@ pub struct Limits {
     logins: KeyLimit<IpAddr>,
     registrations: KeyLimit<IpAddr>,
     guests: KeyLimit<IpAddr>,
+    challenges: KeyLimit<PlayerId>,
     analyses: KeyLimit<PlayerId>,
     /// Chat messages per player, whatever the channel and the socket.
     chat: KeyLimit<PlayerId>,
@@ -56,6 +57,11 @@ impl Limits {
                 "too many guest accounts from your address",
                 config.guests_per_minute,
                 config.guest_burst,
+            ),
+            challenges: KeyLimit::new(
+                "you have challenged too often",
+                config.challenges_per_minute,
+                config.challenge_burst,
             ),
             analyses: KeyLimit::new(
                 "too many analyses",
@@ -89,6 +95,11 @@ impl Limits {
     /// One more guest account made from `ip`.
     pub fn guest_attempt(&self, ip: IpAddr) -> ApiResult<()> {
         self.guests.check(ip)
+    }
+
+    /// One more challenge from `player`.
+    pub fn challenge(&self, player: PlayerId) -> ApiResult<()> {
+        self.challenges.check(player)
     }
 
     /// One more analysis for `player`.
@@ -251,7 +262,7 @@ pub fn cors(config: &Config) -> Option<CorsLayer> {
     Some(
         CorsLayer::new()
             .allow_origin(origins)
-            .allow_methods([Method::GET, Method::POST])
+            .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
             .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
             .expose_headers([header::RETRY_AFTER])
             .max_age(Duration::from_secs(3600)),

@@ -120,6 +120,11 @@ impl Sockets {
         sockets.push((conn, outbox));
     }
 
+    /// Whether `player` has a socket open (that said hello).
+    pub fn online(&self, player: PlayerId) -> bool {
+        self.registry().players.contains_key(&player)
+    }
+
     /// A socket follows the lobby's chat.
     pub fn watch_lobby(&self, conn: ConnId, player: Option<PlayerId>, outbox: Outbox) {
         let mut registry = self.registry();

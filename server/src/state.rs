@@ -16,6 +16,7 @@ use crate::limits::Limits;
 use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;
 use crate::matches::writer::ActionLog;
+use crate::offers::challenges::Challenges;
 use crate::player::Player;
 use crate::queue::Queue;
 use crate::security::SecurityLog;
@@ -60,6 +61,8 @@ pub struct Shared {
     sockets: Sockets,
     /// The tournament director, started with the queue.
     tournaments: OnceLock<Tournaments>,
+    /// Challenges to named players, expired by a task started with the queue.
+    challenges: Challenges,
     shutdown: Shutdown,
 }
 
@@ -80,6 +83,7 @@ impl AppState {
         AppState {
             inner: Arc::new(Shared {
                 limits: Limits::new(&config),
+                challenges: Challenges::new(&config),
                 analyst: Analyst::new(ai_threads, &config),
                 config,
                 store,
@@ -100,6 +104,7 @@ impl AppState {
     pub fn start_actors(&self) {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
+        tokio::spawn(crate::offers::challenges::expire(self.clone()));
     }
 
     /// The AI's accounts, one per level, level 1 first.
@@ -119,6 +124,10 @@ impl AppState {
             .tournaments
             .get()
             .expect("the tournament director starts with the server")
+    }
+
+    pub fn challenges(&self) -> &Challenges {
+        &self.inner.challenges
     }
 
     pub fn shutdown(&self) -> &Shutdown {

@@ -837,9 +837,9 @@ async fn an_own_draw_offer_and_an_unrated_result_print_no_null() {
     assert_eq!(
         banner,
         json!(
-            "You win: resignation.Replay · Analyse this position · Download record · Back to the lobby"
+            "You win: resignation.Replay · Analyse this position · Download record · Back to the lobbyRematch"
         ),
-        "the banner of an unrated match"
+        "the banner of an unrated match, with its rematch button"
     );
     b.client.close().await.unwrap();
 }

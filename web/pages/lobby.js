@@ -4,70 +4,12 @@
 // tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
 // the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
 // lands here and joins the private match at once.
-import { el, playerLink, rulesLink, watchersText } from "../dom.js";
-import { gameName, games, seatName, seatRange, timeControls, variantRules } from "../catalog.js";
+import { el, playerLink, watchersText } from "../dom.js";
+import { clockOf, gameName, games, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoard } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
-
-// A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
-// test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
-function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, variant } = {}) {
-  const choices = twoSeatsOnly ? games.filter((g) => g.seats[0] === 2) : games;
-  const game = el("select", { "data-testid": `${name}-game` },
-    choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
-  const variantSelect = el("select", { "data-testid": `${name}-variant` });
-  const seats = el("input", { type: "number", "data-testid": `${name}-seats` });
-  const seatsLabel = el("label", {}, t("lobby.players"), seats);
-  const refresh = (wanted) => {
-    const g = games.find((x) => x.id === game.value);
-    variantSelect.replaceChildren(...g.variants.map((v) => el("option", { value: v, selected: v === wanted }, v)));
-    refreshSeats();
-  };
-  const refreshSeats = () => {
-    const [least, most] = seatRange(game.value, variantSelect.value);
-    seats.min = least;
-    seats.max = twoSeatsOnly ? least : most;
-    seats.value = least;
-    seatsLabel.hidden = twoSeatsOnly || least === most;
-  };
-  // The picked game's rules, a click away.
-  const rules = el("p", { class: "rules-hint" });
-  const refreshRules = () => {
-    const g = games.find((x) => x.id === game.value);
-    rules.replaceChildren(rulesLink(g.id, t("lobby.rules-of", { game: g.name }), `${name}-rules`));
-  };
-  game.onchange = () => {
-    refresh();
-    refreshRules();
-  };
-  variantSelect.onchange = refreshSeats;
-  refresh(variant);
-  refreshRules();
-  return {
-    nodes: [el("label", {}, t("form.game"), game), rules, el("label", {}, t("form.variant"), variantSelect), seatsLabel],
-    value: () => ({ game: game.value, variant: variantSelect.value, seats: Number(seats.value) }),
-  };
-}
-
-// A choice of the user's seat in the game a picker shows, named as the game names its sides.
-function seatSelect(picker, testid) {
-  const seat = el("select", { "data-testid": testid });
-  const refresh = () => {
-    const { game, seats } = picker.value();
-    seat.replaceChildren(...Array.from({ length: seats }, (_, s) => el("option", { value: s }, seatName(game, s))));
-  };
-  picker.nodes.forEach((n) => n.addEventListener("change", refresh));
-  refresh();
-  return seat;
-}
-
-function select(testid, options, selected) {
-  return el("select", { "data-testid": testid },
-    options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
-}
-
-const timeOptions = () => timeControls.map((c) => [c, t(`time.${c}`)]);
+import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
 
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
 // cards, what refreshes them, and how to join a private match by its code.
@@ -192,13 +134,9 @@ async function playCards(app, { message, fail, goTo }) {
   const createPrivate = el("button", { "data-testid": "private-create" }, t("lobby.create-private"));
   createPrivate.onclick = async () => {
     message.textContent = "";
-    const clocks = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
     const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, seat: Number(privSeat.value) };
     if (!customBox.hidden && custom.value.trim()) msg.variant = custom.value.trim();
-    if (privTime.value) {
-      const [base_ms, increment_ms] = clocks[privTime.value];
-      msg.clock = { base_ms, increment_ms };
-    }
+    if (privTime.value) msg.clock = clockOf(privTime.value);
     try {
       const ack = await app.socket.send(msg);
       app.invites.set(ack.match_id, ack.invite);

@@ -1,5 +1,7 @@
 // The match page: players and clocks, the board, the move list, the controls (resign, draws,
-// abort, claim a win) and the result. It follows the match over the shared socket: a snapshot,
+// abort, claim a win) and the result, with its rematch: offered, answered, lapsed when a player
+// leaves, and once every player agreed, the way to the new match (where its players are taken).
+// It follows the match over the shared socket: a snapshot,
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
 //
@@ -13,7 +15,7 @@
 // and each reads only their own channel until the game is over, then both. The history is read
 // over REST after every watch (and when the game ends, which opens the other channel); new
 // messages come on the socket.
-import { el, fill, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
+import { el, fill, clockSpecText, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { describeResult, list as listOf, playerAndSide, reasonText, winners } from "../results.js";
@@ -45,6 +47,9 @@ export default async function render(root, params, app) {
   let flip = false;
   let viewing = null;
   let viewed = null;
+  // The rematch, once the match is over, as the server last told it: offered ({agreed}),
+  // declined or lapsed ({declined} or {lapsed}: the seat), or started ({started}: the match).
+  let rematch = null;
   const past = positions(app.api, matchId);
   const title = turnTitle();
   const tick = lowTimeTicker();
@@ -156,6 +161,8 @@ export default async function render(root, params, app) {
     };
     past.keep(s.actions.length, s.view);
     viewing = null;
+    // An offer standing is sent again after the snapshot.
+    rematch = null;
     drawChat();
     refresh();
   };
@@ -260,7 +267,8 @@ export default async function render(root, params, app) {
       "data-testid": `player-${i}`,
     },
     el("span", { class: "side" }, seatName(m.game, i)), " ", playerLink(s.player),
-    s.player && !s.connected ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
+    // Who is away matters while the game is played; after it, nobody is told who comes and goes.
+    s.player && !s.connected && !m.result ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
     s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
   };
 
@@ -292,7 +300,40 @@ export default async function render(root, params, app) {
         el("a", { href: `#/analysis/match/${matchId}/${m.log.length}`, "data-testid": "analyse-link" }, t("analysis.open")), " · ",
         recordLink(matchId, app.invites.get(matchId)),
         " · ", el("a", { href: "#/" }, t("match.back-to-lobby"))),
+      rematchLine(),
     );
+  };
+
+  // The rematch: to its players, the way to offer or answer it; to everyone, what stands.
+  const rematchLine = () => {
+    const name = (seat) => m.seats[seat].player?.name ?? seatName(m.game, seat);
+    const playing = app.me && m.yourSeats.length > 0 && m.seats.every((s) => s.player);
+    const r = rematch ?? {};
+    if (r.started) {
+      return el("div", { class: "rematch" }, el("a", { href: `#/match/${r.started}`, "data-testid": "rematch-link" }, t("rematch.watch")));
+    }
+    const answer = (accept) => send({ type: "answer_rematch", accept });
+    let text = null;
+    let buttons = [];
+    if (r.agreed) {
+      const agreed = m.yourSeats.every((s) => r.agreed.includes(s));
+      const waiting = [...new Set(m.seats.map((_, i) => i).filter((i) => !r.agreed.includes(i)).map(name))];
+      text = playing && agreed ? t("rematch.waiting", { who: listOf(waiting) }) : t("rematch.offered-by", { who: name(r.agreed[0]) });
+      if (playing && agreed) buttons = [button("rematch-take-back", t("rematch.take-back"), () => answer(false), "secondary")];
+      else if (playing) buttons = [button("rematch-accept", t("match.accept"), () => answer(true)), button("rematch-decline", t("match.decline"), () => answer(false), "secondary")];
+    } else {
+      if (r.declined !== undefined) text = t("rematch.declined", { who: name(r.declined) });
+      if (r.lapsed !== undefined) text = t("rematch.lapsed", { who: name(r.lapsed) });
+      if (playing) {
+        buttons = [button("rematch", t("rematch.offer"), async () => {
+          const ack = await send({ type: "offer_rematch" });
+          // The last agreement (against the AI, in the hot seat) opens the rematch at once.
+          if (ack && !closed && ack.match_id !== matchId) app.navigate(`#/match/${ack.match_id}`);
+        })];
+      }
+    }
+    if (!text && !buttons.length) return null;
+    return el("div", { class: "row rematch", "data-testid": "rematch-box" }, text ? el("span", { "data-testid": "rematch-text" }, text) : null, ...buttons);
   };
 
   const drawTurn = () => {
@@ -453,13 +494,9 @@ export default async function render(root, params, app) {
 
   const refresh = async () => {
     if (!m || closed) return;
-    // A base time of whole minutes reads as minutes (15+10), a shorter one in seconds (30s+0).
-    const base = (ms) => (ms % 60000 ? `${ms / 1000}s` : `${ms / 60000}`);
     header.replaceChildren(el("h1", {}, `${gameName(m.game)} · ${m.variant}`),
       el("p", {}, rulesLink(m.game)),
-      el("p", { class: "muted" }, t(m.rated ? "match.rated-clock" : "match.casual-clock", {
-        clock: m.clock ? `${base(m.clock.base_ms)}+${m.clock.increment_ms / 1000}` : t("time.none"),
-      })));
+      el("p", { class: "muted" }, t(m.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(m.clock) })));
     drawPlayers();
     drawClocks();
     drawTurn();
@@ -574,6 +611,22 @@ export default async function render(root, params, app) {
       button("next-round", t("match.next-round"), () => app.navigate(`#/match/${msg.match_id}`)));
   };
 
+  const onRematch = (msg) => {
+    if (msg.match_id !== matchId || !m || closed) return;
+    if (msg.type === "rematch_offered") rematch = { agreed: msg.agreed };
+    if (msg.type === "rematch_declined") rematch = { declined: msg.seat };
+    if (msg.type === "rematch_lapsed") rematch = { lapsed: msg.seat };
+    if (msg.type === "rematch_started") {
+      rematch = { started: msg.rematch };
+      // Its players are taken there; anyone else may follow.
+      if (m.yourSeats.length) app.navigate(`#/match/${msg.rematch}`);
+    }
+    drawBanner();
+    // An offer to answer, where the banner may be out of sight (under the board on a phone).
+    if (msg.type === "rematch_offered" && m.yourSeats.some((s) => !msg.agreed.includes(s))) banner.scrollIntoView({ block: "nearest" });
+  };
+  const REMATCH = ["rematch_offered", "rematch_declined", "rematch_lapsed", "rematch_started"];
+
   const onWatchers = (msg) => {
     if (msg.match_id !== matchId) return;
     watchers.hidden = false;
@@ -591,6 +644,7 @@ export default async function render(root, params, app) {
   socket.on("open", onOpen);
   socket.on("down", onDown);
   socket.on("tournament_round", onRound);
+  for (const type of REMATCH) socket.on(type, onRematch);
   const ticker = setInterval(drawClocks, 100);
   if (socket.ready) watch();
 
@@ -606,6 +660,7 @@ export default async function render(root, params, app) {
     socket.off("open", onOpen);
     socket.off("down", onDown);
     socket.off("tournament_round", onRound);
+    for (const type of REMATCH) socket.off(type, onRematch);
     board?.destroy();
     if (socket.ready) socket.send({ type: "unwatch", match_id: matchId }).catch(() => {});
   };

@@ -109,8 +109,10 @@ impl Followers {
         });
     }
 
-    pub fn remove(&mut self, conn: ConnId) {
-        self.followers.retain(|f| f.conn != conn);
+    /// Removes a socket; returns its player, if it followed the match.
+    pub fn remove(&mut self, conn: ConnId) -> Option<PlayerId> {
+        let at = self.followers.iter().position(|f| f.conn == conn)?;
+        self.followers.remove(at).player
     }
 
     /// Exactly the events after `since`, as `viewer` sees them, if every one is still held.
