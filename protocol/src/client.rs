@@ -102,6 +102,10 @@ pub enum ClientMessage {
         /// Play an AI of similar strength if no human is found within this many seconds.
         #[serde(default)]
         ai_after_secs: Option<u32>,
+        /// A two-game match (sides swapped for the second game): paired only with players who
+        /// ask for one too (or the AI, after `ai_after_secs`). Two-seat games only.
+        #[serde(default)]
+        two_games: bool,
     },
     /// Start a match against the AI at once: the player takes `seat` (0 by default) and AI
     /// players of `level` (1 weakest to 5 strongest) fill every other seat.
@@ -382,6 +386,9 @@ pub struct ChallengeSpec {
     pub clock: Option<ClockSpec>,
     #[serde(default)]
     pub rated: bool,
+    /// A two-game match: a second game with the sides swapped follows the first.
+    #[serde(default)]
+    pub two_games: bool,
 }
 
 /// A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the seat's actions.

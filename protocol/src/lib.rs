@@ -18,7 +18,7 @@ pub use client::{
 pub use rest::*;
 pub use server::{
     Ack, Challenge, ChallengeEnd, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent,
-    MatchResult, MatchSnapshot, PlayerRef, RatingChange, SeatState, ServerMessage,
+    MatchResult, MatchSnapshot, PlayerRef, RatingChange, SeatState, SeriesRef, ServerMessage,
 };
 
 use serde::{Deserialize, Serialize};
@@ -55,6 +55,12 @@ pub struct TournamentId(pub i64);
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct ChallengeId(pub i64);
+
+/// A two-game match (a series), as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct SeriesId(pub i64);
 
 /// A chat message, as numbered by the server.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

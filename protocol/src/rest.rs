@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    ChatChannel, ChatMessage, ClockSpec, MatchId, MatchResult, PlayerRef, ReportId, Seq,
+    ChatChannel, ChatMessage, ClockSpec, MatchId, MatchResult, PlayerRef, ReportId, Seq, SeriesId,
     TimeControl, TournamentId,
 };
 
@@ -224,6 +224,9 @@ pub struct QueuePool {
     pub seats: u8,
     pub time_control: crate::TimeControl,
     pub rated: bool,
+    /// A pool of two-game matches.
+    #[serde(default)]
+    pub two_games: bool,
     pub waiting: u32,
 }
 
@@ -279,6 +282,9 @@ pub struct CreateTournament {
     /// epoch); when absent, the creator starts the tournament.
     #[serde(default)]
     pub starts_ms: Option<i64>,
+    /// Every pairing is a two-game match (a series, sides swapped), scored as one.
+    #[serde(default)]
+    pub two_games: bool,
 }
 
 /// `POST /api/tournaments/{id}/entrants`: the creator enters an AI level.
@@ -305,6 +311,9 @@ pub struct TournamentSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
     pub rated: bool,
+    /// Every pairing is a two-game match.
+    #[serde(default)]
+    pub two_games: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts_ms: Option<i64>,
     /// `registering`, `running`, `finished` or `cancelled`.
@@ -356,9 +365,13 @@ pub struct TournamentGame {
     /// Seat 0's result, once the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<GameOutcome>,
-    /// Why the game ended (the match's reason).
+    /// Why the game ended (the match's reason); for a two-game match, what decided it:
+    /// `score`, `shorter_win`, `less_time` or `tied`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A two-game match: its series, whose first game is `match_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_id: Option<SeriesId>,
 }
 
 /// One round: its games in board order and the entrants with a bye.
@@ -385,8 +398,12 @@ pub struct Standing {
     pub buchholz: f64,
     /// The points of the opponents beaten, plus half those of the opponents drawn with.
     pub sonneborn_berger: f64,
-    /// Games played (byes are not games).
+    /// Games played (byes are not games); in a tournament of two-game matches, the matches.
     pub games: u32,
+    /// In a tournament of two-game matches: the points of every game (a win 1, a draw 0.5),
+    /// beside `points`, which counts the matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_points: Option<f64>,
 }
 
 /// `GET /api/tournaments/{id}`: a tournament with its entrants, rounds and standings.
@@ -653,4 +670,56 @@ pub struct ThreatenedPiece {
     pub square: String,
     pub seat: u8,
     pub by: Vec<String>,
+}
+
+/// What broke a tie of points in a two-game match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SeriesTiebreak {
+    /// The player whose win took fewer moves (plies).
+    ShorterWin,
+    /// The player who used less time over both games.
+    LessTime,
+}
+
+/// `GET /api/series/{id}`, and the `series_finished` message: a two-game match, its games and
+/// how it stands or was decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Series {
+    pub id: SeriesId,
+    /// The two players: the first has seat 0 in game 1 and seat 1 in game 2.
+    pub players: Vec<PlayerRef>,
+    /// `live`, `finished`, or `aborted` (a game of it was called off).
+    pub status: String,
+    /// Game 1, then game 2 once it exists.
+    pub games: Vec<SeriesGame>,
+    /// Each player's points so far, in `players` order: a win 1, a draw 0.5.
+    pub score: Vec<f64>,
+    /// Once finished: the winner's index in `players`; absent for a drawn series.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<u8>,
+    /// What decided a series level on points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiebreak: Option<SeriesTiebreak>,
+}
+
+/// One game of a series, from the series' players' side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SeriesGame {
+    /// 1 or 2.
+    pub game: u8,
+    pub match_id: MatchId,
+    /// `waiting`, `live`, `finished` or `aborted`.
+    pub status: String,
+    /// Once over: each player's points in this game, in the series' `players` order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<f64>>,
+    /// The moves (plies) played.
+    pub plies: u32,
+    /// The time each player's moves took, in `players` order: from the move before (or the
+    /// game's start) to theirs.
+    pub used_ms: Vec<u64>,
 }

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{
-    ChallengeId, ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId,
+    ChallengeId, ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Series, SeriesId, Standing,
+    TournamentId,
 };
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,9 +97,17 @@ pub enum ServerMessage {
         seat: u8,
     },
     /// Every player agreed: the rematch is `rematch`, every player already seated in it.
+    /// Also sent when game 1 of a two-game match ends: `rematch` is then game 2, opened at
+    /// once with the sides swapped.
     RematchStarted {
         match_id: MatchId,
         rematch: MatchId,
+    },
+    /// Game 2 of a two-game match ended, and with it the series: both games, the score and
+    /// what broke a tie. Sent to the sockets following game 2; not a match event.
+    SeriesFinished {
+        match_id: MatchId,
+        series: Series,
     },
     /// A challenge to a named player stands: sent to every socket of both players when it is
     /// made, and of each when it says `hello`, until the challenge ends.
@@ -165,6 +174,9 @@ pub struct Challenge {
     pub rated: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
+    /// A two-game match, the sides swapped for the second game.
+    #[serde(default)]
+    pub two_games: bool,
     /// When it expires unanswered, in milliseconds since the Unix epoch.
     pub expires_ms: i64,
 }
@@ -337,6 +349,17 @@ pub struct MatchSnapshot {
     pub draw_offer: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<MatchResult>,
+    /// A game of a two-game match: which series, and which game of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesRef>,
+}
+
+/// Where a match stands in its two-game match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeriesRef {
+    pub series_id: SeriesId,
+    /// 1 or 2.
+    pub game: u8,
 }
 
 /// Where a chat message is written: a match's players' or spectators' channel, or the lobby.

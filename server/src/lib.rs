@@ -24,6 +24,7 @@ pub mod ratings;
 pub mod request_id;
 pub mod rules;
 pub mod security;
+pub mod series;
 pub mod shutdown;
 pub mod sockets;
 pub mod state;
@@ -59,6 +60,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
+        .merge(series::http::routes())
         .merge(offers::http::routes())
         .merge(analysis::http::routes())
         .merge(chat::http::routes())

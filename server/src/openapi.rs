@@ -35,6 +35,7 @@ use crate::state::AppState;
         crate::matches::http::match_record,
         crate::matches::http::replay,
         crate::matches::http::record_file,
+        crate::series::http::show,
         crate::http::queue,
         crate::http::games,
         crate::http::preview,

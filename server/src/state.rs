@@ -1,18 +1,19 @@
 //! What every request handler and socket shares.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use protocol::{ErrorCode, PlayerId};
-use tokio::sync::{Semaphore, broadcast};
+use protocol::{ErrorCode, MatchId, PlayerId};
+use tokio::sync::{Semaphore, broadcast, mpsc};
 
 use crate::analysis::runner::Analyst;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
+use crate::matches::new_match::Opening;
 use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;
 use crate::matches::writer::ActionLog;
@@ -63,12 +64,16 @@ pub struct Shared {
     tournaments: OnceLock<Tournaments>,
     /// Challenges to named players, expired by a task started with the queue.
     challenges: Challenges,
+    /// The second games of series that rooms stored, until the task that starts their rooms
+    /// takes them (with the other actors).
+    next_games: Mutex<Option<mpsc::UnboundedReceiver<(MatchId, Opening)>>>,
     shutdown: Shutdown,
 }
 
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
         let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
+        let (next_games, next_games_rx) = mpsc::unbounded_channel();
         let rooms = Rooms::new(RoomContext {
             actions: ActionLog::start(&store),
             store: store.clone(),
@@ -78,6 +83,7 @@ impl AppState {
             ai_move: Duration::from_millis(config.ai_move_ms),
             sleep_after: Duration::from_secs(config.room_sleep_secs),
             rated_games_per_pair: config.rated_games_per_pair,
+            next_games,
         });
         let (revocations, _) = broadcast::channel(64);
         AppState {
@@ -95,6 +101,7 @@ impl AppState {
                 queue: OnceLock::new(),
                 sockets: Sockets::default(),
                 tournaments: OnceLock::new(),
+                next_games: Mutex::new(Some(next_games_rx)),
                 shutdown: Shutdown::default(),
             }),
         }
@@ -105,6 +112,10 @@ impl AppState {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
         tokio::spawn(crate::offers::challenges::expire(self.clone()));
+        let next_games = self.inner.next_games.lock().ok().and_then(|mut rx| rx.take());
+        if let Some(next_games) = next_games {
+            tokio::spawn(crate::series::start_games(self.clone(), next_games));
+        }
     }
 
     /// The AI's accounts, one per level, level 1 first.

@@ -570,10 +570,12 @@ impl Session {
                 time_control,
                 rated,
                 ai_after_secs,
+                two_games,
             } => {
                 let player = self.player()?.clone();
                 crate::policy::may_play(&player, rated)?;
-                let pool = Pool::new(&game, variant.as_deref(), seats, time_control, rated)?;
+                let (variant, control) = (variant.as_deref(), time_control);
+                let pool = Pool::new(&game, variant, seats, control, rated, two_games)?;
                 let ai_after = ai_after_secs.map(|s| Duration::from_secs(u64::from(s)));
                 let (conn, outbox) = (self.conn, self.outbox.clone());
                 self.state

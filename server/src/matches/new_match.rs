@@ -7,6 +7,7 @@ use protocol::{ClockSpec, CreateMatch, ErrorCode, Visibility};
 use super::hosted::settle;
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
+use crate::series::InSeries;
 
 /// Everything chosen when a match is created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +23,9 @@ pub struct NewMatch {
     pub invite: Option<String>,
     /// One connection plays every seat.
     pub hotseat: bool,
+    /// The first game of a two-game match (a series): a second follows with the sides
+    /// swapped. Two-seat matches only.
+    pub two_games: bool,
     /// The match's chance (dice, shuffles): its log replays from it.
     pub seed: u64,
     pub created_ms: i64,
@@ -61,6 +65,7 @@ impl NewMatch {
             private: false,
             invite: None,
             hotseat: false,
+            two_games: false,
             seed: rand::random(),
             created_ms: now_ms,
         })
@@ -99,6 +104,19 @@ impl NewMatch {
         }
     }
 
+    /// Makes the match the first of a two-game match when `two_games`: only two can swap
+    /// sides.
+    pub fn in_two_games(mut self, two_games: bool) -> ApiResult<NewMatch> {
+        if two_games && self.seats != 2 {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "a two-game match is for two players",
+            ));
+        }
+        self.two_games = two_games;
+        Ok(self)
+    }
+
     /// Checks that a seat is one of the match's.
     pub fn seat(&self, seat: u8) -> ApiResult<u8> {
         if seat >= self.seats {
@@ -120,6 +138,9 @@ pub struct Opening {
     /// to its followers before it starts.
     pub unrated: Option<String>,
     pub in_tournament: bool,
+    /// A game of a series: the series and which game. Set for a second game; for a first one
+    /// (`spec.two_games`) the series is made when the match is stored, and set then.
+    pub series: Option<InSeries>,
 }
 
 impl Opening {

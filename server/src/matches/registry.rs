@@ -375,8 +375,8 @@ impl Rooms {
     /// transaction, its room started from what was stored, not read back. What creating, the
     /// AI, matchmaking and tournaments all come down to.
     pub async fn open(&self, spec: NewMatch, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
-        let opening = self.opening(spec, seating, false).await?;
-        let id = self.ctx.store.create_match(&opening).await?;
+        let mut opening = self.opening(spec, seating, false).await?;
+        let id = self.ctx.store.create_match(&mut opening).await?;
         self.start_opened(id, opening)
     }
 
@@ -403,6 +403,7 @@ impl Rooms {
             seating,
             unrated,
             in_tournament,
+            series: None,
         })
     }
 

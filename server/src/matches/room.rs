@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use protocol::{
     Ack, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct,
-    SeatCommand, SeatState, Seq, ServerMessage,
+    SeatCommand, SeatState, Seq, SeriesRef, ServerMessage,
 };
 use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
@@ -25,12 +25,13 @@ use super::followers::Followers;
 use super::hosted::{Hosted, host};
 use super::new_match::{NewMatch, Opening};
 use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
-use super::store::{Status, StoredAction, StoredMatch};
+use super::store::{Finish, Status, StoredAction, StoredMatch};
 use super::writer::ActionLog;
 use crate::chat::rules::{self, ChatText, Role};
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
+use crate::series::{InSeries, NextGames};
 use crate::sockets::{ConnId, Frame, Outbox, frame};
 use crate::store::Store;
 use engine::ai::Level;
@@ -52,6 +53,8 @@ pub struct RoomContext {
     pub sleep_after: Duration,
     /// Rated games two players may start against each other in 24 hours; later ones are casual.
     pub rated_games_per_pair: u32,
+    /// Where the second game of a series is sent to have its room started.
+    pub next_games: NextGames,
 }
 
 /// What the list of live matches shows of a room's match (see [`super::Rooms::attended`] and
@@ -145,8 +148,10 @@ pub struct Room {
     glance: GlanceCell,
     /// The number of spectators followers were last told, and when.
     told_watchers: (u32, Option<Instant>),
-    /// Once the match is over: the players' rematch.
+    /// Once the match is over: the players' rematch. Game 1 of a series has game 2 for one.
     rematch: Rematch,
+    /// A game of a two-game match.
+    series: Option<InSeries>,
 }
 
 /// How long a result that could not be stored waits before it is tried again.
@@ -259,6 +264,7 @@ impl Room {
             glance,
             told_watchers: (0, None),
             rematch: Rematch::None,
+            series: stored.series,
         })
     }
 
@@ -282,6 +288,7 @@ impl Room {
                 players: vec![None; seats],
                 actions: Vec::new(),
                 in_tournament: opening.in_tournament,
+                series: opening.series,
             },
             ctx,
         )?;
@@ -1135,8 +1142,12 @@ impl Room {
             .store
             .abort_match(
                 self.id,
-                &places,
-                reason,
+                Finish {
+                    places: &places,
+                    reason,
+                    series: self.series,
+                    next: None,
+                },
                 self.followers.seq() + events,
                 crate::clock::now_ms(),
             )
@@ -1336,21 +1347,28 @@ impl Room {
     }
 
     /// Records the result (with rating changes, exactly once) and tells everyone. A result that
-    /// could not be stored did not happen: the match goes on, and the error says why.
+    /// could not be stored did not happen: the match goes on, and the error says why. Game 1 of
+    /// a series stores game 2 with its result and takes the players there, as a rematch
+    /// would; game 2 tells them how the series came out.
     async fn finish(&mut self, places: Vec<u8>, reason: &str) -> ApiResult<()> {
         if self.phase == Phase::Over {
             return Ok(());
         }
+        let now_ms = crate::clock::now_ms();
+        let mut next = self.next_game(now_ms);
         let stored = self.ctx.store.finish_match(
             self.id,
-            &places,
-            reason,
+            Finish {
+                places: &places,
+                reason,
+                series: self.series,
+                next: next.as_mut(),
+            },
             self.followers.seq() + 1,
-            crate::clock::now_ms(),
+            now_ms,
         );
-        let changes = match crate::metrics::db("finish_match", stored).await {
-            Ok(Some(changes)) => changes,
-            Ok(None) => Vec::new(),
+        let finished = match crate::metrics::db("finish_match", stored).await {
+            Ok(finished) => finished,
             Err(e) => {
                 tracing::error!(match_id = self.id.0, error = %e, "could not record a result");
                 return Err(e.into());
@@ -1360,17 +1378,67 @@ impl Room {
         if let Some(c) = self.clocks.as_mut() {
             c.follow(&[], Instant::now());
         }
+        let (ratings, next_game) = finished.map_or((Vec::new(), None), |f| (f.ratings, f.next_game));
         let result = MatchResult {
             places,
             reason: reason.to_string(),
-            ratings: changes,
+            ratings,
         };
         tracing::info!(reason, places = ?result.places, "match finished");
         self.result = Some(result.clone());
         self.followers.broadcast(|_| MatchEvent::Finished {
             result: result.clone(),
         });
+        if let (Some(game_2), Some(opening)) = (next_game, next) {
+            self.series_goes_on(game_2, opening);
+        } else if let Some(series) = self.series.filter(|s| s.game == 2) {
+            self.tell_series(series).await;
+        }
         Ok(())
+    }
+
+    /// Game 2 of this match's series, if this is game 1: the same match again with the sides
+    /// swapped (the rematch's way), in the same series.
+    fn next_game(&self, now_ms: i64) -> Option<Opening> {
+        let series = self.series.filter(|s| s.game == 1)?;
+        let players: Vec<Player> = self.seats.iter().flatten().cloned().collect();
+        Some(Opening {
+            spec: self.spec.again(now_ms),
+            seating: rotated(&players),
+            // Game 1's rated flag, decided when it started, holds for both.
+            unrated: None,
+            in_tournament: self.in_tournament,
+            series: Some(InSeries {
+                id: series.id,
+                game: 2,
+            }),
+        })
+    }
+
+    /// Game 2 is stored: its room is started, and the players are taken there as to a
+    /// rematch.
+    fn series_goes_on(&mut self, game_2: MatchId, opening: Opening) {
+        tracing::info!(game_2 = game_2.0, "series goes on");
+        // A send fails only when the server is stopping; game 2 is restored at the next start.
+        let _ = self.ctx.next_games.send((game_2, opening));
+        self.rematch = Rematch::Started(game_2);
+        self.followers.tell(&frame(&ServerMessage::RematchStarted {
+            match_id: self.id,
+            rematch: game_2,
+        }));
+    }
+
+    /// Tells game 2's followers how the series came out.
+    async fn tell_series(&mut self, series: InSeries) {
+        match self.ctx.store.series(series.id).await {
+            Ok(Some(series)) => self.followers.tell(&frame(&ServerMessage::SeriesFinished {
+                match_id: self.id,
+                series,
+            })),
+            Ok(None) => {}
+            // The series is stored; its page (`GET /api/series/{id}`) shows it.
+            Err(e) => tracing::warn!(error = %e, "could not read a finished series"),
+        }
     }
 
     /// Numbers an event, renders it for every kind of viewer, keeps it for resumes and sends it
@@ -1405,6 +1473,10 @@ impl Room {
                 .collect(),
             draw_offer: self.draw.first().copied(),
             result: self.result.clone(),
+            series: self.series.map(|s| SeriesRef {
+                series_id: s.id,
+                game: s.game,
+            }),
         };
         frame(&ServerMessage::Snapshot {
             match_id: self.id,

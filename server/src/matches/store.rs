@@ -1,13 +1,14 @@
 //! The storage of matches: a match's header, seats, action log and result, and the queries
 //! that list matches. Actions are appended by the group-commit writer (`writer.rs`).
 
-use protocol::{ClockSpec, MatchId, PlayerId, RatingChange};
+use protocol::{ClockSpec, MatchId, PlayerId, RatingChange, SeriesId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::new_match::{NewMatch, Opening};
 use crate::player::Player;
 use crate::ratings::{self, Rated};
+use crate::series::InSeries;
 use crate::store::{Store, StoreResult, flag, player_from, unique};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +73,25 @@ pub struct StoredMatch {
     /// A tournament's game: its pairing was not the players' choice, and the tournament needs
     /// a result however early it ends.
     pub in_tournament: bool,
+    /// A game of a two-game match.
+    pub series: Option<InSeries>,
+}
+
+/// How a match ends, as the room stores it.
+pub struct Finish<'a> {
+    pub places: &'a [u8],
+    pub reason: &'a str,
+    /// The match's place in its series, if it has one.
+    pub series: Option<InSeries>,
+    /// Game 1's end: game 2, stored with the result (a called-off game has none).
+    pub next: Option<&'a mut Opening>,
+}
+
+/// What recording a result did.
+pub struct Finished {
+    pub ratings: Vec<RatingChange>,
+    /// The series' game 2, when this was game 1.
+    pub next_game: Option<MatchId>,
 }
 
 impl Store {
@@ -146,8 +166,8 @@ impl Store {
 
     // --- Matches --------------------------------------------------------------------------
 
-    /// Stores a new match and its first seats, in one transaction.
-    pub async fn create_match(&self, opening: &Opening) -> StoreResult<MatchId> {
+    /// Stores a new match and its first seats (and a first game's series), in one transaction.
+    pub async fn create_match(&self, opening: &mut Opening) -> StoreResult<MatchId> {
         let mut tx = self.pool.begin().await?;
         let id = insert_match(&mut tx, opening).await?;
         tx.commit().await?;
@@ -189,16 +209,22 @@ impl Store {
     }
 
     /// Records the result of a live or waiting match and, for a rated one, every seat's rating
-    /// change, in one transaction. Returns the rating changes, or `None` if the match was
-    /// already over: a result is written exactly once.
+    /// change, in one transaction, with what it does to the match's series: game 1's end
+    /// stores game 2 (`next`), game 2's decides the series. Returns the rating changes and
+    /// game 2's id, or `None` if the match was already over: a result is written exactly once.
     pub async fn finish_match(
         &self,
         id: MatchId,
-        places: &[u8],
-        reason: &str,
+        finish: Finish<'_>,
         seq: u64,
         now_ms: i64,
-    ) -> StoreResult<Option<Vec<RatingChange>>> {
+    ) -> StoreResult<Option<Finished>> {
+        let Finish {
+            places,
+            reason,
+            series,
+            next,
+        } = finish;
         let mut tx = self.pool.begin().await?;
         let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
         let done = sqlx::query(
@@ -302,20 +328,40 @@ impl Store {
                 });
             }
         }
+        let next_game = match (series, next) {
+            (Some(InSeries { game: 1, .. }), Some(next)) => {
+                Some(insert_match(&mut tx, next).await?)
+            }
+            (Some(InSeries { id, .. }), _) => {
+                crate::series::store::decide_series(&mut tx, id, now_ms).await?;
+                None
+            }
+            (None, _) => None,
+        };
         tx.commit().await?;
-        Ok(Some(changes))
+        Ok(Some(Finished {
+            ratings: changes,
+            next_game,
+        }))
     }
 
     /// Calls off a match that has not finished, unrated, with every seat in `places` (all
-    /// equal) and why (`aborted`, `idle`). Returns false if it was already over.
+    /// equal) and why (`aborted`, `idle`), and its series with it. Returns false if it was
+    /// already over.
     pub async fn abort_match(
         &self,
         id: MatchId,
-        places: &[u8],
-        reason: &str,
+        finish: Finish<'_>,
         seq: u64,
         now_ms: i64,
     ) -> StoreResult<bool> {
+        let Finish {
+            places,
+            reason,
+            series,
+            ..
+        } = finish;
+        let mut tx = self.pool.begin().await?;
         let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
         let done = sqlx::query(
             "UPDATE matches SET status = 'aborted', result_places = $4, result_reason = $5,
@@ -327,9 +373,16 @@ impl Store {
         .bind(id.0)
         .bind(places_json)
         .bind(reason)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        if let Some(series) = series {
+            crate::series::store::abort_series(&mut tx, series.id, now_ms).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Every match not yet over, with seats and action logs: what a restart rebuilds.
@@ -391,7 +444,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
                     invite, hotseat, seed, status, result_places, result_reason, last_seq,
-                    created_ms,
+                    created_ms, series_id, series_game,
                     EXISTS (SELECT 1 FROM tournament_games g WHERE g.match_id = matches.id)
                         AS in_tournament
              FROM matches WHERE id = $1",
@@ -410,6 +463,12 @@ impl Store {
         let inc: Option<i64> = row.try_get("clock_increment_ms")?;
         let places: Option<String> = row.try_get("result_places")?;
         let reason: Option<String> = row.try_get("result_reason")?;
+        let series_id: Option<i64> = row.try_get("series_id")?;
+        let series_game: Option<i64> = row.try_get("series_game")?;
+        let series = series_id.zip(series_game).map(|(id, game)| InSeries {
+            id: SeriesId(id),
+            game: game as u8,
+        });
         let spec = NewMatch {
             game: row.try_get("game")?,
             variant: row.try_get("variant")?,
@@ -422,6 +481,7 @@ impl Store {
             private: row.try_get::<i64, _>("private")? != 0,
             invite: row.try_get("invite")?,
             hotseat: row.try_get::<i64, _>("hotseat")? != 0,
+            two_games: series.is_some(),
             seed: row.try_get::<i64, _>("seed")? as u64,
             created_ms: row.try_get("created_ms")?,
         };
@@ -454,6 +514,7 @@ impl Store {
             actions: Vec::new(),
             // Lists of matches do not ask.
             in_tournament: truth(row, "in_tournament").unwrap_or(false),
+            series,
         })
     }
 
@@ -462,7 +523,8 @@ impl Store {
         let rows = sqlx::query(
             "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
                     m.clock_increment_ms, m.private, m.invite, m.hotseat, m.seed, m.status,
-                    m.result_places, m.result_reason, m.last_seq, m.created_ms
+                    m.result_places, m.result_reason, m.last_seq, m.created_ms, m.series_id,
+                    m.series_game
              FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
              ORDER BY m.id DESC LIMIT $2",
         )
@@ -538,16 +600,23 @@ fn truth(row: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
 
 /// Inserts a new match with its first players in their seats, live if every seat is taken;
 /// on a connection rather than the pool so that a caller makes it part of its transaction (the
-/// tournament director links the match to its game in the same one).
+/// tournament director links the match to its game in the same one). The first game of a
+/// two-game match makes its series here, and the opening is given it.
 pub(crate) async fn insert_match(
     conn: &mut sqlx::AnyConnection,
-    opening: &Opening,
+    opening: &mut Opening,
 ) -> StoreResult<MatchId> {
+    if opening.spec.two_games && opening.series.is_none() {
+        let id = crate::series::store::insert_series(conn, opening.spec.created_ms).await?;
+        opening.series = Some(InSeries { id, game: 1 });
+    }
     let spec = &opening.spec;
     let row = sqlx::query(
         "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
-                              private, invite, hotseat, seed, status, last_seq, created_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+                              private, invite, hotseat, seed, status, last_seq, created_ms,
+                              series_id, series_game)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         RETURNING id",
     )
     .bind(&spec.game)
     .bind(&spec.variant)
@@ -569,6 +638,8 @@ pub(crate) async fn insert_match(
     )
     .bind(opening.events() as i64)
     .bind(spec.created_ms)
+    .bind(opening.series.map(|s| s.id.0))
+    .bind(opening.series.map(|s| i32::from(s.game)))
     .fetch_one(&mut *conn)
     .await?;
     let id = MatchId(row.try_get("id")?);

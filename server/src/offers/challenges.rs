@@ -66,7 +66,8 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
         ask.rated,
         ask.clock,
         now,
-    )?;
+    )?
+    .in_two_games(ask.two_games)?;
     let seat = spec.seat(ask.seat.unwrap_or(0))?;
     crate::policy::may_play(from, spec.rated)?;
     let store = state.store();
@@ -107,6 +108,7 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
         seat,
         rated: spec.rated,
         clock: spec.clock,
+        two_games: spec.two_games,
         created_ms: now,
         expires_ms: now + desk.lasts_ms,
     };
@@ -120,6 +122,7 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
         seat,
         rated: spec.rated,
         clock: spec.clock,
+        two_games: spec.two_games,
         expires_ms: new.expires_ms,
     };
     tracing::info!(
@@ -176,7 +179,8 @@ pub async fn answer(
         challenge.rated,
         challenge.clock,
         crate::clock::now_ms(),
-    )?;
+    )?
+    .in_two_games(challenge.two_games)?;
     let (theirs, mine) = (challenge.seat, 1 - challenge.seat);
     let seating = vec![
         (theirs, challenge.from.clone()),

@@ -22,6 +22,7 @@ pub struct StoredChallenge {
     pub seat: u8,
     pub rated: bool,
     pub clock: Option<ClockSpec>,
+    pub two_games: bool,
     pub expires_ms: i64,
 }
 
@@ -36,6 +37,7 @@ impl StoredChallenge {
             seat: self.seat,
             rated: self.rated,
             clock: self.clock,
+            two_games: self.two_games,
             expires_ms: self.expires_ms,
         }
     }
@@ -50,6 +52,7 @@ pub struct NewChallenge<'a> {
     pub seat: u8,
     pub rated: bool,
     pub clock: Option<ClockSpec>,
+    pub two_games: bool,
     pub created_ms: i64,
     pub expires_ms: i64,
 }
@@ -63,7 +66,7 @@ fn policy_from(text: &str) -> ChallengePolicy {
 
 /// Both players of a challenge, each column prefixed `f_` (from) or `t_` (to).
 const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.clock_base_ms,
-    c.clock_increment_ms, c.expires_ms,
+    c.clock_increment_ms, c.two_games, c.expires_ms,
     f.id AS f_id, f.name AS f_name, f.password_hash AS f_password_hash, f.guest AS f_guest,
     t.id AS t_id, t.name AS t_name, t.password_hash AS t_password_hash, t.guest AS t_guest
     FROM challenges c JOIN players f ON f.id = c.challenger_id
@@ -84,6 +87,7 @@ fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
             base_ms: b as u64,
             increment_ms: i as u64,
         }),
+        two_games: row.try_get::<i64, _>("two_games")? != 0,
         expires_ms: row.try_get("expires_ms")?,
     })
 }
@@ -181,8 +185,8 @@ impl Store {
     pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> StoreResult<ChallengeId> {
         let row = sqlx::query(
             "INSERT INTO challenges (challenger_id, challenged_id, game, variant, seat, rated,
-                 clock_base_ms, clock_increment_ms, created_ms, expires_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                 clock_base_ms, clock_increment_ms, created_ms, expires_ms, two_games)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(new.from.id.0)
         .bind(new.to.id.0)
@@ -194,6 +198,7 @@ impl Store {
         .bind(new.clock.map(|c| c.increment_ms as i64))
         .bind(new.created_ms)
         .bind(new.expires_ms)
+        .bind(flag(new.two_games))
         .fetch_one(&self.pool)
         .await
         .map_err(unique(|| {

@@ -1,6 +1,9 @@
 //! The matchmaking queue: an actor that holds the players waiting in each pool (game, variant,
 //! seats, time control, rated or casual) and pairs them in waves, once a second.
 //!
+//! A pool of two-game matches (a series, sides swapped) is a pool of its own: its players are
+//! paired only with each other.
+//!
 //! A wave pairs two-seat pools by minimum total rating difference within widening windows
 //! (`wave.rs`); pools of more seats form groups of players close in rating. Seat 0 goes to
 //! whoever has had it least lately, so that each player's recent seats balance. A player gone from the socket is gone from the
@@ -49,6 +52,7 @@ pub struct Pool {
     pub seats: u8,
     pub time_control: TimeControl,
     pub rated: bool,
+    pub two_games: bool,
 }
 
 impl Pool {
@@ -60,6 +64,7 @@ impl Pool {
         seats: Option<u8>,
         time_control: TimeControl,
         rated: bool,
+        two_games: bool,
     ) -> ApiResult<Pool> {
         let settled = settle(game, variant, seats, rated)?;
         if !settled.named {
@@ -68,12 +73,19 @@ impl Pool {
                 "the queue pairs players in named variants only: create a match for a custom one",
             ));
         }
+        if two_games && settled.seats != 2 {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "a two-game match is for two players",
+            ));
+        }
         Ok(Pool {
             game: game.to_string(),
             variant: settled.variant,
             seats: settled.seats,
             time_control,
             rated,
+            two_games,
         })
     }
 
@@ -88,7 +100,8 @@ impl Pool {
             self.rated,
             clock,
             crate::clock::now_ms(),
-        )
+        )?
+        .in_two_games(self.two_games)
     }
 
     /// The rating pool (`game/variant`) this queue pool is rated in.
@@ -275,6 +288,7 @@ impl Matchmaker {
                         seats: pool.seats,
                         time_control: pool.time_control,
                         rated: pool.rated,
+                        two_games: pool.two_games,
                         waiting: entries.len() as u32,
                     })
                     .collect();

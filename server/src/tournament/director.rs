@@ -116,8 +116,26 @@ pub(crate) fn slots(games: &[StoredGame]) -> Vec<Slot> {
     games.iter().map(StoredGame::slot).collect()
 }
 
-/// The standings table with each entrant's player.
-pub(crate) fn standings(entrants: &[StoredEntrant], games: &[StoredGame]) -> Vec<Standing> {
+/// The standings table with each entrant's player; in a tournament of two-game matches, with
+/// each entrant's game points too.
+pub(crate) fn standings(
+    t: &StoredTournament,
+    entrants: &[StoredEntrant],
+    games: &[StoredGame],
+) -> Vec<Standing> {
+    let game_points = |entrant: u32| {
+        let halves: u32 = games
+            .iter()
+            .map(|g| match (g.seat1, g.game_points) {
+                // A bye scores as a match won, both games.
+                (None, _) if g.seat0 == entrant => 2,
+                (Some(_), Some([a, _])) if g.seat0 == entrant => a,
+                (Some(seat1), Some([_, b])) if seat1 == entrant => b,
+                _ => 0,
+            })
+            .sum();
+        f64::from(halves) / 2.0
+    };
     plan::standings(&seeds(entrants), &slots(games))
         .into_iter()
         .filter_map(|row| {
@@ -130,6 +148,7 @@ pub(crate) fn standings(entrants: &[StoredEntrant], games: &[StoredGame]) -> Vec
                 buchholz: row.buchholz,
                 sonneborn_berger: row.sonneborn_berger,
                 games: row.games,
+                game_points: t.two_games.then(|| game_points(row.entrant.0)),
             })
         })
         .collect()
@@ -144,7 +163,7 @@ fn standings_message(
         tournament_id: t.id,
         round: t.current_round,
         finished: t.status == TournamentStatus::Finished,
-        standings: standings(entrants, games),
+        standings: standings(t, entrants, games),
     }
 }
 
@@ -396,14 +415,15 @@ impl Director {
             })
             .or_else(|| super::DEFAULT_TIME_CONTROL.clock());
         let now = crate::clock::now_ms();
-        let spec = NewMatch::new(&t.game, Some(&t.variant), Some(2), t.rated, clock, now)?;
+        let spec = NewMatch::new(&t.game, Some(&t.variant), Some(2), t.rated, clock, now)?
+            .in_two_games(t.two_games)?;
         let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
         let rooms = self.state.rooms();
-        let opening = rooms.opening(spec, seating, true).await?;
+        let mut opening = rooms.opening(spec, seating, true).await?;
         let Some(match_id) = self
             .state
             .store()
-            .create_tournament_match(t.id, g.round, g.board, &opening)
+            .create_tournament_match(t.id, g.round, g.board, &mut opening)
             .await?
         else {
             return Ok(None);

@@ -127,6 +127,7 @@ async fn create(
         rounds,
         clock: Some((clock.base_ms, clock.increment_ms)),
         rated: spec.rated,
+        two_games: spec.two_games,
         starts_ms: spec.starts_ms,
         created_ms: crate::clock::now_ms(),
     };
@@ -301,6 +302,7 @@ fn summary(t: &StoredTournament) -> TournamentSummary {
             increment_ms,
         }),
         rated: t.rated,
+        two_games: t.two_games,
         starts_ms: t.starts_ms,
         status: t.status.as_str().to_string(),
         round: t.current_round,
@@ -339,6 +341,7 @@ fn rounds(games: &[StoredGame]) -> Vec<TournamentRound> {
                 decider: g.decider,
                 outcome: g.outcome().map(game_outcome),
                 reason: g.reason.clone(),
+                series_id: g.series,
             }),
         }
     }
@@ -366,7 +369,7 @@ pub async fn details(state: &AppState, id: TournamentId) -> ApiResult<Tournament
             })
             .collect(),
         rounds: rounds(&games),
-        standings: standings(&entrants, &games),
+        standings: standings(&t, &entrants, &games),
         winner,
     })
 }

@@ -3,7 +3,7 @@
 //! under the unique key (tournament, round, board), so a round is never created twice, and a
 //! game's match is opened only after its row exists.
 
-use protocol::{MatchId, PlayerId, TournamentFormat, TournamentId};
+use protocol::{MatchId, PlayerId, SeriesId, TournamentFormat, TournamentId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -31,6 +31,8 @@ pub struct NewTournament {
     /// Fischer clock as (base, increment) in milliseconds.
     pub clock: Option<(u64, u64)>,
     pub rated: bool,
+    /// Every pairing is a two-game match.
+    pub two_games: bool,
     pub starts_ms: Option<i64>,
     pub created_ms: i64,
 }
@@ -76,6 +78,8 @@ pub struct StoredTournament {
     pub rounds: u32,
     pub clock: Option<(u64, u64)>,
     pub rated: bool,
+    /// Every pairing is a two-game match.
+    pub two_games: bool,
     pub starts_ms: Option<i64>,
     pub status: TournamentStatus,
     pub current_round: u32,
@@ -133,11 +137,15 @@ pub struct StoredGame {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub created_ms: i64,
-    /// The match's status (`waiting`, `live`, `finished`, `aborted`).
+    /// The match's status (`waiting`, `live`, `finished`, `aborted`); a two-game match's is its
+    /// series' (`live` until game 2 ends).
     pub match_status: Option<String>,
-    /// The match's places and reason, once over.
+    /// The match's places and reason, once over; a two-game match's are its series'.
     pub match_result: Option<(Vec<u8>, String)>,
     pub match_created_ms: Option<i64>,
+    /// A two-game match: its series, and once decided each seat's game points in halves.
+    pub series: Option<SeriesId>,
+    pub game_points: Option<[u32; 2]>,
 }
 
 pub fn outcome_name(outcome: Outcome) -> &'static str {
@@ -221,7 +229,7 @@ fn conflict(what: impl Into<String>) -> StoreError {
 
 const TOURNAMENT_COLUMNS: &str = "SELECT t.id, t.name, t.game, t.variant, t.format, t.rounds,
         t.double_round, t.clock_base_ms, t.clock_increment_ms, t.rated, t.starts_ms, t.status,
-        t.current_round, t.state, t.reason, t.created_ms, t.started_ms,
+        t.current_round, t.state, t.reason, t.created_ms, t.started_ms, t.two_games,
         p.id AS creator_id, p.name AS creator_name, p.password_hash AS creator_password_hash,
         p.guest AS creator_guest,
         (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament_id = t.id) AS entrant_count
@@ -241,6 +249,7 @@ fn tournament_from(row: &AnyRow) -> sqlx::Result<StoredTournament> {
         rounds: row.try_get::<i64, _>("rounds")? as u32,
         clock: base.zip(inc).map(|(b, i)| (b as u64, i as u64)),
         rated: row.try_get::<i64, _>("rated")? != 0,
+        two_games: row.try_get::<i64, _>("two_games")? != 0,
         starts_ms: row.try_get("starts_ms")?,
         status: TournamentStatus::parse(&row.try_get::<String, _>("status")?),
         current_round: row.try_get::<i64, _>("current_round")? as u32,
@@ -258,8 +267,8 @@ impl Store {
         let row = sqlx::query(
             "INSERT INTO tournaments (name, creator_id, game, variant, format, rounds, double_round,
                                       clock_base_ms, clock_increment_ms, rated, starts_ms, status,
-                                      current_round, created_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'registering', 0, $12)
+                                      current_round, created_ms, two_games)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'registering', 0, $12, $13)
              RETURNING id",
         )
         .bind(&t.name)
@@ -274,6 +283,7 @@ impl Store {
         .bind(i32::from(t.rated))
         .bind(t.starts_ms)
         .bind(t.created_ms)
+        .bind(i32::from(t.two_games))
         .fetch_one(&self.pool)
         .await?;
         Ok(TournamentId(row.try_get("id")?))
@@ -504,9 +514,15 @@ impl Store {
     pub async fn tournament_games(&self, id: TournamentId) -> StoreResult<Vec<StoredGame>> {
         let rows = sqlx::query(
             "SELECT g.round, g.board, g.match_id, g.seat0_entrant, g.seat1_entrant, g.decider,
-                    g.result, g.reason, g.created_ms, m.status AS match_status,
-                    m.result_places, m.result_reason, m.created_ms AS match_created_ms
+                    g.result, g.reason, g.created_ms, m.created_ms AS match_created_ms,
+                    m.series_id, s.points,
+                    CASE WHEN s.id IS NULL THEN m.status ELSE s.status END AS match_status,
+                    CASE WHEN s.id IS NULL THEN m.result_places ELSE s.result_places END
+                        AS result_places,
+                    CASE WHEN s.id IS NULL THEN m.result_reason ELSE s.result_reason END
+                        AS result_reason
              FROM tournament_games g LEFT JOIN matches m ON m.id = g.match_id
+                  LEFT JOIN series s ON s.id = m.series_id
              WHERE g.tournament_id = $1 ORDER BY g.round, g.board",
         )
         .bind(id.0)
@@ -533,6 +549,10 @@ impl Store {
                         .zip(reason)
                         .map(|(p, r)| (serde_json::from_str(&p).unwrap_or_default(), r)),
                     match_created_ms: r.try_get("match_created_ms")?,
+                    series: r.try_get::<Option<i64>, _>("series_id")?.map(SeriesId),
+                    game_points: r
+                        .try_get::<Option<String>, _>("points")?
+                        .and_then(|p| serde_json::from_str(&p).ok()),
                 })
             })
             .collect()
@@ -589,7 +609,7 @@ impl Store {
         id: TournamentId,
         round: u32,
         board: u32,
-        opening: &Opening,
+        opening: &mut Opening,
     ) -> StoreResult<Option<MatchId>> {
         let mut tx = self.pool.begin().await?;
         let match_id = insert_match(&mut tx, opening).await?;
