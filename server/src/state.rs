@@ -112,7 +112,12 @@ impl AppState {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
         tokio::spawn(crate::offers::challenges::expire(self.clone()));
-        let next_games = self.inner.next_games.lock().ok().and_then(|mut rx| rx.take());
+        let next_games = self
+            .inner
+            .next_games
+            .lock()
+            .ok()
+            .and_then(|mut rx| rx.take());
         if let Some(next_games) = next_games {
             tokio::spawn(crate::series::start_games(self.clone(), next_games));
         }

@@ -25,6 +25,7 @@ fn spec() -> Opening {
         private: false,
         invite: None,
         hotseat: false,
+        two_games: false,
         seed: 7,
         created_ms: 1,
     };
@@ -33,6 +34,7 @@ fn spec() -> Opening {
         seating: Vec::new(),
         unrated: None,
         in_tournament: false,
+        series: None,
     }
 }
 
@@ -58,7 +60,7 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
         let log = ActionLog::start(&store);
         let mut ids: Vec<MatchId> = Vec::new();
         for _ in 0..40 {
-            ids.push(store.create_match(&spec()).await.unwrap());
+            ids.push(store.create_match(&mut spec()).await.unwrap());
         }
         // Every match plays five actions, one after the other, all matches at the same time.
         let playing = ids.iter().map(|&id| {
@@ -98,7 +100,7 @@ async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
     let url = fresh_database(Backend::Postgres).await;
     let store = Store::connect(&url).await.unwrap();
     let log = ActionLog::start(&store);
-    let id = store.create_match(&spec()).await.unwrap();
+    let id = store.create_match(&mut spec()).await.unwrap();
     log.append(id, &action(0)).await.unwrap();
     let database = url.rsplit_once('/').unwrap().1;
     let admin = sqlx::PgPool::connect(&std::env::var("TEST_POSTGRES_URL").unwrap())

@@ -126,6 +126,7 @@ async fn metrics_count_what_happened_over_real_sockets() {
             time_control: TimeControl::Blitz,
             rated: false,
             ai_after_secs: None,
+            two_games: false,
         })
         .await;
         common::get(addr, "/api/queue").await;

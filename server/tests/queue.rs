@@ -15,6 +15,7 @@ fn queue_join(id: CommandId, rated: bool) -> ClientMessage {
         time_control: TimeControl::Blitz,
         rated,
         ai_after_secs: None,
+        two_games: false,
     }
 }
 
@@ -28,6 +29,7 @@ fn hanoi_for_three(id: CommandId) -> ClientMessage {
         time_control: TimeControl::Blitz,
         rated: false,
         ai_after_secs: None,
+        two_games: false,
     }
 }
 
@@ -207,6 +209,7 @@ async fn three_seat_games_form_groups_and_a_lone_player_may_get_the_ai() {
                 time_control: TimeControl::Blitz,
                 rated: true,
                 ai_after_secs: Some(1),
+                two_games: false,
             })
             .await;
         let (m, _) = matched(&mut clients[0]).await;

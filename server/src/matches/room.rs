@@ -1378,7 +1378,8 @@ impl Room {
         if let Some(c) = self.clocks.as_mut() {
             c.follow(&[], Instant::now());
         }
-        let (ratings, next_game) = finished.map_or((Vec::new(), None), |f| (f.ratings, f.next_game));
+        let (ratings, next_game) =
+            finished.map_or((Vec::new(), None), |f| (f.ratings, f.next_game));
         let result = MatchResult {
             places,
             reason: reason.to_string(),

@@ -31,7 +31,7 @@ pub fn routes() -> Router<AppState> {
 )]
 async fn show(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<Series>> {
     let series = state.store().series(SeriesId(id)).await?;
-    series.map(Json).ok_or_else(|| {
-        ApiError::new(ErrorCode::NotFound, format!("there is no series {id}"))
-    })
+    series
+        .map(Json)
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no series {id}")))
 }

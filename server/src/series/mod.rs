@@ -189,7 +189,10 @@ mod tests {
         assert_eq!(d.tiebreak, Some(SeriesTiebreak::LessTime));
         // Two draws: no win to compare, the time decides.
         let d = decide(&[game([0, 0], 20, [10, 100]), game([0, 0], 9, [10, 100])]);
-        assert_eq!((d.winner, d.tiebreak), (Some(0), Some(SeriesTiebreak::LessTime)));
+        assert_eq!(
+            (d.winner, d.tiebreak),
+            (Some(0), Some(SeriesTiebreak::LessTime))
+        );
     }
 
     #[test]

@@ -17,10 +17,11 @@ struct StoredSeries {
 
 /// Makes a new series; its first game is inserted next, in the same transaction.
 pub(crate) async fn insert_series(conn: &mut AnyConnection, now_ms: i64) -> StoreResult<SeriesId> {
-    let row = sqlx::query("INSERT INTO series (status, created_ms) VALUES ('live', $1) RETURNING id")
-        .bind(now_ms)
-        .fetch_one(&mut *conn)
-        .await?;
+    let row =
+        sqlx::query("INSERT INTO series (status, created_ms) VALUES ('live', $1) RETURNING id")
+            .bind(now_ms)
+            .fetch_one(&mut *conn)
+            .await?;
     Ok(SeriesId(row.try_get("id")?))
 }
 
@@ -110,12 +111,11 @@ async fn load(conn: &mut AnyConnection, id: SeriesId) -> StoreResult<StoredSerie
             .and_then(|p| serde_json::from_str::<Vec<u8>>(&p).ok())
             .and_then(|p| <[u8; 2]>::try_from(p).ok())
             .map(|p| [p[player_of(0)], p[player_of(1)]]);
-        let actions = sqlx::query(
-            "SELECT seat, at_ms FROM match_actions WHERE match_id = $1 ORDER BY ply",
-        )
-        .bind(match_id.0)
-        .fetch_all(&mut *conn)
-        .await?;
+        let actions =
+            sqlx::query("SELECT seat, at_ms FROM match_actions WHERE match_id = $1 ORDER BY ply")
+                .bind(match_id.0)
+                .fetch_all(&mut *conn)
+                .await?;
         let mut used_ms = [0u64; 2];
         let mut since: i64 = m.try_get("created_ms")?;
         for a in &actions {
