@@ -225,7 +225,7 @@ pub struct QueuePool {
     pub time_control: crate::TimeControl,
     pub rated: bool,
     /// A pool of two-game matches.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub two_games: bool,
     pub waiting: u32,
 }
@@ -312,7 +312,7 @@ pub struct TournamentSummary {
     pub clock: Option<ClockSpec>,
     pub rated: bool,
     /// Every pairing is a two-game match.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub two_games: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts_ms: Option<i64>,

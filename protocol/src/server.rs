@@ -175,7 +175,7 @@ pub struct Challenge {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
     /// A two-game match, the sides swapped for the second game.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub two_games: bool,
     /// When it expires unanswered, in milliseconds since the Unix epoch.
     pub expires_ms: i64,

@@ -13,7 +13,7 @@ use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
     ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
     LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef, QueuePool, Report,
-    SecurityEvent, ServerMessage, Session, Settings, TournamentDetails, TournamentSummary,
+    SecurityEvent, Series, ServerMessage, Session, Settings, TournamentDetails, TournamentSummary,
     VariantPreview,
 };
 use serde::Serialize;
@@ -38,6 +38,7 @@ const SERVER_TYPES: &[&str] = &[
     "rematch_declined",
     "rematch_lapsed",
     "rematch_started",
+    "series_finished",
     "challenge_open",
     "challenge_ended",
     "chat",
@@ -96,6 +97,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::RematchDeclined { .. } => "rematch_declined",
         ServerMessage::RematchLapsed { .. } => "rematch_lapsed",
         ServerMessage::RematchStarted { .. } => "rematch_started",
+        ServerMessage::SeriesFinished { .. } => "series_finished",
         ServerMessage::ChallengeOpen { .. } => "challenge_open",
         ServerMessage::ChallengeEnded { .. } => "challenge_ended",
         ServerMessage::Chat { .. } => "chat",
@@ -344,6 +346,9 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
             if list.is_empty() {
                 return Err("is an empty list; show at least one tournament".to_string());
             }
+        }
+        "Series" => {
+            round_trip::<Series>(json, true)?;
         }
         "TournamentDetails" => {
             round_trip::<TournamentDetails>(json, true)?;
