@@ -68,7 +68,8 @@ export function showChallenges(app, socket) {
       ? [button(`challenge-withdraw-${c.id}`, t("challenge.withdraw"), () => send({ type: "withdraw_challenge", challenge_id: c.id }), "secondary")]
       : [button(`challenge-accept-${c.id}`, t("match.accept"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: true })),
         button(`challenge-decline-${c.id}`, t("match.decline"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: false }), "secondary")];
-    const kind = t(c.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(c.clock) });
+    const clock = t(c.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(c.clock) });
+    const kind = c.two_games ? `${clock} · ${t("form.two-games")}` : clock;
     const terms = t("challenge.terms", { game: gameName(c.game), variant: c.variant, side: seatName(c.game, sent ? c.seat : 1 - c.seat), kind });
     // One's own challenge only waits: a line, so as to hide little of the page; its terms on
     // hovering it.

@@ -26,6 +26,7 @@ async function playCards(app, { message, fail, goTo }) {
     title: app.me.guest ? t("lobby.guest-casual") : undefined,
   });
   const quickRated = ratedBox("queue-rated");
+  const quickTwoGames = el("input", { type: "checkbox", "data-testid": "queue-two-games" });
   const queueState = el("p", { class: "muted", "data-testid": "queue-state" });
   const joinQueue = el("button", { "data-testid": "queue-join" }, t("lobby.find-opponent"));
   const leaveQueue = el("button", { class: "secondary", "data-testid": "queue-leave", hidden: true }, t("lobby.leave-queue"));
@@ -38,7 +39,7 @@ async function playCards(app, { message, fail, goTo }) {
   joinQueue.onclick = async () => {
     message.textContent = "";
     try {
-      await app.socket.send({ type: "queue_join", ...quick.value(), time_control: quickTime.value, rated: quickRated.checked });
+      await app.socket.send({ type: "queue_join", ...quick.value(), time_control: quickTime.value, rated: quickRated.checked, two_games: quickTwoGames.checked });
       queued(true);
       refreshQueue();
     } catch (e) {
@@ -173,6 +174,7 @@ async function playCards(app, { message, fail, goTo }) {
     cards: [
       el("section", { class: "card" }, el("h2", { "data-testid": "quick-title" }, t("lobby.quick-play")), ...quick.nodes,
         el("label", {}, t("form.time"), quickTime), el("label", { class: "check" }, quickRated, t("form.rated")),
+        el("label", { class: "check" }, quickTwoGames, t("form.two-games")),
         el("div", { class: "row" }, joinQueue, leaveQueue), queueState, el("h3", {}, t("lobby.waiting-now")), sizes),
       el("section", { class: "card" }, el("h2", {}, t("lobby.play-ai")), ...ai.nodes,
         el("label", {}, t("lobby.level-label"), aiLevel), el("label", {}, t("lobby.your-side"), aiSeat), el("label", {}, t("form.time"), aiTime),

@@ -50,6 +50,8 @@ export default async function render(root, params, app) {
   // The rematch, once the match is over, as the server last told it: offered ({agreed}),
   // declined or lapsed ({declined} or {lapsed}: the seat), or started ({started}: the match).
   let rematch = null;
+  // A game of a two-game match: the series as last read or told (null until then).
+  let series = null;
   const past = positions(app.api, matchId);
   const title = turnTitle();
   const tick = lowTimeTicker();
@@ -61,6 +63,7 @@ export default async function render(root, params, app) {
   // How many spectators follow the match, as the server tells every follower.
   const watchers = el("p", { class: "muted", "data-testid": "watchers", hidden: true });
   const banner = el("div", { class: "banner", "data-testid": "result", hidden: true });
+  const seriesLine = el("p", { class: "notice", "data-testid": "series", hidden: true });
   // A tournament's next game of ours, once its round starts: offered, not forced on the page.
   const nextGame = el("p", { class: "notice", hidden: true });
   const invite = el("p", { class: "invite", hidden: true });
@@ -77,7 +80,7 @@ export default async function render(root, params, app) {
   // about the match), above it on a narrow one.
   root.append(
     el("div", { class: "match" },
-      el("div", { class: "match-info" }, header, players, turn, watchers, banner, nextGame, invite, marker),
+      el("div", { class: "match-info" }, header, seriesLine, players, turn, watchers, banner, nextGame, invite, marker),
       el("div", { class: "match-board" }, boardBox, typed.node),
       el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves,
         el("h3", {}, t("chat.title")), chat.node)),
@@ -157,6 +160,7 @@ export default async function render(root, params, app) {
       log: s.actions.map((action) => ({ seat: null, action })),
       drawOffer: s.draw_offer ?? null,
       result: s.result ?? null,
+      series: s.series ?? null,
       started: s.to_act.length > 0 || s.result != null || s.actions.length > 0,
     };
     past.keep(s.actions.length, s.view);
@@ -165,6 +169,37 @@ export default async function render(root, params, app) {
     rematch = null;
     drawChat();
     refresh();
+    loadSeries();
+  };
+
+  // The series' score is read when the page opens and when a game ends; its result comes with
+  // series_finished, or is read here when game 2 had ended before.
+  const loadSeries = async () => {
+    if (!m?.series) return;
+    try {
+      series = await app.api.get(`/api/series/${m.series.series_id}`);
+    } catch {
+      return;
+    }
+    if (!closed) drawSeries();
+  };
+  const scoreText = (s) => t("series.score", { first: s.players[0].name, a: s.score[0], b: s.score[1], second: s.players[1].name });
+  const seriesResult = (s) => {
+    if (s.status !== "finished") return null;
+    if (s.winner === undefined) return t("series.drawn");
+    const who = s.players[s.winner].name;
+    return s.tiebreak ? t(`series.won-${s.tiebreak}`, { who }) : t("series.won", { who });
+  };
+  const drawSeries = () => {
+    seriesLine.hidden = !m.series;
+    if (!m.series) return;
+    fill(seriesLine, t("series.game-of", { game: m.series.game }), series ? ` · ${scoreText(series)}` : "");
+    drawBanner();
+  };
+  const onSeries = (msg) => {
+    if (msg.match_id !== matchId || !m || closed) return;
+    series = msg.series;
+    drawSeries();
   };
 
   const onEvent = (msg) => {
@@ -234,6 +269,7 @@ export default async function render(root, params, app) {
         m.drawOffer = null;
         drawChat();
         loadChat();
+        loadSeries();
         break;
       default:
         break;
@@ -293,8 +329,10 @@ export default async function render(root, params, app) {
       return el("li", { "data-testid": `rating-${r.seat}` },
         `${name}: ${Math.round(r.before)} → ${Math.round(r.after)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`);
     });
+    const decided = m.series?.game === 2 && series ? seriesResult(series) : null;
     fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
+      decided ? el("p", { "data-testid": "series-result" }, `${decided} · ${scoreText(series)}`) : null,
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
       el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ",
         el("a", { href: `#/analysis/match/${matchId}/${m.log.length}`, "data-testid": "analyse-link" }, t("analysis.open")), " · ",
@@ -645,6 +683,7 @@ export default async function render(root, params, app) {
   socket.on("down", onDown);
   socket.on("tournament_round", onRound);
   for (const type of REMATCH) socket.on(type, onRematch);
+  socket.on("series_finished", onSeries);
   const ticker = setInterval(drawClocks, 100);
   if (socket.ready) watch();
 
@@ -661,6 +700,7 @@ export default async function render(root, params, app) {
     socket.off("down", onDown);
     socket.off("tournament_round", onRound);
     for (const type of REMATCH) socket.off(type, onRematch);
+  socket.off("series_finished", onSeries);
     board?.destroy();
     if (socket.ready) socket.send({ type: "unwatch", match_id: matchId }).catch(() => {});
   };

@@ -48,10 +48,11 @@ async function list(root, app) {
   const time = el("select", { "data-testid": "tournament-time" }, clocked.map((c) => el("option", { value: c }, t(`time.${c}`))));
   time.value = "rapid";
   const rated = el("input", { type: "checkbox", "data-testid": "tournament-rated" });
+  const twoGames = el("input", { type: "checkbox", "data-testid": "tournament-two-games" });
   const create = el("button", { "data-testid": "tournament-create" }, t("tournament.create"));
   create.onclick = async () => {
     message.textContent = "";
-    const body = { name: name.value.trim(), game: game.value, variant: variant.value, format: format.value, rated: rated.checked };
+    const body = { name: name.value.trim(), game: game.value, variant: variant.value, format: format.value, rated: rated.checked, two_games: twoGames.checked };
     if (format.value === "swiss") body.rounds = Number(rounds.value);
     body.time_control = time.value;
     try {
@@ -72,7 +73,8 @@ async function list(root, app) {
       el("section", { class: "card" }, el("h2", {}, t("tournament.create-title")), app.me
         ? [el("label", {}, t("tournament.name"), name), el("label", {}, t("form.game"), game), el("label", {}, t("form.variant"), variant),
           el("label", {}, t("tournament.format"), format), roundsLabel, el("label", {}, t("form.time"), time),
-          el("label", { class: "check" }, rated, t("form.rated")), el("div", { class: "row" }, create)]
+          el("label", { class: "check" }, rated, t("form.rated")), el("label", { class: "check" }, twoGames, t("form.two-games")),
+          el("div", { class: "row" }, create)]
         : app.playPrompt(t("visitor.prompt-tournament-create")),
       message)),
   );
