@@ -2,7 +2,8 @@
 //! match plays game 1, opens game 2 at once with the sides swapped and takes both players
 //! there, and scores the pair: a sweep by the score, a win each by the shorter win; each game
 //! rated on its own. A Swiss tournament of two-game matches runs to its end, every pairing
-//! decided by its series and the standings counting match and game points.
+//! decided by its series and the standings counting match and game points. A server killed
+//! between the two games brings game 2 back, and the series ends as it should.
 
 mod common;
 
@@ -10,6 +11,7 @@ use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::process::ServerProcess;
 use common::{BACKENDS, Client, fresh_database, start};
 use protocol::{
     ChallengeSpec, ClientMessage, ClockSpec, GameOutcome, MatchEvent, MatchId, PlayerId, Series,
@@ -399,5 +401,41 @@ async fn a_swiss_of_two_game_matches_runs_to_the_end() {
         }
         let total: f64 = game_points.iter().sum();
         assert_eq!(total, 8.0, "eight games, a point each");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_series_goes_on_after_a_server_restart_between_its_games() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let server = ServerProcess::start(&url).await;
+        let (mut p, m1) = Pair::challenge(server.addr).await;
+        let first = follow(&mut p.a, m1).await;
+        follow(&mut p.b, m1).await;
+        play_and_resign(&mut p.a, &mut p.b, m1, &LONGER, Some(1)).await;
+        let m2 = game_2(&mut p.a, m1).await;
+        // Killed at once: game 2 was stored with game 1's result, and comes back with the server.
+        server.kill();
+        let server = ServerProcess::start(&url).await;
+        let mut a = Client::connect(server.addr, &p.first.token).await;
+        let mut b = Client::connect(server.addr, &p.second.token).await;
+        let second = follow(&mut b, m2).await;
+        assert_eq!(
+            (second.series_id, second.game),
+            (first.series_id, 2),
+            "{backend:?}"
+        );
+        follow(&mut a, m2).await;
+        play_and_resign(&mut b, &mut a, m2, &SHORT, Some(1)).await;
+        let s = series_finished(&mut b, m2).await;
+        assert_eq!(s.score, [1.0, 1.0], "{backend:?}");
+        // The second player's win (game 2, 2 plies) was the shorter.
+        assert_eq!(
+            (s.winner, s.tiebreak),
+            (Some(1), Some(SeriesTiebreak::ShorterWin))
+        );
+        let ids: Vec<MatchId> = s.games.iter().map(|g| g.match_id).collect();
+        assert_eq!(ids, [m1, m2]);
+        server.kill();
     }
 }
