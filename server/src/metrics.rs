@@ -246,11 +246,12 @@ pub struct QueueSizes {
 
 impl QueueSizes {
     /// Reports every pool's size, by its labels (game, variant, seats, time control, rated);
-    /// pools not listed have no one waiting.
+    /// pools not listed have no one waiting. A pool of two-game matches shares its labels with
+    /// the pool of single games, so the two are counted together.
     pub fn report(&mut self, pools: impl IntoIterator<Item = ([String; 5], usize)>) {
         let mut now = BTreeMap::new();
         for (labels, waiting) in pools {
-            now.insert(labels, waiting as i64);
+            *now.entry(labels).or_insert(0) += waiting as i64;
         }
         for (labels, before) in &self.reported {
             if !now.contains_key(labels) {
