@@ -296,3 +296,96 @@ async fn a_challenge_is_a_notification_on_any_page_and_accepting_it_opens_the_ma
         p.client.close().await.unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_game_match_shows_which_game_it_is_and_the_series_result() {
+    let addr = server().await;
+    let (alice, bjorn) = (
+        common::new_player(addr).await,
+        common::new_player(addr).await,
+    );
+    let (mut a, mut b) = (
+        Client::connect(addr, &alice.token).await,
+        Client::connect(addr, &bjorn.token).await,
+    );
+    let made = a
+        .ok(|id| ClientMessage::Challenge {
+            id,
+            spec: ChallengeSpec {
+                player: bjorn.player.id,
+                game: "tafl".into(),
+                variant: Some("brandubh".into()),
+                seat: Some(0),
+                clock: None,
+                rated: false,
+                two_games: true,
+            },
+        })
+        .await;
+    let challenge_id = made.challenge_id.unwrap();
+    let m1 = b
+        .ok(|id| ClientMessage::AnswerChallenge {
+            id,
+            challenge_id,
+            accept: true,
+        })
+        .await
+        .match_id
+        .unwrap();
+    let driver = Driver::start().await;
+    let wide = signed_in(
+        &driver,
+        WIDE,
+        false,
+        addr,
+        &alice,
+        &format!("#/match/{}", m1.0),
+    )
+    .await;
+    wide.until_text("series", "Game 1 of 2").await;
+
+    // Game 1: bjorn resigns after a move each; alice's page goes on to game 2.
+    a.ok(|id| common::watch(id, m1, None)).await;
+    b.ok(|id| common::watch(id, m1, None)).await;
+    a.ok(|id| common::act(id, m1, 0, "d1-c1")).await;
+    b.ok(|id| common::act(id, m1, 1, "d3-b3")).await;
+    b.ok(|id| ClientMessage::Resign {
+        id,
+        match_id: m1,
+        seat: 1,
+    })
+    .await;
+    let m2 = MatchId(until_another_match(&wide, m1).await);
+    wide.until_text("series", "Game 2 of 2").await;
+    let (first, second) = (&alice.player.name, &bjorn.player.name);
+    wide.until_text("series", &format!("{first} 1 – 0 {second}"))
+        .await;
+
+    // Game 2, the sides swapped: alice resigns after two moves each, so her win was the shorter.
+    b.ok(|id| common::watch(id, m2, None)).await;
+    a.ok(|id| common::watch(id, m2, None)).await;
+    for (ply, action) in ["d1-c1", "d3-b3", "c1-c2", "b3-b2"].iter().enumerate() {
+        let (c, seat) = if ply % 2 == 0 {
+            (&mut b, 0)
+        } else {
+            (&mut a, 1)
+        };
+        c.ok(|id| common::act(id, m2, seat, action)).await;
+    }
+    a.ok(|id| ClientMessage::Resign {
+        id,
+        match_id: m2,
+        seat: 1,
+    })
+    .await;
+    wide.until_text(
+        "series-result",
+        &format!("{first} wins the two-game match on the shorter win"),
+    )
+    .await;
+    wide.until_text("series-result", &format!("{first} 1 – 1 {second}"))
+        .await;
+    wide.screenshot("series-result").await;
+    wide.assert_no_console_errors().await;
+    wide.client.close().await.unwrap();
+}
