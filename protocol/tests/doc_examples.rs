@@ -11,8 +11,9 @@ use std::fmt::Debug;
 
 use protocol::{
     AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, QueuePool,
-    SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary, VariantPreview,
+    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, OngoingMatch, PlayerProfile,
+    QueuePool, SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary,
+    VacationState, VacationSwitch, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,6 +33,7 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "your_move",
     "shutdown",
 ];
 
@@ -45,6 +47,8 @@ const EVENT_KINDS: &[&str] = &[
     "draw_declined",
     "disconnected",
     "reconnected",
+    "vacation",
+    "vacation_over",
     "aborted",
     "finished",
 ];
@@ -83,6 +87,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::YourMove { .. } => "your_move",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
@@ -97,6 +102,8 @@ fn event_kind(event: &MatchEvent) -> &'static str {
         MatchEvent::DrawDeclined { .. } => "draw_declined",
         MatchEvent::Disconnected { .. } => "disconnected",
         MatchEvent::Reconnected { .. } => "reconnected",
+        MatchEvent::Vacation { .. } => "vacation",
+        MatchEvent::VacationOver { .. } => "vacation_over",
         MatchEvent::Aborted { .. } => "aborted",
         MatchEvent::Finished { .. } => "finished",
     }
@@ -286,6 +293,18 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
             if list.is_empty() {
                 return Err("is an empty list; show at least one match".to_string());
             }
+        }
+        "OngoingMatchList" => {
+            let list: Vec<OngoingMatch> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one match".to_string());
+            }
+        }
+        "VacationState" => {
+            round_trip::<VacationState>(json, true)?;
+        }
+        "VacationSwitch" => {
+            round_trip::<VacationSwitch>(json, false)?;
         }
         "MatchRecord" => {
             round_trip::<MatchRecord>(json, true)?;

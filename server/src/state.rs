@@ -53,7 +53,7 @@ pub struct Shared {
     /// matches).
     queue: OnceLock<Queue>,
     /// Every open socket by player, and the sockets following each tournament.
-    sockets: Sockets,
+    sockets: Arc<Sockets>,
     /// The tournament director, started with the queue.
     tournaments: OnceLock<Tournaments>,
     shutdown: Shutdown,
@@ -61,6 +61,7 @@ pub struct Shared {
 
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
+        let sockets = Arc::new(Sockets::default());
         let rooms = Rooms::new(RoomContext {
             actions: ActionLog::start(&store),
             store: store.clone(),
@@ -70,6 +71,7 @@ impl AppState {
             ai_move: Duration::from_millis(config.ai_move_ms),
             sleep_after: Duration::from_secs(config.room_sleep_secs),
             rated_games_per_pair: config.rated_games_per_pair,
+            sockets: sockets.clone(),
         });
         let (revocations, _) = broadcast::channel(64);
         AppState {
@@ -83,7 +85,7 @@ impl AppState {
                 security: SecurityLog::default(),
                 ai_players,
                 queue: OnceLock::new(),
-                sockets: Sockets::default(),
+                sockets,
                 tournaments: OnceLock::new(),
                 shutdown: Shutdown::default(),
             }),
