@@ -23,6 +23,10 @@ export class Rest {
     return this.request("POST", path, body);
   }
 
+  put(path, body) {
+    return this.request("PUT", path, body);
+  }
+
   async request(method, path, body) {
     const headers = {};
     if (this.token()) headers.Authorization = `Bearer ${this.token()}`;

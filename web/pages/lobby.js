@@ -3,10 +3,10 @@
 // small board of its position and how many watch it), and the way to leaderboards and
 // tournaments. A visitor sees the matches and a prompt to log in or play as a guest in place of
 // the forms. `#/join/<code>` lands here and joins the private match at once.
-import { el, playerLink, rulesLink, watchersText } from "../dom.js";
-import { gameName, games, seatName, seatRange, timeControls, variantRules } from "../catalog.js";
+import { DAY_MS, el, perMoveText, playerLink, rulesLink, watchersText } from "../dom.js";
+import { gameName, games, seatName, seatRange, timeControls } from "../catalog.js";
 import { t } from "../i18n.js";
-import { boardFor, miniBoard } from "../boards/index.js";
+import { boardFor, miniBoards } from "../boards/index.js";
 
 // A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
 // test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
@@ -138,7 +138,9 @@ async function playCards(app, { message, fail, goTo }) {
   // A private match, and joining one by its code.
   const priv = gamePicker("private", { variant: suggested.main });
   const privSeat = seatSelect(priv, "private-seat");
-  const privTime = select("private-time", [["", t("time.none")], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
+  // Fischer clocks, then correspondence: days a move.
+  const privTime = select("private-time", [["", t("time.none")], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"],
+    ...[1, 3, 7, 14].map((days) => [`days-${days}`, perMoveText(days * DAY_MS)])], "");
   const privRated = ratedBox("private-rated");
   // A custom variant, for a game whose board declares `customRules` (tafl: any OpenTafl rules
   // string the server's engine accepts), previewed as it is typed, with the engine's own error
@@ -193,7 +195,9 @@ async function playCards(app, { message, fail, goTo }) {
     const clocks = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
     const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, seat: Number(privSeat.value) };
     if (!customBox.hidden && custom.value.trim()) msg.variant = custom.value.trim();
-    if (privTime.value) {
+    if (privTime.value.startsWith("days-")) {
+      msg.clock = { base_ms: Number(privTime.value.slice(5)) * DAY_MS, increment_ms: 0, per_move: true };
+    } else if (privTime.value) {
       const [base_ms, increment_ms] = clocks[privTime.value];
       msg.clock = { base_ms, increment_ms };
     }
@@ -284,32 +288,11 @@ export default async function render(root, params, app) {
 
   // Live matches to watch, each with its board, drawn again only when its position changed.
   const live = el("ul", { class: "plain matches live", "data-testid": "live-matches" });
-  const minis = new Map();
-  const miniOf = async (m) => {
-    const key = JSON.stringify(m.view ?? null);
-    const kept = minis.get(m.id);
-    if (kept?.key === key) return kept.box;
-    kept?.board?.destroy();
-    const box = el("a", { href: `#/match/${m.id}`, class: "mini", "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `live-board-${m.id}` });
-    const mini = { key, box, board: null };
-    minis.set(m.id, mini);
-    if (m.view) {
-      const target = el("div", { class: "board" });
-      box.append(target);
-      const { game, variant } = m;
-      const drawn = { game, variant, rules: variantRules(game, variant), seats: m.players.length, view: m.view };
-      mini.board = await miniBoard(target, drawn).catch(() => null);
-    }
-    return box;
-  };
+  const minis = miniBoards();
+  const miniOf = (m) => minis.box(m, { "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `live-board-${m.id}` });
   const drawLive = async (playing) => {
     const boxes = await Promise.all(playing.map(miniOf));
-    for (const [id, mini] of minis) {
-      if (!playing.some((m) => m.id === id)) {
-        mini.board?.destroy();
-        minis.delete(id);
-      }
-    }
+    minis.keep(playing.map((m) => m.id));
     live.replaceChildren(...playing.map((m, i) => el("li", { class: "live-match" }, boxes[i],
       matchLine(m, "live", t(isMine(m) ? "move.play" : "player.watch"), () => goTo(m.id)),
       el("div", { class: "muted", "data-testid": `live-watchers-${m.id}` }, watchersText(m.watchers)))));
@@ -348,6 +331,6 @@ export default async function render(root, params, app) {
   }, 5000);
   return () => {
     clearInterval(timer);
-    for (const mini of minis.values()) mini.board?.destroy();
+    minis.destroy();
   };
 }

@@ -8,7 +8,7 @@
 // be typed, the board may be flipped, and a click on the move list shows that earlier position
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
-import { el, fill, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
+import { el, fill, clockSpecText, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { describeResult, list as listOf, playerAndSide, reasonText, winners } from "../results.js";
@@ -108,7 +108,9 @@ export default async function render(root, params, app) {
       variant: s.variant,
       rated: s.rated,
       clock: s.clock ?? null,
-      seats: s.seats.map((seat) => ({ player: seat.player ?? null, connected: seat.connected, clockMs: seat.clock_ms ?? null })),
+      seats: s.seats.map((seat) => ({
+        player: seat.player ?? null, connected: seat.connected, clockMs: seat.clock_ms ?? null, vacationUntil: seat.vacation_until_ms ?? null,
+      })),
       clockAt: now,
       yourSeats: s.your_seats,
       toAct: s.to_act,
@@ -179,6 +181,14 @@ export default async function render(root, params, app) {
       case "reconnected":
         m.seats[e.seat].connected = true;
         break;
+      case "vacation":
+        m.seats[e.seat].vacationUntil = e.until_ms;
+        setClocks(e.clocks_ms);
+        break;
+      case "vacation_over":
+        m.seats[e.seat].vacationUntil = null;
+        setClocks(e.clocks_ms);
+        break;
       case "finished":
         // Freeze the clocks where they stood.
         m.seats.forEach((seat, i) => {
@@ -196,10 +206,12 @@ export default async function render(root, params, app) {
 
   // --- Drawing --------------------------------------------------------------------------------
 
+  // A seat's clock as it stands now: counted down locally while it runs, which it does not while
+  // its player is on vacation.
   const runningClock = (seat) => {
     const s = m.seats[seat];
     if (s.clockMs === null) return null;
-    const running = m.started && !m.result && m.toAct.includes(seat);
+    const running = m.started && !m.result && m.toAct.includes(seat) && s.vacationUntil === null;
     return running ? s.clockMs - (performance.now() - m.clockAt) : s.clockMs;
   };
 
@@ -221,7 +233,10 @@ export default async function render(root, params, app) {
       "data-testid": `player-${i}`,
     },
     el("span", { class: "side" }, seatName(m.game, i)), " ", playerLink(s.player),
-    s.player && !s.connected ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
+    s.vacationUntil !== null
+      ? el("span", { class: "muted", "data-testid": `vacation-${i}` }, ` (${t("match.on-vacation", { until: new Date(s.vacationUntil).toLocaleString() })})`)
+      : null,
+    s.player && !s.connected && s.vacationUntil === null ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
     s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
   };
 
@@ -313,7 +328,8 @@ export default async function render(root, params, app) {
       list.push(button("offer-draw", t("match.offer-draw"), () => send({ type: "offer_draw", seat })));
     }
     if (playing && !everyoneActed) list.push(button("abort", t("match.abort"), () => send({ type: "abort", seat })));
-    const opponentsAway = m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
+    // In correspondence, players come and go: the clock, not their absence, ends the match.
+    const opponentsAway = !m.clock?.per_move && m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
     if (playing && started && opponentsAway) list.push(button("claim-win", t("match.claim-win"), () => send({ type: "claim_win", seat })));
     const toggle = game && viewToggle(game, view);
     if (toggle) list.push(button(toggle.testid, toggle.label, () => switchBoard(toggle.next).catch(fail), "secondary"));
@@ -412,13 +428,9 @@ export default async function render(root, params, app) {
 
   const refresh = async () => {
     if (!m || closed) return;
-    // A base time of whole minutes reads as minutes (15+10), a shorter one in seconds (30s+0).
-    const base = (ms) => (ms % 60000 ? `${ms / 1000}s` : `${ms / 60000}`);
     header.replaceChildren(el("h1", {}, `${gameName(m.game)} · ${m.variant}`),
       el("p", {}, rulesLink(m.game)),
-      el("p", { class: "muted" }, t(m.rated ? "match.rated-clock" : "match.casual-clock", {
-        clock: m.clock ? `${base(m.clock.base_ms)}+${m.clock.increment_ms / 1000}` : t("time.none"),
-      })));
+      el("p", { class: "muted" }, t(m.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(m.clock) })));
     drawPlayers();
     drawClocks();
     drawTurn();
