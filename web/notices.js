@@ -19,7 +19,7 @@ export function noticeCentre(app) {
     svg("path", { fill: "currentColor", d: "M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6v-5a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" }));
   const summary = el("summary", { "data-testid": "bell" }, bell, count);
   const panel = el("div", { class: "menu-panel notices", "data-testid": "notices" });
-  const menu = el("details", { class: "menu bell", hidden: true }, summary, panel);
+  const menu = el("details", { class: "bell", hidden: true }, summary, panel);
   let waiting = [];
   let socket = null;
   let timer = null;

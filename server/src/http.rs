@@ -491,7 +491,9 @@ async fn set_vacation(
     let rules = Allowance::of(state.config());
     let now = crate::clock::now_ms();
     let store = state.store();
-    let taken = store.vacations_of(player.id, rules.year_before(now)).await?;
+    let taken = store
+        .vacations_of(player.id, rules.year_before(now))
+        .await?;
     let until_ms = match (switch.on, taken.until(now)) {
         (true, Some(_)) | (false, None) => return Ok(Json(rules.state(&taken, now))),
         (true, None) => {
@@ -518,6 +520,8 @@ async fn set_vacation(
         };
         state.rooms().tell(id, command).await;
     }
-    let taken = store.vacations_of(player.id, rules.year_before(now)).await?;
+    let taken = store
+        .vacations_of(player.id, rules.year_before(now))
+        .await?;
     Ok(Json(rules.state(&taken, now)))
 }

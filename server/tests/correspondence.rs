@@ -81,7 +81,11 @@ async fn told_so_far(client: &mut Client) -> Vec<(MatchId, Vec<PlayerId>, i64)> 
             deadline_ms,
             ..
         } => {
-            told.push((*match_id, opponents.iter().map(|p| p.id).collect(), *deadline_ms));
+            told.push((
+                *match_id,
+                opponents.iter().map(|p| p.id).collect(),
+                *deadline_ms,
+            ));
             false
         }
         _ => true,
@@ -129,7 +133,10 @@ async fn a_correspondence_move_notifies_the_opponent_on_every_socket() {
             else {
                 unreachable!()
             };
-            assert_eq!((m, game.as_str(), variant.as_str()), (match_id, "tafl", "copenhagen"));
+            assert_eq!(
+                (m, game.as_str(), variant.as_str()),
+                (match_id, "tafl", "copenhagen")
+            );
             assert_eq!(opponents, vec![alice.player.clone()], "{backend:?}");
             // Within the time it took to tell, give or take the clocks' rounding.
             let three_days = THREE_DAYS_MS as i64;
@@ -146,13 +153,19 @@ async fn a_correspondence_move_notifies_the_opponent_on_every_socket() {
         let waiting = list(addr, &bjorn.token, "/api/me/waiting").await;
         assert_eq!(waiting.len(), 1, "{backend:?}");
         assert_eq!(waiting[0].summary.id, match_id);
-        assert_eq!((waiting[0].your_seats.clone(), waiting[0].to_act.clone()), (vec![1], vec![1]));
+        assert_eq!(
+            (waiting[0].your_seats.clone(), waiting[0].to_act.clone()),
+            (vec![1], vec![1])
+        );
         assert!(waiting[0].summary.clock.is_some_and(|c| c.per_move));
         assert!(waiting[0].deadline_ms.is_some() && waiting[0].view.is_some());
         assert!(list(addr, &alice.token, "/api/me/waiting").await.is_empty());
         let games = list(addr, &alice.token, "/api/me/games").await;
         assert_eq!(games.len(), 1, "{backend:?}");
-        assert_eq!((games[0].summary.id, games[0].to_act.clone()), (match_id, vec![1]));
+        assert_eq!(
+            (games[0].summary.id, games[0].to_act.clone()),
+            (match_id, vec![1])
+        );
 
         // Waiting for Alice again once Bjorn has moved; a match waiting for players is among her
         // games, after it, and waits for nobody.
@@ -163,7 +176,10 @@ async fn a_correspondence_move_notifies_the_opponent_on_every_socket() {
             .match_id
             .unwrap();
         let waiting = list(addr, &alice.token, "/api/me/waiting").await;
-        assert_eq!(waiting.iter().map(|m| m.summary.id).collect::<Vec<_>>(), [match_id]);
+        assert_eq!(
+            waiting.iter().map(|m| m.summary.id).collect::<Vec<_>>(),
+            [match_id]
+        );
         let games = list(addr, &alice.token, "/api/me/games").await;
         let ids: Vec<MatchId> = games.iter().map(|m| m.summary.id).collect();
         assert_eq!(ids, [match_id, open], "{backend:?}");
@@ -201,7 +217,11 @@ async fn the_clock_is_full_after_each_move_and_a_player_out_of_time_loses() {
         for (i, mv) in moves[..4].iter().enumerate() {
             tokio::time::sleep(Duration::from_millis(900)).await;
             let (mover, seat) = if i % 2 == 0 { (&mut a, 0) } else { (&mut b, 1) };
-            let seq = mover.ok(|id| act(id, match_id, seat, mv)).await.seq.unwrap();
+            let seq = mover
+                .ok(|id| act(id, match_id, seat, mv))
+                .await
+                .seq
+                .unwrap();
             match mover.event_at(match_id, seq.0).await {
                 MatchEvent::Acted { clocks_ms, .. } => {
                     let clocks = clocks_ms.unwrap();
@@ -221,7 +241,10 @@ async fn the_clock_is_full_after_each_move_and_a_player_out_of_time_loses() {
             if record["summary"]["status"] == "finished" {
                 break record;
             }
-            assert!(waited_from.elapsed() < PATIENCE, "{backend:?}: no flag: {record}");
+            assert!(
+                waited_from.elapsed() < PATIENCE,
+                "{backend:?}: no flag: {record}"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         assert!(waited_from.elapsed() >= Duration::from_millis(base - 200));
@@ -256,14 +279,27 @@ async fn a_restart_does_not_move_the_deadline() {
         };
         let left = snapshot.seats[0].clock_ms.unwrap();
         let gone = moved.elapsed().as_millis() as u64;
-        assert!(left <= base - gone + 100, "{backend:?}: {left} left after {gone}");
-        assert!(left + 5000 > base - gone, "{backend:?}: {left} left after {gone}");
+        assert!(
+            left <= base - gone + 100,
+            "{backend:?}: {left} left after {gone}"
+        );
+        assert!(
+            left + 5000 > base - gone,
+            "{backend:?}: {left} left after {gone}"
+        );
         assert_eq!(snapshot.seats[1].clock_ms, Some(base), "{backend:?}");
         let waiting = list(server.addr, &alice.token, "/api/me/waiting").await;
         let deadline = waiting[0].deadline_ms.unwrap();
         let expected = now_ms() + left as i64;
-        assert!((deadline - expected).abs() < 2000, "{backend:?}: {deadline} {expected}");
-        assert!(list(server.addr, &bjorn.token, "/api/me/waiting").await.is_empty());
+        assert!(
+            (deadline - expected).abs() < 2000,
+            "{backend:?}: {deadline} {expected}"
+        );
+        assert!(
+            list(server.addr, &bjorn.token, "/api/me/waiting")
+                .await
+                .is_empty()
+        );
     }
 }
 
@@ -299,9 +335,15 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
         let (status, body) = set_vacation(addr, &bjorn.token, true).await;
         assert_eq!(status, 200, "{backend:?}: {body}");
         let state: VacationState = serde_json::from_value(body).unwrap();
-        assert!(state.on && state.allowance_ms == 2000, "{backend:?}: {state:?}");
+        assert!(
+            state.on && state.allowance_ms == 2000,
+            "{backend:?}: {state:?}"
+        );
         let until = state.until_ms.unwrap();
-        assert!((until - now_ms() - 2000).abs() < 500, "{backend:?}: {state:?}");
+        assert!(
+            (until - now_ms() - 2000).abs() < 500,
+            "{backend:?}: {state:?}"
+        );
         let MatchEvent::Vacation {
             seat: 1,
             until_ms,
@@ -322,10 +364,15 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
         // with what it had left.
         tokio::time::sleep(Duration::from_millis(base + 100)).await;
         let (status, body) = set_vacation(addr, &bjorn.token, false).await;
-        assert_eq!((status, &body["on"]), (200, &json!(false)), "{backend:?}: {body}");
+        assert_eq!(
+            (status, &body["on"]),
+            (200, &json!(false)),
+            "{backend:?}: {body}"
+        );
         let used = 2000 - body["left_ms"].as_i64().unwrap();
         assert!((1600..1950).contains(&used), "{backend:?}: {body}");
-        let MatchEvent::VacationOver { seat: 1, clocks_ms } = vacation_event(&mut a, match_id, 1).await
+        let MatchEvent::VacationOver { seat: 1, clocks_ms } =
+            vacation_event(&mut a, match_id, 1).await
         else {
             panic!("expected Bjorn back");
         };
@@ -353,16 +400,39 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
         let MatchEvent::Finished { result } = finished else {
             unreachable!()
         };
-        assert_eq!((result.reason.as_str(), result.places), ("timeout", vec![1, 0]));
-        assert!(away.elapsed() >= Duration::from_millis(2000 + base - 300), "{backend:?}");
+        assert_eq!(
+            (result.reason.as_str(), result.places),
+            ("timeout", vec![1, 0])
+        );
+        assert!(
+            away.elapsed() >= Duration::from_millis(2000 + base - 300),
+            "{backend:?}"
+        );
 
         // Her allowance is used up: no more vacation this year.
-        let (status, body) = rest(addr, reqwest::Method::GET, Some(&alice.token), "/api/me/vacation", None).await;
+        let (status, body) = rest(
+            addr,
+            reqwest::Method::GET,
+            Some(&alice.token),
+            "/api/me/vacation",
+            None,
+        )
+        .await;
         assert_eq!(status, 200);
-        assert_eq!((body["on"].clone(), body["left_ms"].clone()), (json!(false), json!(0)));
+        assert_eq!(
+            (body["on"].clone(), body["left_ms"].clone()),
+            (json!(false), json!(0))
+        );
         let (status, body) = set_vacation(addr, &alice.token, true).await;
-        assert_eq!((status, body["code"].as_str()), (409, Some("conflict")), "{body}");
-        assert!(body["message"].as_str().unwrap().contains("20 days"), "{body}");
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("conflict")),
+            "{body}"
+        );
+        assert!(
+            body["message"].as_str().unwrap().contains("20 days"),
+            "{body}"
+        );
     }
 }
 
@@ -373,18 +443,35 @@ async fn bad_correspondence_input_is_refused() {
         let (alice, _, mut a, mut b) = two_players(addr).await;
         let too_long = 15 * protocol::DAY_MS;
         for (clock, says) in [
-            (json!({"base_ms": 1000, "increment_ms": 5, "per_move": true}), "increment_ms is 0"),
-            (json!({"base_ms": too_long, "increment_ms": 0, "per_move": true}), "14 days"),
-            (json!({"base_ms": 0, "increment_ms": 0, "per_move": true}), "14 days"),
-            (json!({"base_ms": 1000, "increment_ms": 0, "per_move": "yes"}), "boolean"),
+            (
+                json!({"base_ms": 1000, "increment_ms": 5, "per_move": true}),
+                "increment_ms is 0",
+            ),
+            (
+                json!({"base_ms": too_long, "increment_ms": 0, "per_move": true}),
+                "14 days",
+            ),
+            (
+                json!({"base_ms": 0, "increment_ms": 0, "per_move": true}),
+                "14 days",
+            ),
+            (
+                json!({"base_ms": 1000, "increment_ms": 0, "per_move": "yes"}),
+                "boolean",
+            ),
         ] {
             // Sent as text: the protocol's own types would not write some of these.
             let id = a.fresh_id();
-            let create = json!({"type": "create_match", "id": id.0, "game": "tafl", "clock": clock});
+            let create =
+                json!({"type": "create_match", "id": id.0, "game": "tafl", "clock": clock});
             a.send_text(&create.to_string()).await;
             match a.answer(&id).await {
                 ServerMessage::Error { error, .. } if error.code == ErrorCode::BadRequest => {
-                    assert!(error.message.contains(says), "{backend:?}: {}", error.message);
+                    assert!(
+                        error.message.contains(says),
+                        "{backend:?}: {}",
+                        error.message
+                    );
                 }
                 other => panic!("{backend:?}: {clock} was not refused: {other:?}"),
             }
@@ -402,7 +489,8 @@ async fn bad_correspondence_input_is_refused() {
                 seat: Some(1),
             })
             .await;
-        let ServerMessage::Snapshot { snapshot, .. } = a.next_of(ack.match_id.unwrap()).await else {
+        let ServerMessage::Snapshot { snapshot, .. } = a.next_of(ack.match_id.unwrap()).await
+        else {
             panic!("expected a snapshot");
         };
         let clock = snapshot.clock.unwrap();
@@ -418,8 +506,13 @@ async fn bad_correspondence_input_is_refused() {
             (r#"[true]"#, "malformed"),
             (r#"{"on": tru"#, "malformed"),
         ] {
-            let (status, answer) = rest(addr, put.clone(), Some(&alice.token), path, Some(body)).await;
-            assert_eq!((status, answer["code"].as_str()), (400, Some(code)), "{body}: {answer}");
+            let (status, answer) =
+                rest(addr, put.clone(), Some(&alice.token), path, Some(body)).await;
+            assert_eq!(
+                (status, answer["code"].as_str()),
+                (400, Some(code)),
+                "{body}: {answer}"
+            );
         }
         let (status, _) = rest(addr, put, None, path, Some(r#"{"on": true}"#)).await;
         assert_eq!(status, 401, "{backend:?}");

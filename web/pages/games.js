@@ -16,7 +16,7 @@ export default async function render(root, params, app) {
     return;
   }
   const games = el("ul", { class: "plain matches live games", "data-testid": "games" });
-  const error = el("p", { class: "error" });
+  const error = el("p", { class: "error", hidden: true });
   root.append(error, el("section", { class: "card" }, games));
   const minis = miniBoards();
 
@@ -32,14 +32,15 @@ export default async function render(root, params, app) {
     const others = m.players.map((p, i) => [p, i]).filter(([, i]) => !m.your_seats.includes(i));
     const away = m.on_vacation ?? [];
     const board = await minis.box(m, { "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `game-board-${m.id}` });
+    const left = m.deadline_ms ? t("notice.time-left", { time: clockText(m.deadline_ms - Date.now()) }) : null;
     return el("li", { class: "live-match", "data-testid": `game-${m.id}` }, board,
       el("div", {},
         el("a", { href: `#/match/${m.id}`, "data-testid": `game-link-${m.id}` }, `${gameName(m.game)} · ${m.variant}`),
         m.rated ? ` (${t("match.rated")})` : "",
         others.length ? [" ", t("games.against"), " ", ...others.flatMap(([p, i], k) => [k ? ", " : "", playerLink(p)])] : null),
-      el("div", { "data-testid": `game-turn-${m.id}` }, turn(m),
-        m.deadline_ms ? el("span", { class: "muted" }, ` · ${t("notice.time-left", { time: clockText(m.deadline_ms - Date.now()) })}`) : null,
-        el("span", { class: "muted" }, ` · ${clockSpecText(m.clock)}`),
+      el("div", { "data-testid": `game-turn-${m.id}` },
+        el("div", {}, turn(m)),
+        el("div", { class: "muted" }, left ? [el("span", { class: "nowrap" }, left), " · "] : null, clockSpecText(m.clock)),
         away.length ? el("div", { class: "muted" }, t("games.on-vacation", { who: list(away.map((s) => m.players[s]?.name ?? seatName(m.game, s))) })) : null));
   };
 
@@ -47,8 +48,9 @@ export default async function render(root, params, app) {
     let ongoing;
     try {
       ongoing = await app.api.get("/api/me/games");
-      error.textContent = "";
+      error.hidden = true;
     } catch (e) {
+      error.hidden = false;
       error.textContent = e.message;
       return;
     }

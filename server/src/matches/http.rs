@@ -483,7 +483,11 @@ async fn ongoing(
             _ => Default::default(),
         };
         let your_seats: Vec<u8> = (0..m.spec.seats)
-            .filter(|&s| m.players[usize::from(s)].as_ref().is_some_and(|p| p.id == player))
+            .filter(|&s| {
+                m.players[usize::from(s)]
+                    .as_ref()
+                    .is_some_and(|p| p.id == player)
+            })
             .collect();
         let theirs = !m.spec.hotseat && glance.to_act.iter().any(|s| your_seats.contains(s));
         if theirs_only && !theirs {

@@ -1008,13 +1008,7 @@ impl Room {
         if let (Some(c), Some(left)) = (self.clocks.as_mut(), clock_ms) {
             c.acted(usize::from(seat), left, &to_act, now);
         }
-        turns_begin(
-            &mut self.turn_from_ms,
-            &before,
-            seat,
-            &to_act,
-            stored.at_ms,
-        );
+        turns_begin(&mut self.turn_from_ms, &before, seat, &to_act, stored.at_ms);
         if !self.draw.is_empty() && self.draw[0] != seat {
             self.draw.clear();
         }

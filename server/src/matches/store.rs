@@ -189,8 +189,8 @@ impl Store {
         .bind(seq as i64)
         .bind(id.0)
         .bind(now_ms)
-            .execute(&self.pool)
-            .await?;
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -513,9 +513,7 @@ impl Store {
         .bind(player.0)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| Ok(MatchId(r.try_get("id")?)))
-            .collect()
+        rows.iter().map(|r| Ok(MatchId(r.try_get("id")?))).collect()
     }
 
     /// The public matches with this status, newest first, each with whether `viewer` sits in

@@ -397,7 +397,14 @@ impl Director {
             })
             .unwrap_or_else(|| super::DEFAULT_TIME_CONTROL.clock());
         let now = crate::clock::now_ms();
-        let spec = NewMatch::new(&t.game, Some(&t.variant), Some(2), t.rated, Some(clock), now)?;
+        let spec = NewMatch::new(
+            &t.game,
+            Some(&t.variant),
+            Some(2),
+            t.rated,
+            Some(clock),
+            now,
+        )?;
         let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
         let rooms = self.state.rooms();
         let opening = rooms.opening(spec, seating, true).await?;

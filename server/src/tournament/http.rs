@@ -8,8 +8,8 @@ use axum::{Json, Router};
 use engine::ai::Level;
 use protocol::{
     AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, PlayerId,
-    TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame, TournamentId,
-    TimeControl, TournamentRound, TournamentSummary,
+    TimeControl, TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame,
+    TournamentId, TournamentRound, TournamentSummary,
 };
 
 use super::director::{seeds, slots, standings};
