@@ -140,6 +140,8 @@ async fn every_api_route_is_documented_and_served() {
             ("/api/logout", "post"),
             ("/api/tournaments", "post"),
             ("/api/tournaments/{id}/start", "post"),
+            ("/api/me/waiting", "get"),
+            ("/api/me/vacation", "put"),
         ] {
             let security = doc["paths"][path][method]["security"].as_array().unwrap();
             assert!(
@@ -169,6 +171,7 @@ async fn assert_served(addr: SocketAddr, path: &str, method: &str) {
     let request = match method {
         "get" => http().get(&url),
         "post" => http().post(&url).json(&serde_json::json!({})),
+        "put" => http().put(&url).json(&serde_json::json!({})),
         "delete" => http().delete(&url),
         other => panic!("a {other} route: extend this test"),
     };
