@@ -319,8 +319,8 @@ async fn vacation_event(client: &mut Client, match_id: MatchId, seat: u8) -> Mat
 #[tokio::test]
 async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
     for backend in BACKENDS {
-        // A day of 100 ms: 20 days of vacation are two seconds, a year 36.5 s.
-        let flags = ["--day-ms", "100", "--vacation-days", "20"];
+        // A day of 100 ms: 30 days of vacation are three seconds, a year 36.5 s.
+        let flags = ["--day-ms", "100", "--vacation-days", "30"];
         let addr = start(&fresh_database(backend).await, &flags).await;
         let (alice, bjorn, mut a, mut b) = two_players(addr).await;
         let base = 1500;
@@ -336,12 +336,12 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
         assert_eq!(status, 200, "{backend:?}: {body}");
         let state: VacationState = serde_json::from_value(body).unwrap();
         assert!(
-            state.on && state.allowance_ms == 2000,
+            state.on && state.allowance_ms == 3000,
             "{backend:?}: {state:?}"
         );
         let until = state.until_ms.unwrap();
         assert!(
-            (until - now_ms() - 2000).abs() < 500,
+            (until - now_ms() - 3000).abs() < 500,
             "{backend:?}: {state:?}"
         );
         let MatchEvent::Vacation {
@@ -369,8 +369,8 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
             (200, &json!(false)),
             "{backend:?}: {body}"
         );
-        let used = 2000 - body["left_ms"].as_i64().unwrap();
-        assert!((1600..1950).contains(&used), "{backend:?}: {body}");
+        let used = 3000 - body["left_ms"].as_i64().unwrap();
+        assert!((1600..2900).contains(&used), "{backend:?}: {body}");
         let MatchEvent::VacationOver { seat: 1, clocks_ms } =
             vacation_event(&mut a, match_id, 1).await
         else {
@@ -405,7 +405,7 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
             ("timeout", vec![1, 0])
         );
         assert!(
-            away.elapsed() >= Duration::from_millis(2000 + base - 300),
+            away.elapsed() >= Duration::from_millis(3000 + base - 300),
             "{backend:?}"
         );
 
@@ -430,7 +430,7 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
             "{body}"
         );
         assert!(
-            body["message"].as_str().unwrap().contains("20 days"),
+            body["message"].as_str().unwrap().contains("30 days"),
             "{body}"
         );
     }
