@@ -27,6 +27,10 @@ export class Rest {
     return this.request("PUT", path, body);
   }
 
+  delete(path) {
+    return this.request("DELETE", path);
+  }
+
   async request(method, path, body) {
     const headers = {};
     if (this.token()) headers.Authorization = `Bearer ${this.token()}`;
@@ -63,6 +67,8 @@ export class Socket {
     this.counter = 0;
     this.idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.attempt = 0;
+    // The player the server welcomed this socket as; null for a visitor's, and until welcomed.
+    this.player = null;
     this.ready = false;
     this.everWelcomed = false;
     this.closed = false;
@@ -88,7 +94,8 @@ export class Socket {
       this.ready = true;
       this.everWelcomed = true;
       this.attempt = 0;
-      this.resolveWelcome(msg.player ?? null);
+      this.player = msg.player ?? null;
+      this.resolveWelcome(this.player);
       this.pinger = setInterval(() => this.raw({ type: "ping", nonce: Date.now() }), PING_MS);
       this.emit("open", msg);
       return;

@@ -1,9 +1,11 @@
 // The app shell: the session (a token kept in localStorage), the login screen, the shared socket,
-// the bar's notification centre (notices.js) and the hash router that renders one page module at
-// a time into <main id="root">. Without a
+// the bar's notification centre (notices.js), the notifications of challenges over every page
+// (challenges.js) and the hash router that renders one page module at a time into
+// <main id="root">. Without a
 // session the user is a visitor: the socket is a visitor's (it watches, it does not play), and
 // the header offers to log in or play as a guest, which replaces the socket and keeps the page.
 import { Rest, ServerError, Socket } from "./api.js";
+import { showChallenges } from "./challenges.js";
 import { el } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
 import { loadLanguage, t, translateStatic } from "./i18n.js";
@@ -27,6 +29,7 @@ const routes = {
   join: { page: "lobby", params: ["invite"], plays: true },
   rules: { page: "rules", params: ["game"] },
   games: { page: "games", params: [] },
+  analysis: { page: "analysis", params: ["source", "a", "b"] },
 };
 
 const app = {
@@ -164,6 +167,7 @@ async function startSession() {
   socket.on("down", () => showStatus(t("connection.lost")));
   socket.on("shutdown", () => showStatus(t("connection.restarting")));
   socket.on("open", () => showStatus(null));
+  showChallenges(app, socket);
   // A match made by the queue, or a tournament game starting, is where the player goes next;
   // but a match page is not taken from the player for a tournament game (it may be showing the
   // result of the last one): it offers the next game instead.

@@ -1,6 +1,7 @@
 //! What tools and the server need to know about a game beyond its rules: a stable name, its named
 //! variants and seat counts, and a text form for its actions, so that an action log can be
-//! written, read back and replayed by anyone.
+//! written, read back and replayed by anyone; where a game has them, a notation for positions
+//! and the insights an analysis board shows.
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -18,6 +19,35 @@ impl fmt::Display for CatalogError {
 }
 
 impl std::error::Error for CatalogError {}
+
+/// What a position shows at a glance, beyond the AI's evaluation, in the game's notation: for a
+/// client to mark on the board. Games define their own (tafl: `tafl::insight`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Insights {
+    /// Ways to win the game with nothing else moving: each one or more actions by one seat,
+    /// the last of which wins (tafl: the king's escapes, one move, and routes, two).
+    pub escapes: Vec<Route>,
+    /// Pieces another seat could capture with its next action, were it its turn.
+    pub threatened: Vec<Threatened>,
+}
+
+/// Actions of one seat that end in a win.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub seat: Seat,
+    pub actions: Vec<String>,
+}
+
+/// A piece one action from capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threatened {
+    /// Where it stands.
+    pub square: String,
+    /// Whose it is.
+    pub seat: Seat,
+    /// The actions that capture it.
+    pub by: Vec<String>,
+}
 
 pub trait Catalog: Game + Send + 'static {
     /// Stable identifier, used on the wire and by the tools: `tafl`, `fox-geese`, ...
@@ -41,6 +71,26 @@ pub trait Catalog: Game + Send + 'static {
     /// A variant's rules in a notation other software reads, where the game has one (tafl:
     /// OpenTafl's rules string): clients draw a board's special squares from it.
     fn rules_text(_config: &Self::Config) -> Option<String> {
+        None
+    }
+
+    /// A game of `config` at a position written in the game's position notation, with `to_move`
+    /// to move, where the game has such a notation (tafl: an OpenTafl position); the error says
+    /// what is wrong with the text, or that the game has none.
+    fn from_position(
+        config: &Self::Config,
+        text: &str,
+        to_move: Seat,
+    ) -> Result<Self, CatalogError> {
+        let _ = (config, text, to_move);
+        Err(CatalogError(format!(
+            "{} has no position notation: give the actions from the start instead",
+            Self::ID
+        )))
+    }
+
+    /// What the position shows at a glance, where the game says ([`Insights`]).
+    fn insights(&self) -> Option<Insights> {
         None
     }
 

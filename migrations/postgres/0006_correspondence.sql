@@ -5,6 +5,8 @@
 
 -- 1: the clock's base time is the time for each move, full again after every action.
 ALTER TABLE matches ADD COLUMN clock_per_move INTEGER NOT NULL DEFAULT 0;
+-- A challenge's clock, likewise.
+ALTER TABLE challenges ADD COLUMN clock_per_move INTEGER NOT NULL DEFAULT 0;
 -- When every seat was taken and the match went live; NULL before, and for matches older than this.
 ALTER TABLE matches ADD COLUMN started_ms BIGINT;
 

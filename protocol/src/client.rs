@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{CommandId, MatchId, Seq, TournamentId};
+use crate::{ChallengeId, CommandId, MatchId, PlayerId, Seq, TournamentId};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -124,11 +124,58 @@ pub enum ClientMessage {
     QueueLeave {
         id: CommandId,
     },
+    /// Offer the players of a finished match the same match again, each seat's player moving
+    /// to the next seat (the sides swapped, for two); agrees to the offer standing, if another
+    /// player made one.
+    OfferRematch {
+        id: CommandId,
+        match_id: MatchId,
+    },
+    /// Accept or decline the rematch offer standing in a finished match.
+    AnswerRematch {
+        id: CommandId,
+        match_id: MatchId,
+        accept: bool,
+    },
+    /// Challenge a named player to a two-player match; they are told on every socket of theirs
+    /// and may accept until the challenge expires.
+    Challenge {
+        id: CommandId,
+        #[serde(flatten)]
+        spec: ChallengeSpec,
+    },
+    /// The challenged player accepts or declines a challenge.
+    AnswerChallenge {
+        id: CommandId,
+        challenge_id: ChallengeId,
+        accept: bool,
+    },
+    /// The challenger takes a challenge back.
+    WithdrawChallenge {
+        id: CommandId,
+        challenge_id: ChallengeId,
+    },
     /// Follow a tournament: its standings are sent at once, then again whenever a result or a
     /// new round changes them, until the socket closes.
     WatchTournament {
         id: CommandId,
         tournament_id: TournamentId,
+    },
+    /// Write in a chat: a match's (the players' channel for a player seated in it, the
+    /// spectators' for anyone else following it) or, without `match_id`, the lobby's.
+    Chat {
+        id: CommandId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_id: Option<MatchId>,
+        text: String,
+    },
+    /// Follow the lobby's chat: its messages are sent as they are written, until
+    /// `unwatch_lobby` or the socket closes.
+    WatchLobby {
+        id: CommandId,
+    },
+    UnwatchLobby {
+        id: CommandId,
     },
     /// Keeps the socket alive and measures lag; answered by `pong` with the same nonce.
     Ping {
@@ -154,7 +201,15 @@ pub const CLIENT_TYPES: &[&str] = &[
     "queue_join",
     "play_ai",
     "queue_leave",
+    "offer_rematch",
+    "answer_rematch",
+    "challenge",
+    "answer_challenge",
+    "withdraw_challenge",
     "watch_tournament",
+    "chat",
+    "watch_lobby",
+    "unwatch_lobby",
     "ping",
 ];
 
@@ -177,7 +232,15 @@ impl ClientMessage {
             ClientMessage::QueueJoin { .. } => "queue_join",
             ClientMessage::QueueLeave { .. } => "queue_leave",
             ClientMessage::PlayAi { .. } => "play_ai",
+            ClientMessage::OfferRematch { .. } => "offer_rematch",
+            ClientMessage::AnswerRematch { .. } => "answer_rematch",
+            ClientMessage::Challenge { .. } => "challenge",
+            ClientMessage::AnswerChallenge { .. } => "answer_challenge",
+            ClientMessage::WithdrawChallenge { .. } => "withdraw_challenge",
             ClientMessage::WatchTournament { .. } => "watch_tournament",
+            ClientMessage::Chat { .. } => "chat",
+            ClientMessage::WatchLobby { .. } => "watch_lobby",
+            ClientMessage::UnwatchLobby { .. } => "unwatch_lobby",
             ClientMessage::Ping { .. } => "ping",
         }
     }
@@ -234,7 +297,15 @@ impl ClientMessage {
             | ClientMessage::QueueJoin { id, .. }
             | ClientMessage::PlayAi { id, .. }
             | ClientMessage::QueueLeave { id }
-            | ClientMessage::WatchTournament { id, .. } => Some(id),
+            | ClientMessage::OfferRematch { id, .. }
+            | ClientMessage::AnswerRematch { id, .. }
+            | ClientMessage::Challenge { id, .. }
+            | ClientMessage::AnswerChallenge { id, .. }
+            | ClientMessage::WithdrawChallenge { id, .. }
+            | ClientMessage::WatchTournament { id, .. }
+            | ClientMessage::Chat { id, .. }
+            | ClientMessage::WatchLobby { id }
+            | ClientMessage::UnwatchLobby { id } => Some(id),
         }
     }
 }
@@ -290,6 +361,27 @@ pub struct CreateMatch {
     /// The creator's seat; seat 0 when absent.
     #[serde(default)]
     pub seat: Option<u8>,
+}
+
+/// A challenge to a named player: whom, and the two-player match they would play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeSpec {
+    /// The player challenged.
+    pub player: PlayerId,
+    /// Game id, as for `create_match`; a game two can play.
+    pub game: String,
+    /// The game's default when absent.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// The challenger's seat; seat 0 when absent.
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// A Fischer or per-move clock, as for `create_match`; untimed when absent.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A match's clock. A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the

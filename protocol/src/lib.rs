@@ -12,13 +12,13 @@ mod rest;
 mod server;
 
 pub use client::{
-    CLIENT_TYPES, CORRESPONDENCE_DAYS, ClientMessage, ClockSpec, CreateMatch, DAY_MS, SeatAct,
-    SeatCommand, TimeControl, Visibility,
+    CLIENT_TYPES, CORRESPONDENCE_DAYS, ChallengeSpec, ClientMessage, ClockSpec, CreateMatch,
+    DAY_MS, SeatAct, SeatCommand, TimeControl, Visibility,
 };
 pub use rest::*;
 pub use server::{
-    Ack, ErrorBody, ErrorCode, MatchEvent, MatchResult, MatchSnapshot, PlayerRef, RatingChange,
-    SeatState, ServerMessage,
+    Ack, Challenge, ChallengeEnd, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent,
+    MatchResult, MatchSnapshot, PlayerRef, RatingChange, SeatState, ServerMessage,
 };
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +49,24 @@ pub struct CommandId(pub String);
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct TournamentId(pub i64);
+
+/// A challenge to a named player, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ChallengeId(pub i64);
+
+/// A chat message, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ChatId(pub i64);
+
+/// A report of a chat message, as numbered by the server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct ReportId(pub i64);
 
 /// Position of an event in its match's stream: 1 for the first event, counting up without gaps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

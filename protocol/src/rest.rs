@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ClockSpec, MatchId, MatchResult, PlayerRef, Seq, TimeControl, TournamentId};
+use crate::{
+    ChatChannel, ChatMessage, ClockSpec, MatchId, MatchResult, PlayerRef, ReportId, Seq,
+    TimeControl, TournamentId,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -67,6 +70,47 @@ pub struct PlayerProfile {
     pub player: PlayerRef,
     pub ratings: Vec<PoolRating>,
     pub history: Vec<RatingPoint>,
+    /// Whom the player takes challenges from.
+    pub challenges: ChallengePolicy,
+}
+
+/// Whom a player takes challenges from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengePolicy {
+    /// Anyone logged in.
+    #[default]
+    Everyone,
+    /// The accounts the player follows.
+    Followed,
+    /// Nobody.
+    Nobody,
+}
+
+impl ChallengePolicy {
+    pub const ALL: [ChallengePolicy; 3] = [
+        ChallengePolicy::Everyone,
+        ChallengePolicy::Followed,
+        ChallengePolicy::Nobody,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ChallengePolicy::Everyone => "everyone",
+            ChallengePolicy::Followed => "followed",
+            ChallengePolicy::Nobody => "nobody",
+        }
+    }
+}
+
+/// `PUT /api/settings`: the logged-in player's settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Whom the player takes challenges from.
+    pub challenges: ChallengePolicy,
 }
 
 /// A match in a list.
@@ -436,6 +480,34 @@ pub struct Ban {
     pub reason: String,
 }
 
+/// A chat's history as one reader may read it: the channels they may read, and the latest
+/// messages of those channels, oldest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatHistory {
+    pub channels: Vec<ChatChannel>,
+    pub messages: Vec<ChatMessage>,
+}
+
+/// Why a chat message is reported to the admins.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    pub reason: String,
+}
+
+/// A report of a chat message, as admins see it (`GET /api/admin/chat-reports`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatReport {
+    pub id: ReportId,
+    pub message: ChatMessage,
+    pub reporter: PlayerRef,
+    pub reason: String,
+    pub at_ms: i64,
+}
+
 /// A variant's start, to preview before creating a match (a custom tafl variant's rules string,
 /// say): the view every seat and spectator gets before the first action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -493,4 +565,140 @@ pub struct VariantInfo {
     /// rules string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
+}
+
+/// One action with the seat that takes it, in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SeatAction {
+    pub seat: u8,
+    pub action: String,
+}
+
+/// `POST /api/analysis`: a position for the AI to analyse. The position starts from one of
+/// three places: a finished match (`match_id`, and `ply`), a position in the game's notation
+/// (`game`, `position` and `to_move`), or the start of a variant (`game` alone). The `actions`
+/// are then played from there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// The game, unless the position is a match's (a match names its own).
+    #[serde(default)]
+    pub game: Option<String>,
+    /// The game's default when absent; for tafl also any OpenTafl rules string.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// The variant's fewest when absent.
+    #[serde(default)]
+    pub seats: Option<u8>,
+    /// The seed of the game's chance (dice, shuffles), 0 when absent; a match has its own.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// A finished match whose position to start from.
+    #[serde(default)]
+    pub match_id: Option<MatchId>,
+    /// How many of the match's actions to play first (0: its start); all when absent.
+    #[serde(default)]
+    pub ply: Option<u32>,
+    /// A private match's invite code, for those who are not its players.
+    #[serde(default)]
+    pub invite: Option<String>,
+    /// A position in the game's position notation (tafl: an OpenTafl position such as
+    /// `/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/`), for games that have one.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// The seat to move in `position` (tafl: 0 the attackers, 1 the defenders).
+    #[serde(default)]
+    pub to_move: Option<u8>,
+    /// Actions played from the starting position, in order.
+    #[serde(default)]
+    pub actions: Vec<SeatAction>,
+    /// The seat to evaluate for: the first seat to act when absent (seat 0 once the game is
+    /// over).
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// The AI's analysis of a position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnalysisReply {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    /// The position analysed, as spectators see it.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub view: serde_json::Value,
+    /// The seats that must act in it; empty once the game is over.
+    pub to_act: Vec<u8>,
+    /// The seat the score is for.
+    pub seat: u8,
+    /// That seat's expected result: 0 lost, 1 won, 0.5 even (between, a share of the other
+    /// seats beaten). A finished game's is its result.
+    pub score: f64,
+    /// The line of play the AI expects, `seat`'s action first; empty once the game is over.
+    pub line: Vec<SeatAction>,
+    /// What the position shows at a glance, for games that say (tafl).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insights: Option<AnalysisInsights>,
+    /// The work done: nodes searched (tafl) or iterations (the other games).
+    pub nodes: u64,
+    /// Milliseconds from the request's arrival to the answer's.
+    pub elapsed_ms: u64,
+    /// The bound on the whole request, waiting for a thread included, in milliseconds.
+    pub bound_ms: u64,
+    /// The bound on `nodes`.
+    pub node_bound: u64,
+}
+
+/// `POST /api/analysis/position`: the position an `AnalysisRequest` names, without a search: what
+/// an analysis board draws and lets the user play from, between evaluations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnalysisPosition {
+    pub game: String,
+    pub variant: String,
+    pub seats: u8,
+    /// The position, as spectators see it.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub view: serde_json::Value,
+    /// The seats that must act in it; empty once the game is over.
+    pub to_act: Vec<u8>,
+    /// The seat the request is for (its `seat`, else the first to act).
+    pub seat: u8,
+    /// That seat's legal actions, in the game's notation; empty once the game is over.
+    pub legal: Vec<String>,
+    /// What the position shows at a glance, for games that say (tafl).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insights: Option<AnalysisInsights>,
+}
+
+/// Tafl's insights: the king's ways out and the pieces one move from capture.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnalysisInsights {
+    /// The king's escapes (one move that wins) and routes (two moves along open lines, with
+    /// nothing else moving, the second winning), were it the defenders' move.
+    pub escapes: Vec<EscapeRoute>,
+    /// Pieces of either side that the other side could capture with one move, were it its turn.
+    pub threatened: Vec<ThreatenedPiece>,
+}
+
+/// Moves of one seat that end in a win.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EscapeRoute {
+    pub seat: u8,
+    pub actions: Vec<String>,
+}
+
+/// A piece one move from capture: where it stands, whose it is, and the moves that capture it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ThreatenedPiece {
+    pub square: String,
+    pub seat: u8,
+    pub by: Vec<String>,
 }

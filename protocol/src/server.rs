@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId};
+use crate::{
+    ChallengeId, ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Standing, TournamentId,
+};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -87,6 +89,48 @@ pub enum ServerMessage {
         /// Milliseconds since the Unix epoch.
         deadline_ms: i64,
     },
+    /// A rematch of a finished match this socket follows is offered: the seats whose players
+    /// have agreed so far (the offerer's first). Sent when it changes, and to a socket that
+    /// starts following the match while it stands. Like `watchers`, not a match event.
+    RematchOffered {
+        match_id: MatchId,
+        agreed: Vec<u8>,
+    },
+    /// The player of `seat` declined (or, having offered it, withdrew) the rematch offer: it is
+    /// gone.
+    RematchDeclined {
+        match_id: MatchId,
+        seat: u8,
+    },
+    /// The player of `seat` left the finished match, and the rematch offer with them.
+    RematchLapsed {
+        match_id: MatchId,
+        seat: u8,
+    },
+    /// Every player agreed: the rematch is `rematch`, every player already seated in it.
+    RematchStarted {
+        match_id: MatchId,
+        rematch: MatchId,
+    },
+    /// A challenge to a named player stands: sent to every socket of both players when it is
+    /// made, and of each when it says `hello`, until the challenge ends.
+    ChallengeOpen {
+        challenge: Challenge,
+    },
+    /// A challenge ended, told to every socket of both players; accepted, it names the match,
+    /// both players already seated in it.
+    ChallengeEnded {
+        challenge_id: ChallengeId,
+        reason: ChallengeEnd,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_id: Option<MatchId>,
+    },
+    /// A chat message in a channel this socket reads: a match it follows, or the lobby it
+    /// watches. Not a match event: it has no sequence number and is not replayed on a resume
+    /// (the chat's history is read over REST).
+    Chat {
+        message: ChatMessage,
+    },
     /// The server is stopping (a restart or an upgrade): it closes this socket next, with close
     /// code 1012 "service restart". Every acknowledged command is stored, and every live match
     /// goes on when a server is back: reconnect after about `reconnect_after_ms` (retrying with
@@ -113,6 +157,38 @@ pub struct Ack {
     /// The legal actions asked for with `legal`, in the game's notation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<String>>,
+    /// The challenge a `challenge` made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge_id: Option<ChallengeId>,
+}
+
+/// A challenge to a named player, waiting for their answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub id: ChallengeId,
+    /// Who challenges.
+    pub from: PlayerRef,
+    /// Who is challenged.
+    pub to: PlayerRef,
+    pub game: String,
+    pub variant: String,
+    /// The challenger's seat; the challenged player takes the other.
+    pub seat: u8,
+    pub rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    /// When it expires unanswered, in milliseconds since the Unix epoch.
+    pub expires_ms: i64,
+}
+
+/// Why a challenge ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeEnd {
+    Accepted,
+    Declined,
+    Withdrawn,
+    Expired,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,4 +366,42 @@ pub struct MatchSnapshot {
     pub draw_offer: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<MatchResult>,
+}
+
+/// Where a chat message is written: a match's players' or spectators' channel, or the lobby.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    /// A match's players: read by them alone until the game is over, then by everyone.
+    Players,
+    /// A match's spectators: never shown to its players before the game is over.
+    Spectators,
+    Lobby,
+}
+
+impl ChatChannel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatChannel::Players => "players",
+            ChatChannel::Spectators => "spectators",
+            ChatChannel::Lobby => "lobby",
+        }
+    }
+}
+
+/// One chat message, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatMessage {
+    /// Numbered in the order messages are written (across channels): clients show them by it.
+    pub id: ChatId,
+    /// The match; absent in the lobby.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<MatchId>,
+    pub channel: ChatChannel,
+    pub author: PlayerRef,
+    /// As written, trimmed: to be shown as text, never as markup.
+    pub text: String,
+    pub at_ms: i64,
 }

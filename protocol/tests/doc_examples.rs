@@ -10,10 +10,11 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use protocol::{
-    AddEntrant, Ban, ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health,
-    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchSummary, OngoingMatch, PlayerProfile,
-    QueuePool, SecurityEvent, ServerMessage, Session, TournamentDetails, TournamentSummary,
-    VacationState, VacationSwitch, VariantPreview,
+    AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
+    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
+    LiveMatch, MatchEvent, MatchRecord, MatchSummary, OngoingMatch, PlayerProfile, PlayerRef,
+    QueuePool, Report, SecurityEvent, ServerMessage, Session, Settings, TournamentDetails,
+    TournamentSummary, VacationState, VacationSwitch, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -34,6 +35,13 @@ const SERVER_TYPES: &[&str] = &[
     "tournament_round",
     "tournament_standings",
     "your_move",
+    "rematch_offered",
+    "rematch_declined",
+    "rematch_lapsed",
+    "rematch_started",
+    "challenge_open",
+    "challenge_ended",
+    "chat",
     "shutdown",
 ];
 
@@ -88,6 +96,13 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
         ServerMessage::YourMove { .. } => "your_move",
+        ServerMessage::RematchOffered { .. } => "rematch_offered",
+        ServerMessage::RematchDeclined { .. } => "rematch_declined",
+        ServerMessage::RematchLapsed { .. } => "rematch_lapsed",
+        ServerMessage::RematchStarted { .. } => "rematch_started",
+        ServerMessage::ChallengeOpen { .. } => "challenge_open",
+        ServerMessage::ChallengeEnded { .. } => "challenge_ended",
+        ServerMessage::Chat { .. } => "chat",
         ServerMessage::Shutdown { .. } => "shutdown",
     }
 }
@@ -279,6 +294,15 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         "PlayerProfile" => {
             round_trip::<PlayerProfile>(json, true)?;
         }
+        "PlayerRefList" => {
+            let list: Vec<PlayerRef> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one player".to_string());
+            }
+        }
+        "Settings" => {
+            round_trip::<Settings>(json, true)?;
+        }
         "MatchSummary" => {
             round_trip::<MatchSummary>(json, true)?;
         }
@@ -341,6 +365,27 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "TournamentDetails" => {
             round_trip::<TournamentDetails>(json, true)?;
+        }
+        "AnalysisRequest" => {
+            round_trip::<AnalysisRequest>(json, false)?;
+        }
+        "AnalysisReply" => {
+            round_trip::<AnalysisReply>(json, true)?;
+        }
+        "AnalysisPosition" => {
+            round_trip::<AnalysisPosition>(json, true)?;
+        }
+        "ChatHistory" => {
+            round_trip::<ChatHistory>(json, true)?;
+        }
+        "Report" => {
+            round_trip::<Report>(json, false)?;
+        }
+        "ChatReportList" => {
+            let list: Vec<ChatReport> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one report".to_string());
+            }
         }
         "ErrorBody" => {
             let body: ErrorBody = round_trip(json, true)?;

@@ -49,6 +49,7 @@ fn unknown_extra_fields_are_rejected() {
         // Fields of the flattened match description are checked too.
         r#"{"type": "create_match", "id": "c1", "game": "tafl", "colour": "white"}"#,
         r#"{"type": "create_match", "id": "c1", "game": "tafl", "clock": {"base_ms": 1, "increment_ms": 0, "delay_ms": 0}}"#,
+        r#"{"type": "challenge", "id": "c1", "player": 31, "game": "tafl", "colour": "white"}"#,
     ] {
         assert!(parse(json).is_err(), "accepted {json:?}");
     }

@@ -1,6 +1,6 @@
 //! Moderation. An operator makes an account an admin from the command line, against the same
 //! database (`server admin grant NAME`); admins then ban and unban accounts and read recent
-//! security events over REST. A ban revokes the account's sessions and closes its sockets,
+//! security events over REST (and the chat's reports: `chat/http.rs`). A ban revokes the account's sessions and closes its sockets,
 //! refuses its logins with the reason, takes it off the leaderboards and out of the queue.
 
 use axum::extract::rejection::QueryRejection;
@@ -29,8 +29,21 @@ pub fn routes() -> Router<AppState> {
 /// The longest reason a ban may give.
 const MAX_REASON: usize = 500;
 
+/// A reason given for a ban or a report, trimmed: 1 to `MAX_REASON` characters. `what` names
+/// what gives it in the refusal ("a ban").
+pub fn reason<'a>(text: &'a str, what: &str) -> ApiResult<&'a str> {
+    let reason = text.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("{what} gives its reason, 1 to {MAX_REASON} characters"),
+        ));
+    }
+    Ok(reason)
+}
+
 /// Refuses anyone but an admin.
-async fn admin_only(state: &AppState, player: &Player) -> ApiResult<()> {
+pub async fn admin_only(state: &AppState, player: &Player) -> ApiResult<()> {
     if state.store().is_admin(player.id).await? {
         Ok(())
     } else {
@@ -76,13 +89,7 @@ pub async fn ban(
     Body(body): Body<Ban>,
 ) -> ApiResult<StatusCode> {
     admin_only(&state, &admin).await?;
-    let reason = body.reason.trim();
-    if reason.is_empty() || reason.chars().count() > MAX_REASON {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!("a ban gives its reason, 1 to {MAX_REASON} characters"),
-        ));
-    }
+    let reason = reason(&body.reason, "a ban")?;
     let player = target(&state, id).await?;
     if player.id == admin.id {
         return Err(ApiError::new(

@@ -50,6 +50,13 @@ pub struct Config {
     /// Guest accounts a client address may make in one burst before `rate_limited`.
     #[arg(long, env = "TAFL_GUEST_BURST", default_value_t = 20, value_parser = at_least_u32(1))]
     pub guest_burst: u32,
+    /// Chat messages each player may write per minute, on average, in every channel together
+    /// (0: no limit).
+    #[arg(long, env = "TAFL_CHAT_MESSAGES_PER_MINUTE", default_value_t = 12)]
+    pub chat_messages_per_minute: u32,
+    /// Chat messages a player may write in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_CHAT_BURST", default_value_t = 5, value_parser = at_least_u32(1))]
+    pub chat_burst: u32,
     /// A guest account nobody has used for this many days is removed; its finished matches
     /// stay, under an anonymous name.
     #[arg(long, env = "TAFL_GUEST_IDLE_DAYS", default_value_t = 30, value_parser = at_least(1))]
@@ -68,6 +75,15 @@ pub struct Config {
     /// client address may have open at once.
     #[arg(long, env = "TAFL_VISITOR_SOCKETS_PER_ADDRESS", default_value_t = 20, value_parser = at_least_u32(1))]
     pub visitor_sockets_per_address: u32,
+    /// Challenges each player may make per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_CHALLENGES_PER_MINUTE", default_value_t = 6)]
+    pub challenges_per_minute: u32,
+    /// Challenges a player may make in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_CHALLENGE_BURST", default_value_t = 6, value_parser = at_least_u32(1))]
+    pub challenge_burst: u32,
+    /// How long a challenge waits for its answer before it expires, in seconds.
+    #[arg(long, env = "TAFL_CHALLENGE_SECS", default_value_t = 120, value_parser = at_least(1))]
+    pub challenge_secs: u64,
     /// Tournaments one player may create in 24 hours.
     #[arg(long, env = "TAFL_TOURNAMENTS_PER_DAY", default_value_t = 3, value_parser = at_least_u32(1))]
     pub tournaments_per_day: u32,
@@ -131,6 +147,19 @@ pub struct Config {
     /// Longest the AI thinks about one move, in milliseconds (less on a short clock).
     #[arg(long, env = "TAFL_AI_MOVE_MS", default_value_t = 1000)]
     pub ai_move_ms: u64,
+    /// The bound on one analysis request (`POST /api/analysis`), in milliseconds: waiting for
+    /// an AI thread and searching together.
+    #[arg(long, env = "TAFL_ANALYSIS_MS", default_value_t = 2000, value_parser = at_least(1))]
+    pub analysis_ms: u64,
+    /// The most nodes (tafl) or iterations (the other games) one analysis searches.
+    #[arg(long, env = "TAFL_ANALYSIS_NODES", default_value_t = 5_000_000, value_parser = at_least(1))]
+    pub analysis_nodes: u64,
+    /// Analyses each player may ask for per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_ANALYSES_PER_MINUTE", default_value_t = 30)]
+    pub analyses_per_minute: u32,
+    /// Analyses a player may ask for in one burst before `rate_limited`.
+    #[arg(long, env = "TAFL_ANALYSIS_BURST", default_value_t = 10, value_parser = at_least_u32(1))]
+    pub analysis_burst: u32,
     /// Rating difference the matchmaking queue accepts at first...
     #[arg(long, env = "TAFL_QUEUE_WINDOW", default_value_t = 100.0)]
     pub queue_window: f64,

@@ -291,8 +291,8 @@ async fn leaderboard(
     path = "/api/players/{id}",
     tag = "players",
     summary = "A player's profile",
-    description = "The player, their rating in every pool they played rated in, and their \
-        rating after each rated match.",
+    description = "The player, their rating in every pool they played rated in, their \
+        rating after each rated match, and whom they take challenges from.",
     params(("id" = i64, Path, description = "The player's number")),
     responses(
         (status = 200, description = "The profile", body = PlayerProfile),
@@ -332,6 +332,7 @@ async fn profile(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<Pl
         player: player.public(),
         ratings,
         history,
+        challenges: state.store().challenge_policy(id).await?,
     }))
 }
 

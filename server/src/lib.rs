@@ -3,7 +3,9 @@
 //! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
 
 pub mod admin;
+pub mod analysis;
 pub mod auth;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod error;
@@ -13,6 +15,7 @@ pub mod http;
 pub mod limits;
 pub mod matches;
 pub mod metrics;
+pub mod offers;
 pub mod openapi;
 pub mod player;
 pub mod policy;
@@ -57,6 +60,9 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
+        .merge(offers::http::routes())
+        .merge(analysis::http::routes())
+        .merge(chat::http::routes())
         .merge(rules::routes())
         .merge(web::routes())
         .merge(openapi::routes())
@@ -78,11 +84,16 @@ fn log_limits(c: &Config) {
         logins_per_minute = c.logins_per_minute,
         registrations_per_minute = c.registrations_per_minute,
         guests_per_minute = c.guests_per_minute,
+        analyses_per_minute = c.analyses_per_minute,
+        analysis_ms = c.analysis_ms,
+        chat_messages_per_minute = c.chat_messages_per_minute,
         ws_messages_per_sec = c.ws_messages_per_sec,
         sockets_per_player = c.sockets_per_player,
         visitor_sockets_per_address = c.visitor_sockets_per_address,
         open_matches_per_player = c.open_matches_per_player,
         tournaments_per_day = c.tournaments_per_day,
+        challenges_per_minute = c.challenges_per_minute,
+        challenge_secs = c.challenge_secs,
         rated_games_per_pair = c.rated_games_per_pair,
         guest_idle_days = c.guest_idle_days,
         idle_match_mins = c.idle_match_mins,

@@ -1,9 +1,11 @@
-//! Limits on the REST API beyond the body size: how often one client address may try to log in,
-//! to register and to make a guest, a growing lock on a username after repeated failed logins, and which other
-//! origins' pages may call the API (CORS). A refusal is a `rate_limited` error with a
-//! `Retry-After` header.
+//! Limits beyond the body and frame sizes: how often one client address may try to log in, to
+//! register and to make a guest, how often one player may ask for an analysis, write in the chat
+//! and challenge others, a growing lock on a username after repeated failed logins, and which
+//! other origins' pages may call the API (CORS). A refusal is a `rate_limited` error (over REST
+//! with a `Retry-After` header).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Mutex;
@@ -14,6 +16,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, header};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use protocol::PlayerId;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::config::Config;
@@ -23,33 +26,52 @@ use crate::state::AppState;
 /// Usernames with failed logins remembered before the stale ones are forgotten.
 const REMEMBERED_USERNAMES: usize = 10_000;
 
-/// Addresses a limiter remembers before it forgets those that are back to a full burst.
-const REMEMBERED_ADDRESSES: usize = 10_000;
+/// Keys (addresses, players) a limiter remembers before it forgets those back to a full burst.
+const REMEMBERED_KEYS: usize = 10_000;
 
 pub struct Limits {
-    logins: AddressLimit,
-    registrations: AddressLimit,
-    guests: AddressLimit,
+    logins: KeyLimit<IpAddr>,
+    registrations: KeyLimit<IpAddr>,
+    guests: KeyLimit<IpAddr>,
+    challenges: KeyLimit<PlayerId>,
+    analyses: KeyLimit<PlayerId>,
+    /// Chat messages per player, whatever the channel and the socket.
+    chat: KeyLimit<PlayerId>,
     failed_logins: LoginBackoff,
 }
 
 impl Limits {
     pub fn new(config: &Config) -> Limits {
         Limits {
-            logins: AddressLimit::new(
+            logins: KeyLimit::new(
                 "too many logins from your address",
                 config.logins_per_minute,
                 config.login_burst,
             ),
-            registrations: AddressLimit::new(
+            registrations: KeyLimit::new(
                 "too many registrations from your address",
                 config.registrations_per_minute,
                 config.registration_burst,
             ),
-            guests: AddressLimit::new(
+            guests: KeyLimit::new(
                 "too many guest accounts from your address",
                 config.guests_per_minute,
                 config.guest_burst,
+            ),
+            challenges: KeyLimit::new(
+                "you have challenged too often",
+                config.challenges_per_minute,
+                config.challenge_burst,
+            ),
+            analyses: KeyLimit::new(
+                "too many analyses",
+                config.analyses_per_minute,
+                config.analysis_burst,
+            ),
+            chat: KeyLimit::new(
+                "you are writing too fast",
+                config.chat_messages_per_minute,
+                config.chat_burst,
             ),
             failed_logins: LoginBackoff {
                 free: config.login_free_failures,
@@ -75,34 +97,49 @@ impl Limits {
         self.guests.check(ip)
     }
 
+    /// One more challenge from `player`.
+    pub fn challenge(&self, player: PlayerId) -> ApiResult<()> {
+        self.challenges.check(player)
+    }
+
+    /// One more analysis for `player`.
+    pub fn analysis(&self, player: PlayerId) -> ApiResult<()> {
+        self.analyses.check(player)
+    }
+
+    /// One more chat message from `player`.
+    pub fn chat_message(&self, player: PlayerId) -> ApiResult<()> {
+        self.chat.check(player)
+    }
+
     pub fn failed_logins(&self) -> &LoginBackoff {
         &self.failed_logins
     }
 }
 
-/// A token bucket per client address; `None` when the limit is off.
-struct AddressLimit {
+/// A token bucket per key (a client address, a player); `None` when the limit is off.
+struct KeyLimit<K: Hash + Eq + Clone> {
     refusal: &'static str,
-    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    limiter: Option<DefaultKeyedRateLimiter<K>>,
 }
 
-impl AddressLimit {
-    fn new(refusal: &'static str, per_minute: u32, burst: u32) -> AddressLimit {
+impl<K: Hash + Eq + Clone> KeyLimit<K> {
+    fn new(refusal: &'static str, per_minute: u32, burst: u32) -> KeyLimit<K> {
         let limiter = NonZeroU32::new(per_minute).map(|rate| {
             let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
             RateLimiter::keyed(Quota::per_minute(rate).allow_burst(burst))
         });
-        AddressLimit { refusal, limiter }
+        KeyLimit { refusal, limiter }
     }
 
-    fn check(&self, ip: IpAddr) -> ApiResult<()> {
+    fn check(&self, key: K) -> ApiResult<()> {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
-        if limiter.len() > REMEMBERED_ADDRESSES {
+        if limiter.len() > REMEMBERED_KEYS {
             limiter.retain_recent();
         }
-        limiter.check_key(&ip).map_err(|not_until| {
+        limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::rate_limited(self.refusal, wait)
         })
@@ -225,7 +262,7 @@ pub fn cors(config: &Config) -> Option<CorsLayer> {
     Some(
         CorsLayer::new()
             .allow_origin(origins)
-            .allow_methods([Method::GET, Method::POST])
+            .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
             .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
             .expose_headers([header::RETRY_AFTER])
             .max_age(Duration::from_secs(3600)),

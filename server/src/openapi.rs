@@ -15,7 +15,7 @@ use crate::state::AppState;
     info(
         title = "Tafl match server",
         description = "The REST API of the match server: accounts, leaderboards, players, \
-            matches, tournaments. Matches are played over the WebSocket at `/ws` (see \
+            matches, tournaments, analysis, chat. Matches are played over the WebSocket at `/ws` (see \
             `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`."
     ),
     paths(
@@ -29,6 +29,10 @@ use crate::state::AppState;
         crate::http::set_vacation,
         crate::matches::http::my_games,
         crate::matches::http::my_turns,
+        crate::offers::http::follows,
+        crate::offers::http::follow,
+        crate::offers::http::unfollow,
+        crate::offers::http::settings,
         crate::matches::http::player_matches,
         crate::matches::http::live_matches,
         crate::matches::http::open_matches,
@@ -46,17 +50,29 @@ use crate::state::AppState;
         crate::tournament::http::register,
         crate::tournament::http::add_entrant,
         crate::tournament::http::start,
+        crate::analysis::http::analyse,
+        crate::analysis::http::position_only,
         crate::admin::ban,
         crate::admin::unban,
         crate::admin::security_events,
+        crate::chat::http::match_chat,
+        crate::chat::http::lobby_chat,
+        crate::chat::http::report,
+        crate::chat::http::mutes,
+        crate::chat::http::mute,
+        crate::chat::http::unmute,
+        crate::chat::http::reports,
+        crate::chat::http::close_report,
         document,
     ),
     modifiers(&SessionAuth),
     tags(
         (name = "accounts", description = "Registering, logging in, guests, sessions"),
-        (name = "players", description = "Leaderboards and player profiles"),
+        (name = "players", description = "Leaderboards, player profiles, follows and settings"),
         (name = "matches", description = "Match records, live matches, the matchmaking queue"),
         (name = "tournaments", description = "Creating, entering, starting and following tournaments"),
+        (name = "analysis", description = "The AI's analysis of a position, for an analysis board"),
+        (name = "chat", description = "Chat histories, mutes and reports (messages are written over the WebSocket)"),
         (name = "server", description = "The server itself"),
         (name = "admin", description = "Moderation, for accounts an operator made admins with `server admin grant NAME`"),
     )

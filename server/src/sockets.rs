@@ -1,8 +1,8 @@
 //! Sockets: the types a socket is known by (its id, the frames it is sent, its outbox), how many
 //! are open per player (and per address for visitors' sockets), every player's open sockets,
-//! and the sockets that follow each tournament, so that actors without a socket of their own
-//! (the tournament director) can reach players: a socket is registered when it says `hello`
-//! and forgotten when it closes.
+//! and the sockets that follow each tournament and the lobby's chat, so that actors without a
+//! socket of their own (the tournament director, the lobby) can reach them: a socket is
+//! registered when it says `hello` and forgotten when it closes.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -47,6 +47,8 @@ struct Registry {
     open: HashMap<Owner, u32>,
     players: HashMap<PlayerId, Vec<(ConnId, Outbox)>>,
     tournaments: HashMap<TournamentId, Vec<(ConnId, Outbox)>>,
+    /// The sockets following the lobby's chat, with their player (none for a visitor's).
+    lobby: Vec<(ConnId, Option<PlayerId>, Outbox)>,
 }
 
 impl Sockets {
@@ -91,7 +93,7 @@ impl Sockets {
     }
 
     /// A socket closed: it leaves every list (a visitor's, `player` none, is only in those of
-    /// tournaments).
+    /// tournaments and the lobby).
     pub fn unregister(&self, player: Option<PlayerId>, conn: ConnId) {
         let mut registry = self.registry();
         let keep = |sockets: &mut Vec<(ConnId, Outbox)>| {
@@ -107,6 +109,7 @@ impl Sockets {
             registry.players.remove(&player);
         }
         registry.tournaments.retain(|_, sockets| keep(sockets));
+        registry.lobby.retain(|(c, _, _)| *c != conn);
     }
 
     /// A socket follows a tournament.
@@ -115,6 +118,32 @@ impl Sockets {
         let sockets = registry.tournaments.entry(tournament).or_default();
         sockets.retain(|(c, _)| *c != conn);
         sockets.push((conn, outbox));
+    }
+
+    /// Whether `player` has a socket open (that said hello).
+    pub fn online(&self, player: PlayerId) -> bool {
+        self.registry().players.contains_key(&player)
+    }
+
+    /// A socket follows the lobby's chat.
+    pub fn watch_lobby(&self, conn: ConnId, player: Option<PlayerId>, outbox: Outbox) {
+        let mut registry = self.registry();
+        registry.lobby.retain(|(c, _, _)| *c != conn);
+        registry.lobby.push((conn, player, outbox));
+    }
+
+    pub fn unwatch_lobby(&self, conn: ConnId) {
+        self.registry().lobby.retain(|(c, _, _)| *c != conn);
+    }
+
+    /// Sends a frame to the sockets following the lobby whose player (none for a visitor)
+    /// `to` picks.
+    pub fn send_to_lobby(&self, frame: &Frame, to: impl Fn(Option<PlayerId>) -> bool) {
+        for (_, player, outbox) in self.registry().lobby.iter() {
+            if to(*player) {
+                let _ = outbox.try_send(frame.clone());
+            }
+        }
     }
 
     /// Sends a frame to every open socket of `player`; false if they have none.

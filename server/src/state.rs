@@ -9,12 +9,14 @@ use tokio::time::Instant;
 use protocol::{ErrorCode, PlayerId};
 use tokio::sync::{Semaphore, broadcast};
 
+use crate::analysis::runner::Analyst;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
 use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;
 use crate::matches::writer::ActionLog;
+use crate::offers::challenges::Challenges;
 use crate::player::Player;
 use crate::queue::Queue;
 use crate::security::SecurityLog;
@@ -39,8 +41,11 @@ pub struct AppState {
 pub struct Shared {
     pub config: Config,
     pub store: Store,
-    /// Login and registration limits per address, and the back-off of failed logins.
+    /// Login and registration limits per address, analyses per player, and the back-off of
+    /// failed logins.
     limits: Limits,
+    /// Runs analyses on the AI's threads, within their share.
+    analyst: Analyst,
     pub rooms: Rooms,
     next_conn: AtomicU64,
     /// Sessions and accounts just revoked, so that sockets opened with them close at once.
@@ -56,18 +61,21 @@ pub struct Shared {
     sockets: Arc<Sockets>,
     /// The tournament director, started with the queue.
     tournaments: OnceLock<Tournaments>,
+    /// Challenges to named players, expired by a task started with the queue.
+    challenges: Challenges,
     shutdown: Shutdown,
 }
 
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
         let sockets = Arc::new(Sockets::default());
+        let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
         let rooms = Rooms::new(RoomContext {
             actions: ActionLog::start(&store),
             store: store.clone(),
             grace: Duration::from_secs(config.disconnect_grace_secs),
             resume_events: config.resume_events,
-            ai_threads: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            ai_threads: ai_threads.clone(),
             ai_move: Duration::from_millis(config.ai_move_ms),
             sleep_after: Duration::from_secs(config.room_sleep_secs),
             rated_games_per_pair: config.rated_games_per_pair,
@@ -77,6 +85,8 @@ impl AppState {
         AppState {
             inner: Arc::new(Shared {
                 limits: Limits::new(&config),
+                challenges: Challenges::new(&config),
+                analyst: Analyst::new(ai_threads, &config),
                 config,
                 store,
                 rooms,
@@ -96,6 +106,7 @@ impl AppState {
     pub fn start_actors(&self) {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
+        tokio::spawn(crate::offers::challenges::expire(self.clone()));
     }
 
     /// The AI's accounts, one per level, level 1 first.
@@ -117,6 +128,10 @@ impl AppState {
             .expect("the tournament director starts with the server")
     }
 
+    pub fn challenges(&self) -> &Challenges {
+        &self.inner.challenges
+    }
+
     pub fn shutdown(&self) -> &Shutdown {
         &self.inner.shutdown
     }
@@ -131,6 +146,10 @@ impl AppState {
 
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    pub fn analyst(&self) -> &Analyst {
+        &self.inner.analyst
     }
 
     pub fn store(&self) -> &Store {

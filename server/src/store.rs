@@ -445,8 +445,9 @@ impl Store {
     }
 
     /// Removes the guest accounts unused since `idle_since_ms` that sit in no unfinished match
-    /// and no unfinished tournament: their sessions go, and their name becomes `anonymous`; the
-    /// row stays, so that their finished matches keep their seats. Returns how many went.
+    /// and no unfinished tournament: their sessions and follows go, and their name becomes
+    /// `anonymous`; the row stays, so that their finished matches keep their seats. Returns how
+    /// many went.
     pub async fn remove_idle_guests(&self, idle_since_ms: i64, now_ms: i64) -> StoreResult<u64> {
         let mut tx = self.pool.begin().await?;
         let idle = "guest = 1 AND removed_ms IS NULL
@@ -459,6 +460,13 @@ impl Store {
                               AND t.status IN ('registering', 'running'))";
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "DELETE FROM sessions WHERE player_id IN (SELECT id FROM players WHERE {idle})"
+        )))
+        .bind(idle_since_ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM follows WHERE follower_id IN (SELECT id FROM players WHERE {idle})
+                OR followed_id IN (SELECT id FROM players WHERE {idle})"
         )))
         .bind(idle_since_ms)
         .execute(&mut *tx)

@@ -25,12 +25,15 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use crate::auth::request_token;
+use crate::chat;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
 use crate::matches::Command;
 use crate::matches::NewMatch;
 use crate::matches::new_match::Day;
+use crate::matches::rematch::RematchAnswer;
 use crate::metrics::{OpenSocket, Via};
+use crate::offers;
 use crate::player::Player;
 use crate::queue::Pool;
 use crate::security::Kind;
@@ -380,10 +383,11 @@ impl Session {
         let _ = self.state.queue().leave(self.conn).await;
         self.state.sockets().unregister(self.player_id(), self.conn);
         for id in std::mem::take(&mut self.watching) {
-            self.state
-                .rooms()
-                .tell(id, Command::Unwatch { conn: self.conn })
-                .await;
+            let closed = Command::Unwatch {
+                conn: self.conn,
+                closed: true,
+            };
+            self.state.rooms().tell(id, closed).await;
         }
     }
 
@@ -479,9 +483,11 @@ impl Session {
                 if let Some(Login { player, .. }) = &self.login {
                     let now = crate::clock::now_ms();
                     self.state.store().touch_player(player.id, now).await?;
-                    // From now on the server may reach this player here (tournament rounds).
+                    // From now on the server may reach this player here (tournament rounds,
+                    // challenges), and is told of the challenges that stand.
                     let outbox = self.outbox.clone();
                     self.state.sockets().register(player.id, self.conn, outbox);
+                    offers::challenges::greet(&self.state, player.id, &self.outbox).await?;
                 }
                 Ok(Some(ServerMessage::Welcome {
                     version,
@@ -518,9 +524,11 @@ impl Session {
             }
             ClientMessage::Unwatch { id, match_id } => {
                 self.watching.retain(|m| *m != match_id);
-                rooms
-                    .tell(match_id, Command::Unwatch { conn: self.conn })
-                    .await;
+                let left = Command::Unwatch {
+                    conn: self.conn,
+                    closed: false,
+                };
+                rooms.tell(match_id, left).await;
                 ack(
                     id,
                     Ack {
@@ -607,6 +615,63 @@ impl Session {
                     &self.outbox,
                 )
                 .await?;
+                ack(id, Ack::default())
+            }
+            ClientMessage::OfferRematch { id, match_id } => {
+                let offered = RematchAnswer::Offer;
+                let done = offers::rematch::answer(&self.state, self.player()?, match_id, offered);
+                ack(id, done.await?)
+            }
+            ClientMessage::AnswerRematch {
+                id,
+                match_id,
+                accept,
+            } => {
+                let answer = match accept {
+                    true => RematchAnswer::Accept,
+                    false => RematchAnswer::Decline,
+                };
+                let done = offers::rematch::answer(&self.state, self.player()?, match_id, answer);
+                ack(id, done.await?)
+            }
+            ClientMessage::Challenge { id, spec } => {
+                let made = offers::challenges::issue(&self.state, self.player()?, spec).await?;
+                ack(id, made)
+            }
+            ClientMessage::AnswerChallenge {
+                id,
+                challenge_id,
+                accept,
+            } => {
+                let player = self.player()?;
+                let done = offers::challenges::answer(&self.state, player, challenge_id, accept);
+                ack(id, done.await?)
+            }
+            ClientMessage::WithdrawChallenge { id, challenge_id } => {
+                let player = self.player()?.id;
+                let done = offers::challenges::withdraw(&self.state, player, challenge_id);
+                ack(id, done.await?)
+            }
+            ClientMessage::Chat { id, match_id, text } => {
+                let author = self.login.as_ref().ok_or_else(chat::say::visitors_read)?;
+                chat::say::say(&self.state, &author.player, self.conn, match_id, &text).await?;
+                ack(
+                    id,
+                    Ack {
+                        match_id,
+                        ..Ack::default()
+                    },
+                )
+            }
+            ClientMessage::WatchLobby { id } => {
+                let (conn, outbox) = (self.conn, self.outbox.clone());
+                self.state
+                    .sockets()
+                    .watch_lobby(conn, self.player_id(), outbox);
+                ack(id, Ack::default())
+            }
+            ClientMessage::UnwatchLobby { id } => {
+                self.state.sockets().unwatch_lobby(self.conn);
                 ack(id, Ack::default())
             }
             ClientMessage::QueueLeave { id } => {

@@ -836,8 +836,10 @@ async fn an_own_draw_offer_and_an_unrated_result_print_no_null() {
         .await;
     assert_eq!(
         banner,
-        json!("You win: resignation.Replay · Download record · Back to the lobby"),
-        "the banner of an unrated match"
+        json!(
+            "You win: resignation.Replay · Analyse this position · Download record · Back to the lobbyRematch"
+        ),
+        "the banner of an unrated match, with its rematch button"
     );
     b.client.close().await.unwrap();
 }

@@ -468,3 +468,73 @@ async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }
+
+/// The analysis board: a finished match's last position opens from its result; a free move is
+/// played on the board and taken back, and the AI's evaluation and line come on request; a
+/// typed Brandubh position marks the king's escapes and the piece under threat on their squares
+/// and lists them.
+#[tokio::test]
+async fn the_analysis_board_plays_free_moves_and_evaluates_on_request() {
+    let addr = start(
+        &fresh_database(Backend::Sqlite).await,
+        &["--analysis-ms", "300"],
+    )
+    .await;
+    let driver = Driver::start().await;
+    let b = driver.browser(WIDE).await;
+    b.guest(addr).await;
+    b.hotseat("tafl", "brandubh").await;
+    b.play_tafl("b4", "b6").await;
+    b.until_moves(1).await;
+    b.play_tafl("d5", "f5").await;
+    b.until_moves(2).await;
+    b.click("resign").await;
+    b.click("resign-confirm").await;
+    b.click("analyse-link").await;
+
+    b.play_tafl("d6", "e6").await;
+    b.until_text("analysis-moves", "e6").await;
+    b.click("analysis-evaluate").await;
+    b.until_text("analysis-score", "%").await;
+    let line = b.text("analysis-line").await;
+    assert!(line.starts_with("Best line: "), "{line}");
+    b.screenshot("analysis").await;
+    b.click("analysis-undo").await;
+    b.until(
+        "the move taken back",
+        "return document.querySelector('[data-testid=analysis-moves]').children.length === 0;",
+    )
+    .await;
+
+    b.open(addr, "#/analysis/game/tafl/brandubh").await;
+    b.click_css("details.custom summary").await;
+    b.fill("analysis-position", "/4T2/2tT3/5tT/K6/4t2/7/7/")
+        .await;
+    b.select("analysis-to-move", "0").await;
+    b.click("analysis-set").await;
+    b.until_text("analysis-escapes", "a4-a7").await;
+    b.until_text("analysis-threats", "d2").await;
+    let marked = b
+        .run("return [...document.querySelectorAll('.escape, .threatened')].map((n) => `${n.dataset.testid} ${n.getAttribute('class')}`).sort();")
+        .await;
+    let marked = marked.to_string();
+    assert!(
+        marked.contains("sq-a7") && marked.contains("sq-d2"),
+        "{marked}"
+    );
+    b.screenshot("analysis-insights").await;
+    b.assert_no_console_errors().await;
+    let phone = driver.browser(Screen::Phone).await;
+    phone.guest(addr).await;
+    phone
+        .open(addr, "#/analysis/game/fox-geese/hala-tafl")
+        .await;
+    phone.find(&by_testid("analysis-evaluate")).await;
+    phone
+        .until(
+            "the board",
+            "return !!document.querySelector('[data-testid=board] svg');",
+        )
+        .await;
+    phone.screenshot("analysis-phone").await;
+}

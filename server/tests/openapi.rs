@@ -142,6 +142,9 @@ async fn every_api_route_is_documented_and_served() {
             ("/api/tournaments/{id}/start", "post"),
             ("/api/me/waiting", "get"),
             ("/api/me/vacation", "put"),
+            ("/api/players/{id}/follow", "post"),
+            ("/api/players/{id}/follow", "delete"),
+            ("/api/settings", "put"),
         ] {
             let security = doc["paths"][path][method]["security"].as_array().unwrap();
             assert!(

@@ -155,10 +155,25 @@ async fn a_visitor_is_refused_every_command_that_plays_and_nothing_changes() {
             json!({"type": "queue_join", "game": "tafl", "time_control": "blitz"}),
             json!({"type": "play_ai", "game": "tafl", "variant": "brandubh", "level": 1}),
             json!({"type": "queue_leave"}),
+            json!({"type": "offer_rematch", "match_id": m.0}),
+            json!({"type": "answer_rematch", "match_id": m.0, "accept": true}),
+            json!({"type": "challenge", "player": 1, "game": "tafl"}),
+            json!({"type": "answer_challenge", "challenge_id": 1, "accept": true}),
+            json!({"type": "withdraw_challenge", "challenge_id": 1}),
         ];
-        // Every type of command but those a visitor may send is tried.
+        // Every type of command but those a visitor may send is tried (and `chat`, whose
+        // refusal tells a visitor to log in to chat: see chat.rs).
         let tried: Vec<&str> = plays.iter().map(|p| p["type"].as_str().unwrap()).collect();
-        let watching = ["hello", "watch", "unwatch", "watch_tournament", "ping"];
+        let watching = [
+            "hello",
+            "watch",
+            "unwatch",
+            "watch_tournament",
+            "chat",
+            "watch_lobby",
+            "unwatch_lobby",
+            "ping",
+        ];
         let playing: Vec<&str> = protocol::CLIENT_TYPES
             .iter()
             .copied()

@@ -31,6 +31,8 @@
 //       plays (through `onAction`) once `state.legal` has it; the match page shows the switch.
 //   captured(view) -> boolean  whether the move that led to a view captured (the match page then
 //       sounds a capture).
+//   positionNotation: { label, placeholder }  the game has a position notation (tafl: OpenTafl's):
+//       the analysis board offers a box, titled `label`, to start from a typed position.
 //   lobbyVariants: { main, short }  the variants the lobby's pickers start on when they start on
 //       this game (the catalog's first): `main` for quick play and private matches, `short` (a
 //       quick one) for the AI and hot seat; else the catalog's first variant of the game.

@@ -51,6 +51,13 @@ export default {
     },
     placeholder: "dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
   },
+  // An analysis board may start from a position typed in OpenTafl's position notation.
+  positionNotation: {
+    get label() {
+      return t("tafl.position");
+    },
+    placeholder: "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+  },
   lobbyVariants: { main: "copenhagen", short: "brandubh" },
 
   create(el, { variant, rules, perspective = null, flip = false, onAction }) {

@@ -1,71 +1,15 @@
 // The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
 // hot-seat matches on one screen, open challenges to join, live matches to watch (each with a
 // small board of its position and how many watch it), and the way to leaderboards and
-// tournaments. A visitor sees the matches and a prompt to log in or play as a guest in place of
-// the forms. `#/join/<code>` lands here and joins the private match at once.
-import { DAY_MS, el, perMoveText, playerLink, rulesLink, watchersText } from "../dom.js";
-import { gameName, games, seatName, seatRange, timeControls } from "../catalog.js";
+// tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
+// the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
+// lands here and joins the private match at once.
+import { DAY_MS, el, perMoveText, playerLink, watchersText } from "../dom.js";
+import { clockOf, gameName, games } from "../catalog.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoards } from "../boards/index.js";
-
-// A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
-// test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
-function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, variant } = {}) {
-  const choices = twoSeatsOnly ? games.filter((g) => g.seats[0] === 2) : games;
-  const game = el("select", { "data-testid": `${name}-game` },
-    choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
-  const variantSelect = el("select", { "data-testid": `${name}-variant` });
-  const seats = el("input", { type: "number", "data-testid": `${name}-seats` });
-  const seatsLabel = el("label", {}, t("lobby.players"), seats);
-  const refresh = (wanted) => {
-    const g = games.find((x) => x.id === game.value);
-    variantSelect.replaceChildren(...g.variants.map((v) => el("option", { value: v, selected: v === wanted }, v)));
-    refreshSeats();
-  };
-  const refreshSeats = () => {
-    const [least, most] = seatRange(game.value, variantSelect.value);
-    seats.min = least;
-    seats.max = twoSeatsOnly ? least : most;
-    seats.value = least;
-    seatsLabel.hidden = twoSeatsOnly || least === most;
-  };
-  // The picked game's rules, a click away.
-  const rules = el("p", { class: "rules-hint" });
-  const refreshRules = () => {
-    const g = games.find((x) => x.id === game.value);
-    rules.replaceChildren(rulesLink(g.id, t("lobby.rules-of", { game: g.name }), `${name}-rules`));
-  };
-  game.onchange = () => {
-    refresh();
-    refreshRules();
-  };
-  variantSelect.onchange = refreshSeats;
-  refresh(variant);
-  refreshRules();
-  return {
-    nodes: [el("label", {}, t("form.game"), game), rules, el("label", {}, t("form.variant"), variantSelect), seatsLabel],
-    value: () => ({ game: game.value, variant: variantSelect.value, seats: Number(seats.value) }),
-  };
-}
-
-// A choice of the user's seat in the game a picker shows, named as the game names its sides.
-function seatSelect(picker, testid) {
-  const seat = el("select", { "data-testid": testid });
-  const refresh = () => {
-    const { game, seats } = picker.value();
-    seat.replaceChildren(...Array.from({ length: seats }, (_, s) => el("option", { value: s }, seatName(game, s))));
-  };
-  picker.nodes.forEach((n) => n.addEventListener("change", refresh));
-  refresh();
-  return seat;
-}
-
-function select(testid, options, selected) {
-  return el("select", { "data-testid": testid },
-    options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
-}
-
-const timeOptions = () => timeControls.map((c) => [c, t(`time.${c}`)]);
+import { chatPanel } from "../chat.js";
+import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
 
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
 // cards, what refreshes them, and how to join a private match by its code.
@@ -192,15 +136,9 @@ async function playCards(app, { message, fail, goTo }) {
   const createPrivate = el("button", { "data-testid": "private-create" }, t("lobby.create-private"));
   createPrivate.onclick = async () => {
     message.textContent = "";
-    const clocks = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
     const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, seat: Number(privSeat.value) };
     if (!customBox.hidden && custom.value.trim()) msg.variant = custom.value.trim();
-    if (privTime.value.startsWith("days-")) {
-      msg.clock = { base_ms: Number(privTime.value.slice(5)) * DAY_MS, increment_ms: 0, per_move: true };
-    } else if (privTime.value) {
-      const [base_ms, increment_ms] = clocks[privTime.value];
-      msg.clock = { base_ms, increment_ms };
-    }
+    if (privTime.value) msg.clock = clockOf(privTime.value);
     try {
       const ack = await app.socket.send(msg);
       app.invites.set(ack.match_id, ack.invite);
@@ -308,18 +246,36 @@ export default async function render(root, params, app) {
     await drawLive(playing);
   };
 
+  // The lobby's chat: followed on the socket (again after every reconnection), with the history
+  // read after each follow. Guests and visitors read it.
+  const chat = chatPanel(app, { send: (text) => app.socket.send({ type: "chat", text }) });
+  const writer = app.me && !app.me.guest;
+  chat.set({ channels: ["lobby"], writes: writer ? "lobby" : null, hint: writer ? null : t(app.me ? "chat.guest-lobby" : "chat.visitor") });
+  const followChat = async () => {
+    await app.socket.send({ type: "watch_lobby" }).catch(() => {});
+    const history = await app.api.get("/api/chat/lobby").catch(() => null);
+    if (history) chat.add(history.messages);
+  };
+  const onChat = (msg) => {
+    if (msg.message.channel === "lobby") chat.add([msg.message]);
+  };
+  app.socket.on("chat", onChat);
+  app.socket.on("open", followChat);
+  if (app.socket.ready) followChat();
+
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
     g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
 
   const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open);
   const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);
+  const chatCard = el("section", { class: "card wide" }, el("h2", {}, t("chat.title")), chat.node);
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
     el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, `${t("nav.tournaments")} →`)));
   // A visitor sees what is being played first, under the way in.
   const cards = play
-    ? [...play.cards, openCard, liveCard, boardsCard]
+    ? [...play.cards, chatCard, openCard, liveCard, boardsCard]
     : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
-      liveCard, openCard, boardsCard];
+      liveCard, chatCard, openCard, boardsCard];
   root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message, el("div", { class: "grid" }, cards));
 
   if (params.invite) play?.joinByCode(params.invite);
@@ -332,5 +288,8 @@ export default async function render(root, params, app) {
   return () => {
     clearInterval(timer);
     minis.destroy();
+    app.socket.off("chat", onChat);
+    app.socket.off("open", followChat);
+    if (app.socket.ready) app.socket.send({ type: "unwatch_lobby" }).catch(() => {});
   };
 }

@@ -1,5 +1,7 @@
 // The match page: players and clocks, the board, the move list, the controls (resign, draws,
-// abort, claim a win) and the result. It follows the match over the shared socket: a snapshot,
+// abort, claim a win) and the result, with its rematch: offered, answered, lapsed when a player
+// leaves, and once every player agreed, the way to the new match (where its players are taken).
+// It follows the match over the shared socket: a snapshot,
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
 //
@@ -8,12 +10,18 @@
 // be typed, the board may be flipped, and a click on the move list shows that earlier position
 // (read-only, marked) until Escape, End or the button returns to the game; a new move returns to
 // it too, so the board in play is never a stale one.
+//
+// Its chat (chat.js): a player writes to the players, anyone else following to the spectators,
+// and each reads only their own channel until the game is over, then both. The history is read
+// over REST after every watch (and when the game ends, which opens the other channel); new
+// messages come on the socket.
 import { el, fill, clockSpecText, clockText, numberedLine, playerLink, recordLink, rulesLink, watchersText } from "../dom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { describeResult, list as listOf, playerAndSide, reasonText, winners } from "../results.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { ServerError } from "../api.js";
+import { chatPanel } from "../chat.js";
 import { playSound } from "../sound.js";
 import { LOW_TIME_MS, announcer, lowTimeTicker, moveBox, positions, settings, turnTitle } from "./match-aids.js";
 
@@ -39,6 +47,9 @@ export default async function render(root, params, app) {
   let flip = false;
   let viewing = null;
   let viewed = null;
+  // The rematch, once the match is over, as the server last told it: offered ({agreed}),
+  // declined or lapsed ({declined} or {lapsed}: the seat), or started ({started}: the match).
+  let rematch = null;
   const past = positions(app.api, matchId);
   const title = turnTitle();
   const tick = lowTimeTicker();
@@ -61,13 +72,15 @@ export default async function render(root, params, app) {
   const marker = el("div", { class: "viewing", "data-testid": "viewing", hidden: true });
   const typed = moveBox((action) => play(action));
   const switches = el("div");
+  const chat = chatPanel(app, { send: (text) => socket.send({ type: "chat", match_id: matchId, text }) });
   // Beside the board on a wide screen (which keeps the whole board in view whatever is said
   // about the match), above it on a narrow one.
   root.append(
     el("div", { class: "match" },
       el("div", { class: "match-info" }, header, players, turn, watchers, banner, nextGame, invite, marker),
       el("div", { class: "match-board" }, boardBox, typed.node),
-      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves)),
+      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves,
+        el("h3", {}, t("chat.title")), chat.node)),
     speech.node,
   );
 
@@ -92,10 +105,38 @@ export default async function render(root, params, app) {
 
   // --- Following the match -------------------------------------------------------------------
 
-  const watch = () => {
+  const watch = async () => {
     const msg = { type: "watch", match_id: matchId };
     if (m) msg.since = lastSeq;
-    send(msg);
+    if (await send(msg)) loadChat();
+  };
+
+  // --- Chat -----------------------------------------------------------------------------------
+
+  // What was said before, as the user may read it now; merged with what the socket brought.
+  const loadChat = async () => {
+    const invite = app.invites.get(matchId);
+    const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+    const history = await app.api.get(`/api/matches/${matchId}/chat${query}`).catch(() => null);
+    if (!history || closed) return;
+    chat.set({ channels: history.channels });
+    chat.add(history.messages);
+  };
+
+  // Where the user writes (a player to the players, an account following to the spectators;
+  // a visitor nowhere, a guest only in their own matches) and who reads it.
+  const drawChat = () => {
+    const seated = m.yourSeats.length > 0;
+    const over = m.result !== null;
+    let writes = seated ? "players" : "spectators";
+    let hint = over ? null : t(seated ? "chat.players-only" : "chat.spectators-only");
+    if (!app.me) [writes, hint] = [null, t("chat.visitor")];
+    else if (!seated && app.me.guest) [writes, hint] = [null, t("chat.guest-spectators")];
+    chat.set({ writes, hint });
+  };
+
+  const onChat = (msg) => {
+    if (msg.message.match_id === matchId) chat.add([msg.message]);
   };
 
   const onSnapshot = (msg) => {
@@ -122,6 +163,9 @@ export default async function render(root, params, app) {
     };
     past.keep(s.actions.length, s.view);
     viewing = null;
+    // An offer standing is sent again after the snapshot.
+    rematch = null;
+    drawChat();
     refresh();
   };
 
@@ -198,6 +242,8 @@ export default async function render(root, params, app) {
         m.result = e.result;
         m.toAct = [];
         m.drawOffer = null;
+        drawChat();
+        loadChat();
         break;
       default:
         break;
@@ -236,7 +282,8 @@ export default async function render(root, params, app) {
     s.vacationUntil !== null
       ? el("span", { class: "muted", "data-testid": `vacation-${i}` }, ` (${t("match.on-vacation", { until: new Date(s.vacationUntil).toLocaleString() })})`)
       : null,
-    s.player && !s.connected && s.vacationUntil === null ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
+    // Who is away matters while the game is played; after it, nobody is told who comes and goes.
+    s.player && !s.connected && s.vacationUntil === null && !m.result ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
     s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
   };
 
@@ -264,9 +311,44 @@ export default async function render(root, params, app) {
     fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m.result)),
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
-      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ", recordLink(matchId, app.invites.get(matchId)),
+      el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ",
+        el("a", { href: `#/analysis/match/${matchId}/${m.log.length}`, "data-testid": "analyse-link" }, t("analysis.open")), " · ",
+        recordLink(matchId, app.invites.get(matchId)),
         " · ", el("a", { href: "#/" }, t("match.back-to-lobby"))),
+      rematchLine(),
     );
+  };
+
+  // The rematch: to its players, the way to offer or answer it; to everyone, what stands.
+  const rematchLine = () => {
+    const name = (seat) => m.seats[seat].player?.name ?? seatName(m.game, seat);
+    const playing = app.me && m.yourSeats.length > 0 && m.seats.every((s) => s.player);
+    const r = rematch ?? {};
+    if (r.started) {
+      return el("div", { class: "rematch" }, el("a", { href: `#/match/${r.started}`, "data-testid": "rematch-link" }, t("rematch.watch")));
+    }
+    const answer = (accept) => send({ type: "answer_rematch", accept });
+    let text = null;
+    let buttons = [];
+    if (r.agreed) {
+      const agreed = m.yourSeats.every((s) => r.agreed.includes(s));
+      const waiting = [...new Set(m.seats.map((_, i) => i).filter((i) => !r.agreed.includes(i)).map(name))];
+      text = playing && agreed ? t("rematch.waiting", { who: listOf(waiting) }) : t("rematch.offered-by", { who: name(r.agreed[0]) });
+      if (playing && agreed) buttons = [button("rematch-take-back", t("rematch.take-back"), () => answer(false), "secondary")];
+      else if (playing) buttons = [button("rematch-accept", t("match.accept"), () => answer(true)), button("rematch-decline", t("match.decline"), () => answer(false), "secondary")];
+    } else {
+      if (r.declined !== undefined) text = t("rematch.declined", { who: name(r.declined) });
+      if (r.lapsed !== undefined) text = t("rematch.lapsed", { who: name(r.lapsed) });
+      if (playing) {
+        buttons = [button("rematch", t("rematch.offer"), async () => {
+          const ack = await send({ type: "offer_rematch" });
+          // The last agreement (against the AI, in the hot seat) opens the rematch at once.
+          if (ack && !closed && ack.match_id !== matchId) app.navigate(`#/match/${ack.match_id}`);
+        })];
+      }
+    }
+    if (!text && !buttons.length) return null;
+    return el("div", { class: "row rematch", "data-testid": "rematch-box" }, text ? el("span", { "data-testid": "rematch-text" }, text) : null, ...buttons);
   };
 
   const drawTurn = () => {
@@ -545,6 +627,22 @@ export default async function render(root, params, app) {
       button("next-round", t("match.next-round"), () => app.navigate(`#/match/${msg.match_id}`)));
   };
 
+  const onRematch = (msg) => {
+    if (msg.match_id !== matchId || !m || closed) return;
+    if (msg.type === "rematch_offered") rematch = { agreed: msg.agreed };
+    if (msg.type === "rematch_declined") rematch = { declined: msg.seat };
+    if (msg.type === "rematch_lapsed") rematch = { lapsed: msg.seat };
+    if (msg.type === "rematch_started") {
+      rematch = { started: msg.rematch };
+      // Its players are taken there; anyone else may follow.
+      if (m.yourSeats.length) app.navigate(`#/match/${msg.rematch}`);
+    }
+    drawBanner();
+    // An offer to answer, where the banner may be out of sight (under the board on a phone).
+    if (msg.type === "rematch_offered" && m.yourSeats.some((s) => !msg.agreed.includes(s))) banner.scrollIntoView({ block: "nearest" });
+  };
+  const REMATCH = ["rematch_offered", "rematch_declined", "rematch_lapsed", "rematch_started"];
+
   const onWatchers = (msg) => {
     if (msg.match_id !== matchId) return;
     watchers.hidden = false;
@@ -558,9 +656,11 @@ export default async function render(root, params, app) {
   socket.on("snapshot", onSnapshot);
   socket.on("event", onEvent);
   socket.on("watchers", onWatchers);
+  socket.on("chat", onChat);
   socket.on("open", onOpen);
   socket.on("down", onDown);
   socket.on("tournament_round", onRound);
+  for (const type of REMATCH) socket.on(type, onRematch);
   const ticker = setInterval(drawClocks, 100);
   if (socket.ready) watch();
 
@@ -572,9 +672,11 @@ export default async function render(root, params, app) {
     socket.off("snapshot", onSnapshot);
     socket.off("event", onEvent);
     socket.off("watchers", onWatchers);
+    socket.off("chat", onChat);
     socket.off("open", onOpen);
     socket.off("down", onDown);
     socket.off("tournament_round", onRound);
+    for (const type of REMATCH) socket.off(type, onRematch);
     board?.destroy();
     if (socket.ready) socket.send({ type: "unwatch", match_id: matchId }).catch(() => {});
   };

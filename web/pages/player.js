@@ -1,11 +1,15 @@
 // A player's page: their ratings in every pool, a chart of their rating history (one line per
 // pool, drawn here in SVG), and their recent matches, finished ones linking to their replays.
+// To another player, the way to follow them and to challenge them (when they take challenges
+// from the visitor's account); to the player themself, whom they take challenges from and whom
+// they follow. A visitor sees none of it.
 import { el, svg, playerLink } from "../dom.js";
 import { ServerError } from "../api.js";
 import { SEAT_COLOURS } from "../boards/svg.js";
-import { gameName, seatName } from "../catalog.js";
+import { clockOf, gameName, seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 import { reasonText } from "../results.js";
+import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
 
 const CHART_W = 640;
 const CHART_H = 240;
@@ -27,8 +31,15 @@ export default async function render(root, params, app) {
   const pools = profile.ratings.map((r) => r.pool);
   const colour = (pool) => SEAT_COLOURS[Math.max(0, pools.indexOf(pool)) % SEAT_COLOURS.length];
 
+  let own = [];
+  try {
+    own = !app.me ? [] : app.me.id === id ? await ownCards(app, profile) : await otherCards(app, profile);
+  } catch (e) {
+    own = [el("p", { class: "error" }, e.message)];
+  }
   root.append(
     el("h1", { "data-testid": "player-name" }, profile.player.name, profile.player.guest ? el("span", { class: "muted" }, ` (${t("player.guest")})`) : null),
+    ...own,
     el("div", { class: "card" },
       el("h2", {}, t("player.ratings")),
       profile.ratings.length
@@ -44,6 +55,91 @@ export default async function render(root, params, app) {
       el("h2", {}, t("player.recent-matches")),
       matches.length ? matchTable(matches, id) : el("p", { class: "muted" }, t("player.no-matches"))),
   );
+}
+
+// To another player: follow or unfollow them, and challenge them to a two-player match (its
+// notification, and theirs, say what becomes of it).
+async function otherCards(app, profile) {
+  const them = profile.player;
+  const [mine, theirs] = await Promise.all([
+    app.api.get(`/api/players/${app.me.id}/follows`),
+    profile.challenges === "followed" ? app.api.get(`/api/players/${them.id}/follows`) : [],
+  ]);
+  const error = el("p", { class: "error", "data-testid": "challenge-error" });
+  const fail = (e) => {
+    error.textContent = e.message;
+  };
+  let following = mine.some((p) => p.id === them.id);
+  const follow = el("button", { class: "secondary", "data-testid": "follow" });
+  const drawFollow = () => {
+    follow.textContent = t(following ? "follow.unfollow" : "follow.follow");
+  };
+  drawFollow();
+  follow.onclick = async () => {
+    error.textContent = "";
+    try {
+      const path = `/api/players/${them.id}/follow`;
+      await (following ? app.api.delete(path) : app.api.post(path));
+      following = !following;
+      drawFollow();
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const takes = profile.challenges === "everyone" || theirs.some((p) => p.id === app.me.id);
+  const title = el("h2", {}, t("challenge.title", { name: them.name }));
+  if (!takes) {
+    const why = profile.challenges === "nobody" ? "challenge.nobody" : "challenge.followed-only";
+    return [el("section", { class: "card challenge-card" }, title,
+      el("p", { class: "muted", "data-testid": "challenge-refused" }, t(why, { name: them.name })), el("div", { class: "row" }, follow), error)];
+  }
+  const picker = gamePicker("challenge", { twoSeatsOnly: true });
+  const side = seatSelect(picker, "challenge-seat");
+  const time = select("challenge-time", timeOptions(), "blitz");
+  // Guests play casual games only, on either side.
+  const casual = app.me.guest || them.guest;
+  const rated = el("input", { type: "checkbox", checked: !casual, disabled: casual, "data-testid": "challenge-rated" });
+  const send = el("button", { "data-testid": "challenge-send" }, t("challenge.send"));
+  send.onclick = async () => {
+    error.textContent = "";
+    const { game, variant } = picker.value();
+    const msg = { type: "challenge", player: them.id, game, variant, seat: Number(side.value), rated: rated.checked };
+    const clock = clockOf(time.value);
+    if (clock) msg.clock = clock;
+    try {
+      await app.socket.send(msg);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  return [el("section", { class: "card challenge-card" }, title,
+    el("div", { class: "challenge-form" }, ...picker.nodes, el("label", {}, t("lobby.your-side"), side), el("label", {}, t("form.time"), time),
+      el("label", { class: "check" }, rated, t("form.rated"))),
+    el("div", { class: "row" }, send, follow), error)];
+}
+
+// To the player themself: whom they take challenges from, and whom they follow.
+async function ownCards(app, profile) {
+  const follows = await app.api.get(`/api/players/${app.me.id}/follows`);
+  const saved = el("span", { class: "muted", "data-testid": "challenge-setting-saved" });
+  const setting = select("challenge-setting", ["everyone", "followed", "nobody"].map((p) => [p, t(`challenge.setting.${p}`)]), profile.challenges);
+  setting.onchange = async () => {
+    saved.textContent = "";
+    try {
+      await app.api.put("/api/settings", { challenges: setting.value });
+      saved.textContent = t("challenge.setting-saved");
+    } catch (e) {
+      saved.textContent = e.message;
+    }
+  };
+  return [el("section", { class: "card" },
+    el("h2", {}, t("challenge.settings-title")),
+    el("label", {}, t("challenge.setting"), setting), saved,
+    el("h3", {}, t("follow.following")),
+    follows.length
+      ? el("ul", { class: "plain", "data-testid": "follows" }, follows.map((p) => el("li", {}, playerLink(p))))
+      : el("p", { class: "muted" }, t("follow.none")))];
 }
 
 /// The rating after each rated match, oldest to newest left to right, one polyline per pool.

@@ -1,23 +1,30 @@
 // A match step by step: `GET /api/matches/<id>/replay` gives every action and the public view
 // after each, and the game's own board shows them read-only (`legal: []`). First, previous,
 // next and last buttons (and the arrow keys) step through it; a click on the move list jumps. A
-// board that can turn round offers a flip button.
+// board that can turn round offers a flip button. The match's chat is shown beside it, to read:
+// once the match is over, both its channels.
 import { el, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, viewModule, viewToggle } from "../boards/index.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
+import { chatPanel } from "../chat.js";
 import { describeResult, playerAndSide } from "../results.js";
 import { t } from "../i18n.js";
 
 export default async function render(root, params, app) {
   const id = Number(params.id);
+  const invite = app.invites.get(id);
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
   let replay;
   let record = null;
+  let said = null;
   try {
-    // The record adds the players and the result; the replay alone is enough to step through.
-    [replay, record] = await Promise.all([
+    // The record adds the players and the result, the chat what was said; the replay alone is
+    // enough to step through.
+    [replay, record, said] = await Promise.all([
       app.api.get(`/api/matches/${id}/replay`),
       app.api.get(`/api/matches/${id}`).catch(() => null),
+      app.api.get(`/api/matches/${id}/chat${query}`).catch(() => null),
     ]);
   } catch (e) {
     root.append(el("p", { class: "error", "data-testid": "replay-error" }, e instanceof ServerError ? e.message : String(e)));
@@ -55,6 +62,13 @@ export default async function render(root, params, app) {
     board?.setFlip?.(flip);
   };
   const controls = el("div", { class: "row" }, buttons.first, buttons.prev, position, buttons.next, buttons.last);
+  // The position shown, on the analysis board.
+  const analyse = el("a", { href: `#/analysis/match/${id}/0`, "data-testid": "analyse-link" }, t("analysis.open"));
+  const chat = chatPanel(app);
+  if (said) {
+    chat.set({ channels: said.channels });
+    chat.add(said.messages);
+  }
   const players = record
     ? el("p", { "data-testid": "replay-players" }, record.summary.players.flatMap((p, i) => [i ? t("match.versus") : "", seatName(replay.game, i), " ", playerLink(p)]))
     : null;
@@ -65,9 +79,10 @@ export default async function render(root, params, app) {
       el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: replay.variant })),
       players,
       result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
-      el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, app.invites.get(id)) : null)),
+      el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, invite) : null, analyse)),
     el("div", { class: "match-board" }, boardBox, controls),
-    el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves)));
+    el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves,
+      said ? [el("h3", {}, t("chat.title")), chat.node] : null)));
 
   moves.append(...replay.actions.map((a, i) => {
     const item = numberedLine(i + 1, { "data-testid": `replay-move-${i + 1}` },
@@ -115,6 +130,7 @@ export default async function render(root, params, app) {
   function show(step) {
     at = Math.max(0, Math.min(last, step));
     position.textContent = `${at} / ${last}`;
+    analyse.href = `#/analysis/match/${id}/${at}`;
     buttons.first.disabled = buttons.prev.disabled = at === 0;
     buttons.next.disabled = buttons.last.disabled = at === last;
     [...moves.children].forEach((item, i) => {

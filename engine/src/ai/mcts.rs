@@ -47,7 +47,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{Budget, Level};
+use super::{Analysis, Budget, Level};
 use crate::game::{Game, Outcome, Seat};
 use crate::rng::MatchRng;
 
@@ -222,6 +222,28 @@ pub fn search<G: Game>(
     rng: &mut MatchRng,
     tuning: &Tuning<G>,
 ) -> Search<G::Action> {
+    let (tree, iterations) = grow(game, seat, max_iterations, stop, rng, tuning);
+    let arms = tree.arms(0, seat);
+    Search {
+        action: best_arm(arms).map(|i| arms[i].action.clone()),
+        iterations,
+        nodes: tree.nodes.len(),
+        root: arms
+            .iter()
+            .map(|arm| (arm.action.clone(), arm.visits, arm.mean()))
+            .collect(),
+    }
+}
+
+/// The tree of up to `max_iterations` iterations for `seat`, and how many ran.
+fn grow<'t, G: Game>(
+    game: &G,
+    seat: Seat,
+    max_iterations: u64,
+    stop: &dyn Fn() -> bool,
+    rng: &mut MatchRng,
+    tuning: &'t Tuning<G>,
+) -> (Tree<'t, G>, u64) {
     let mut tree = Tree::new(game.seat_count(), tuning);
     let mut done = 0;
     if game.to_act().contains(seat) {
@@ -232,24 +254,68 @@ pub fn search<G: Game>(
             done += 1;
         }
     }
-    let arms = tree.nodes[0]
-        .bandits
-        .iter()
-        .find(|bandit| bandit.seat == seat)
-        .map_or(&[][..], |bandit| &bandit.arms[..]);
-    let best = arms
-        .iter()
-        .filter(|arm| arm.visits > 0)
-        .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean().total_cmp(&b.mean())));
-    Search {
-        action: best.map(|arm| arm.action.clone()),
-        iterations: done,
-        nodes: tree.nodes.len(),
-        root: arms
-            .iter()
-            .map(|arm| (arm.action.clone(), arm.visits, arm.mean()))
-            .collect(),
+    (tree, done)
+}
+
+/// The index of the most visited of `arms` (the better mean among equals), if any was visited.
+fn best_arm<A>(arms: &[Arm<A>]) -> Option<usize> {
+    (0..arms.len())
+        .filter(|&i| arms[i].visits > 0)
+        .max_by(|&a, &b| {
+            let (a, b) = (&arms[a], &arms[b]);
+            a.visits.cmp(&b.visits).then(a.mean().total_cmp(&b.mean()))
+        })
+}
+
+/// The most steps of play an analysis's line follows down the tree: deeper nodes have too few
+/// visits to say much.
+const LINE_STEPS: usize = 12;
+
+/// An analysis with this search, what [`super::Ai::analyse`] does for every [`MctsGame`].
+///
+/// The score is the mean reward of `seat`'s most visited action at the root (the action the
+/// search would play), a reward being a result on the scale of [`rewards`], or the `evaluate`
+/// of an unfinished playout. The line follows the most visited arm of every seat from the root
+/// down the tree, step by step, and keeps the start of it that replays legally from the real
+/// position (the tree is open loop: chance or a determinisation may have made a later action
+/// impossible there). An action that wins at once in every sample ([`decisive`]) is the whole
+/// line, with a score of 1, without searching.
+pub fn analyse_with<G: Game>(
+    game: &G,
+    seat: Seat,
+    budget: &Budget<'_>,
+    rng: &mut MatchRng,
+    tuning: &Tuning<G>,
+) -> Option<Analysis<G::Action>> {
+    if game.is_over() {
+        return super::concluded(game, seat);
     }
+    if !game.to_act().contains(seat) {
+        return None;
+    }
+    let legal = game.legal_actions(seat);
+    if let Some(win) = decisive(game, seat, &legal, DECISIVE_SAMPLES, rng) {
+        return Some(Analysis {
+            score: 1.0,
+            line: vec![(seat, win)],
+            nodes: 0,
+        });
+    }
+    let (tree, iterations) = grow(game, seat, budget.max_nodes, budget.stop, rng, tuning);
+    let arms = tree.arms(0, seat);
+    let score = best_arm(arms).map_or(0.5, |i| arms[i].mean());
+    let mut state = game.clone();
+    let mut chance = MatchRng::from_seed(rng.next_u64());
+    let line = tree
+        .line()
+        .into_iter()
+        .take_while(|(seat, action)| state.play(*seat, action, &mut chance).is_ok())
+        .collect();
+    Some(Analysis {
+        score,
+        line,
+        nodes: iterations,
+    })
 }
 
 /// One reward per seat of a finished game: 1 for first place, linearly down to 0 for last, and
@@ -380,6 +446,45 @@ impl<'t, G: Game> Tree<'t, G> {
             seats,
             tuning,
         }
+    }
+
+    /// `seat`'s arms at `node`: none if it has no bandit there.
+    fn arms(&self, node: usize, seat: Seat) -> &[Arm<G::Action>] {
+        self.nodes[node]
+            .bandits
+            .iter()
+            .find(|bandit| bandit.seat == seat)
+            .map_or(&[][..], |bandit| &bandit.arms[..])
+    }
+
+    /// The most visited line from the root: at each node every seat's most visited arm, in
+    /// seat order (the order a step applies them), then the child those arms lead to; up to
+    /// [`LINE_STEPS`] steps, and only as far as every seat acting at a node has a visited arm.
+    fn line(&self) -> Vec<(Seat, G::Action)> {
+        let mut line = Vec::new();
+        let mut node = 0;
+        for _ in 0..LINE_STEPS {
+            let mut bandits: Vec<&Bandit<G::Action>> = self.nodes[node].bandits.iter().collect();
+            bandits.sort_by_key(|bandit| bandit.seat);
+            let mut key = 0u128;
+            let mut step = Vec::with_capacity(bandits.len());
+            for bandit in bandits {
+                let Some(arm) = best_arm(&bandit.arms) else {
+                    return line;
+                };
+                key |= ((arm & 0xFFFF) as u128) << (16 * bandit.seat.index());
+                step.push((bandit.seat, bandit.arms[arm].action.clone()));
+            }
+            if step.is_empty() {
+                break;
+            }
+            line.extend(step);
+            match self.children.get(&(node as u32, key)) {
+                Some(&child) => node = child as usize,
+                None => break,
+            }
+        }
+        line
     }
 
     /// One iteration from a determinised root state.

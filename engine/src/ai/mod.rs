@@ -6,6 +6,9 @@
 //!
 //! The engine has no clock: a search runs until its node budget is spent or the caller's `stop`
 //! says so, which is how the server imposes a per-move time limit.
+//!
+//! The same searches also analyse a position ([`Ai::analyse`]): how a seat stands, on the scale
+//! of a game's result, and the line of play the search expects.
 
 pub mod mcts;
 
@@ -51,6 +54,31 @@ impl Budget<'_> {
     }
 }
 
+/// What an analysis of a position found for one seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<A> {
+    /// The seat's expected result, on the scale of [`mcts::rewards`]: 1 for first place, 0 for
+    /// last, 0.5 for an even game. Each search says how it estimates it.
+    pub score: f64,
+    /// The line of play the search expects, best action first: each action with the seat that
+    /// takes it, in the order they are played. Replayed from the position before it is
+    /// returned, so every action is legal where it stands (where chance decides, under the
+    /// chance of that replay).
+    pub line: Vec<(Seat, A)>,
+    /// The work done: nodes searched (tafl) or iterations (the generic search).
+    pub nodes: u64,
+}
+
+/// The analysis of a finished game: its result for `seat`, and nothing left to play.
+pub fn concluded<G: Game>(game: &G, seat: Seat) -> Option<Analysis<G::Action>> {
+    let outcome = game.outcome()?;
+    Some(Analysis {
+        score: *mcts::rewards(outcome).get(seat.index())?,
+        line: Vec::new(),
+        nodes: 0,
+    })
+}
+
 /// A game the AI can play.
 pub trait Ai: Game {
     /// An action for `seat`, which must be among the seats to act; `None` when it has none.
@@ -63,6 +91,17 @@ pub trait Ai: Game {
         budget: &Budget<'_>,
         rng: &mut MatchRng,
     ) -> Option<Self::Action>;
+
+    /// Analyses the position for `seat` within `budget`: a finished game's result (see
+    /// [`concluded`]), or for a seat among those to act its expected result and best line.
+    /// `None` when the game goes on and `seat` need not act. Given the same `rng` and a budget
+    /// without `stop`, the analysis is the same every time.
+    fn analyse(
+        &self,
+        seat: Seat,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Analysis<Self::Action>>;
 }
 
 impl<G: MctsGame> Ai for G {
@@ -74,5 +113,14 @@ impl<G: MctsGame> Ai for G {
         rng: &mut MatchRng,
     ) -> Option<Self::Action> {
         mcts::choose_with(self, seat, level, budget, rng, &G::tuning())
+    }
+
+    fn analyse(
+        &self,
+        seat: Seat,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Analysis<Self::Action>> {
+        mcts::analyse_with(self, seat, budget, rng, &G::tuning())
     }
 }

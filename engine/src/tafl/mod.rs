@@ -11,6 +11,7 @@ pub mod corpus;
 mod ending;
 mod eval;
 mod game;
+pub mod insight;
 mod layout;
 mod movegen;
 pub mod opentafl;
@@ -32,7 +33,8 @@ pub use movegen::IllegalMove;
 pub use rules::{Escape, KingStrength, PieceSet, Repetition, Rules, RulesError, Shieldwall};
 pub use square::{Coord, Dir, Move, Piece, Side, Square};
 
-use crate::catalog::{Catalog, CatalogError, check_variant};
+use crate::ai::{Analysis, Budget};
+use crate::catalog::{Catalog, CatalogError, Insights, Route, Threatened, check_variant};
 use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
 use crate::rng::MatchRng;
 use board::Board;
@@ -224,10 +226,16 @@ impl Tafl {
     pub fn search_info(
         &self,
         params: &search::SearchParams,
-        budget: &crate::ai::Budget<'_>,
+        budget: &Budget<'_>,
         rng: &mut MatchRng,
     ) -> search::SearchReport {
         with_game!(self, g => search::search(g, params, budget, rng))
+    }
+
+    /// The king's escapes and routes and the pieces under threat in the current position (see
+    /// [`insight`]).
+    pub fn insights(&self) -> insight::TaflInsights {
+        with_game!(self, g => insight::insights(g.position(), g.board()))
     }
 }
 
@@ -237,13 +245,40 @@ impl crate::ai::Ai for Tafl {
         &self,
         seat: Seat,
         level: crate::ai::Level,
-        budget: &crate::ai::Budget<'_>,
+        budget: &Budget<'_>,
         rng: &mut MatchRng,
     ) -> Option<Move> {
         if self.to_move().map(seat_of) != Some(seat) {
             return None;
         }
         with_game!(self, g => search::choose(g, level, budget, rng))
+    }
+
+    /// A full-strength search within the budget alone; its score read by
+    /// [`search::expected_score`].
+    fn analyse(
+        &self,
+        seat: Seat,
+        budget: &Budget<'_>,
+        rng: &mut MatchRng,
+    ) -> Option<Analysis<Move>> {
+        if self.is_over() {
+            return crate::ai::concluded(self, seat);
+        }
+        if self.to_move().map(seat_of) != Some(seat) {
+            return None;
+        }
+        let params = search::SearchParams::new(search::MAX_DEPTH, budget.max_nodes);
+        let report = self.search_info(&params, budget, rng);
+        // Sides alternate, so the line's seats do too.
+        let seats = [seat, Seat::new(1 - seat.index()).expect("two seats")];
+        Some(Analysis {
+            score: search::expected_score(report.score),
+            line: (report.pv.into_iter().enumerate())
+                .map(|(ply, mv)| (seats[ply % 2], mv))
+                .collect(),
+            nodes: report.nodes,
+        })
     }
 }
 
@@ -357,6 +392,49 @@ impl Catalog for Tafl {
         }
         check_variant::<Tafl>(variant, seats)?;
         variants::preset(variant).ok_or_else(|| CatalogError(format!("no preset {variant}")))
+    }
+
+    /// An OpenTafl position (`/3ttttt3/.../`), checked against the rules as a start would be.
+    fn from_position(rules: &Rules, text: &str, to_move: Seat) -> Result<Tafl, CatalogError> {
+        let side = [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .find(|side| side.seat_index() == to_move.index())
+            .ok_or_else(|| {
+                CatalogError(format!(
+                    "tafl has seats 0 (attackers) and 1 (defenders), not {}",
+                    to_move.index()
+                ))
+            })?;
+        let layout = opentafl::parse_position(text)
+            .map_err(|e| CatalogError(format!("the position, {e}")))?;
+        Tafl::from_layout(rules.clone(), &layout, side).map_err(|e| CatalogError(e.to_string()))
+    }
+
+    fn insights(&self) -> Option<Insights> {
+        let found = Tafl::insights(self);
+        let dim = self.dim();
+        let text = |mv: &Move| opentafl::print_move(*mv, &[], dim);
+        let defenders = seat_of(Side::Defenders);
+        let escapes = found.escapes.iter().map(std::slice::from_ref);
+        let routes = found.routes.iter().map(|route| &route[..]);
+        Some(Insights {
+            escapes: escapes
+                .chain(routes)
+                .map(|moves| Route {
+                    seat: defenders,
+                    actions: moves.iter().map(text).collect(),
+                })
+                .collect(),
+            threatened: found
+                .threatened
+                .iter()
+                .map(|threat| Threatened {
+                    square: threat.square.name(dim),
+                    seat: seat_of(threat.piece.side()),
+                    by: threat.by.iter().map(text).collect(),
+                })
+                .collect(),
+        })
     }
 
     fn read_action(&self, text: &str) -> Result<Move, impl std::fmt::Display> {

@@ -34,6 +34,15 @@
 //! Scores are from the side to move, in hundredths of a defending man (see `eval.rs` for the
 //! evaluation terms); a win in `n` plies scores `MATE - n`, a loss `-(MATE - n)`.
 //!
+//! The expected line is the triangular principal variation table's (each node that raises alpha
+//! copies its child's line behind its move), replayed on the game so that it stops where a move
+//! would be illegal or the game is over (by repetition too); when the side to move at its end
+//! can win on the spot (which the search scores without a move), that move ends it.
+//!
+//! An analysis ([`expected_score`]) reads a score as an expected result: 1 for a win found by
+//! the search, 0 for a loss, else the logistic `1 / (1 + e^(-score / 200))`, so that a lead of
+//! two defending men is worth 0.73 and an even position 0.5.
+//!
 //! # Levels
 //!
 //! | level | play |
@@ -146,6 +155,18 @@ pub fn is_decisive(score: i32) -> bool {
     score.abs() > WIN_THRESHOLD
 }
 
+/// The score at which the expected result is 0.73 (1 / (1 + e^-1)): two defending men.
+const SCORE_SCALE: f64 = 200.0;
+
+/// A search score for the side to move as its expected result, 0 (lost) to 1 (won): see the
+/// module documentation.
+pub fn expected_score(score: i32) -> f64 {
+    if is_decisive(score) {
+        return if score > 0 { 1.0 } else { 0.0 };
+    }
+    1.0 / (1.0 + (-f64::from(score) / SCORE_SCALE).exp())
+}
+
 /// Level play: see the module documentation.
 pub(super) fn choose<B: Bits>(
     game: &TaflGame<B>,
@@ -220,7 +241,7 @@ pub(super) fn search<B: Bits>(
         if let Some((index, score)) = searcher.root(&root, &mut roots, depth as i32) {
             report.best = Some(roots[index].mv);
             report.score = score;
-            report.pv = legal_prefix(game, searcher.principal_variation());
+            report.pv = searcher.line(game);
             if !searcher.aborted {
                 report.depth = depth;
             }
@@ -240,25 +261,6 @@ pub(super) fn search<B: Bits>(
     }
     report.nodes = searcher.nodes;
     report
-}
-
-/// The longest start of `line` that is legal from the game's position.
-fn legal_prefix<B: Bits>(game: &TaflGame<B>, line: Vec<Move>) -> Vec<Move> {
-    let board = game.board();
-    let mut pos = *game.position();
-    let mut legal = Vec::with_capacity(line.len());
-    for mv in line {
-        if pos.check_move(board, mv).is_err() {
-            break;
-        }
-        let mover = pos.turn;
-        let captures = pos.play(board, mv);
-        legal.push(mv);
-        if pos.verdict_after(board, mover, &captures).is_some() {
-            break;
-        }
-    }
-    legal
 }
 
 struct RootMove {
@@ -597,12 +599,26 @@ impl<'a, 'b, B: Bits> Searcher<'a, 'b, B> {
         self.pv_len[ply] = len;
     }
 
-    fn principal_variation(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]]
+    /// The expected line from the game's position: the principal variation's start that the
+    /// game plays (a move it refuses, or one after the end, stops it), then a move that wins
+    /// on the spot if the side to move at its end has one.
+    fn line(&self, game: &TaflGame<B>) -> Vec<Move> {
+        let mut after = game.clone();
+        let mut line: Vec<Move> = self.pv[0][..self.pv_len[0]]
             .iter()
             .take_while(|&&m| m != NO_MOVE)
             .map(|&m| unpack(m))
-            .collect()
+            .take_while(|&mv| after.play(mv).is_ok())
+            .collect();
+        if after.verdict().is_none() && self.can_win_now(after.position()) {
+            let mover = after.position().turn;
+            let win = after.legal_moves().into_iter().find(|&mv| {
+                let mut tried = after.clone();
+                tried.play(mv).is_ok() && tried.verdict().is_some_and(|v| v.winner == Some(mover))
+            });
+            line.extend(win);
+        }
+        line
     }
 
     /// One iteration at the root: the index of the best move and its score, or `None` when the

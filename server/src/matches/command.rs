@@ -1,9 +1,11 @@
 //! What a room is asked to do: every command a live match's actor serves, from sockets, the
 //! queue, tournaments, the housekeeping and the room's own AI.
 
-use protocol::{Ack, PlayerId, SeatCommand, Seq};
+use protocol::{Ack, MatchId, PlayerId, SeatCommand, Seq};
 use tokio::sync::oneshot;
 
+use super::rematch::{Deal, RematchAnswer};
+use crate::chat::rules::ChatText;
 use crate::error::ApiResult;
 use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
@@ -33,13 +35,31 @@ pub enum Command {
         outbox: Outbox,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
-    Unwatch {
-        conn: ConnId,
-    },
+    /// `closed`: the socket closed (a reload, a dropped connection) rather than leaving the
+    /// match's page, so it may be back within the grace period.
+    Unwatch { conn: ConnId, closed: bool },
     /// A player's command for one of their seats: an action, a resignation, a draw offer...
     Seat {
         player: PlayerId,
         command: SeatCommand,
+        reply: oneshot::Sender<ApiResult<Ack>>,
+    },
+    /// A player offers a finished match's rematch, or answers the offer. Answers the new
+    /// match to open when this was the last agreement the rematch waited for.
+    Rematch {
+        player: PlayerId,
+        answer: RematchAnswer,
+        reply: oneshot::Sender<ApiResult<Option<Deal>>>,
+    },
+    /// The rematch every player agreed on was opened (`Some`), or could not be (`None`: the
+    /// last agreement is undone, and may be given again).
+    Rematched { opened: Option<MatchId> },
+    /// A chat message from a socket following the match: written in the channel of the
+    /// author's role, and sent to the followers who read that channel.
+    Chat {
+        conn: ConnId,
+        author: Player,
+        text: ChatText,
         reply: oneshot::Sender<ApiResult<Ack>>,
     },
     /// Ends a live match against those of `seats` whose human player never came to it (never

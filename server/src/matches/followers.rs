@@ -63,9 +63,24 @@ impl Followers {
     /// Sends every follower a frame that is not a match event: not numbered, not kept for
     /// resumes, and not worth dropping a follower for when its outbox is full.
     pub fn tell(&self, frame: &Frame) {
-        for f in &self.followers {
+        self.tell_some(frame, |_, _| true);
+    }
+
+    /// The same, to the followers `to` picks by whether they hold a seat and whose they are (a
+    /// chat message, which each channel's readers get).
+    pub fn tell_some(&self, frame: &Frame, to: impl Fn(bool, Option<PlayerId>) -> bool) {
+        for f in self
+            .followers
+            .iter()
+            .filter(|f| to(f.viewer.is_some(), f.player))
+        {
             let _ = f.outbox.try_send(frame.clone());
         }
+    }
+
+    /// Whether this socket follows the match.
+    pub fn follows(&self, conn: ConnId) -> bool {
+        self.followers.iter().any(|f| f.conn == conn)
     }
 
     /// Whether a socket of this player follows the match.
@@ -94,8 +109,10 @@ impl Followers {
         });
     }
 
-    pub fn remove(&mut self, conn: ConnId) {
-        self.followers.retain(|f| f.conn != conn);
+    /// Removes a socket; returns its player, if it followed the match.
+    pub fn remove(&mut self, conn: ConnId) -> Option<PlayerId> {
+        let at = self.followers.iter().position(|f| f.conn == conn)?;
+        self.followers.remove(at).player
     }
 
     /// Exactly the events after `since`, as `viewer` sees them, if every one is still held.

@@ -2,10 +2,13 @@
 //! match is: actions arrive and leave as text in the game's notation, views as JSON.
 
 use engine::ai::{Budget, Level};
+use engine::catalog::Insights;
 use engine::game::{PlayError, Viewer};
 use engine::registry::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::{MatchRng, Seat};
-use protocol::{ErrorCode, GameInfo, VariantInfo};
+use protocol::{
+    AnalysisInsights, ErrorCode, EscapeRoute, GameInfo, SeatAction, ThreatenedPiece, VariantInfo,
+};
 use serde_json::Value;
 
 use crate::error::{ApiError, ApiResult};
@@ -37,7 +40,24 @@ pub trait Hosted: Send {
     /// The AI's action for `seat` at `level`, thinking until `stop` says so; `None` if the seat
     /// has nothing to do.
     fn ai_action(&self, seat: u8, level: Level, stop: &dyn Fn() -> bool) -> Option<String>;
+    /// The AI's analysis for `seat` (`engine::ai::Ai::analyse`), searching at most `max_nodes`
+    /// and until `stop` says so; `None` when the game goes on and `seat` need not act.
+    fn analyse(&self, seat: u8, max_nodes: u64, stop: &dyn Fn() -> bool) -> Option<Analysed>;
+    /// What the position shows at a glance, for games that say (tafl).
+    fn insights(&self) -> Option<AnalysisInsights>;
 }
+
+/// An analysis with its line in the game's notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysed {
+    pub score: f64,
+    pub line: Vec<SeatAction>,
+    pub nodes: u64,
+}
+
+/// The seed of every analysis's own chance: the same position and node bound give the same
+/// answer, unless the clock stops the search first.
+const ANALYSIS_SEED: u64 = 0;
 
 struct Live<G> {
     game: G,
@@ -133,43 +153,121 @@ impl<G: Hostable> Hosted for Live<G> {
         let action = self.game.choose(seat, level, &budget, &mut rng)?;
         Some(self.game.action_text(&action))
     }
+
+    fn analyse(&self, seat: u8, max_nodes: u64, stop: &dyn Fn() -> bool) -> Option<Analysed> {
+        let seat = Seat::new(usize::from(seat))?;
+        let budget = Budget { max_nodes, stop };
+        let mut rng = MatchRng::from_seed(ANALYSIS_SEED);
+        let analysis = self.game.analyse(seat, &budget, &mut rng)?;
+        // Written as the game writes each action where it is played, which the match's own
+        // chance decides: the line stops where that chance makes an action impossible.
+        let mut game = self.game.clone();
+        let mut chance = self.rng.clone();
+        let mut line = Vec::with_capacity(analysis.line.len());
+        for (seat, action) in &analysis.line {
+            let text = game.action_text(action);
+            if game.play(*seat, action, &mut chance).is_err() {
+                break;
+            }
+            line.push(SeatAction {
+                seat: seat.index() as u8,
+                action: text,
+            });
+        }
+        Some(Analysed {
+            score: analysis.score,
+            line,
+            nodes: analysis.nodes,
+        })
+    }
+
+    fn insights(&self) -> Option<AnalysisInsights> {
+        let Insights {
+            escapes,
+            threatened,
+        } = self.game.insights()?;
+        Some(AnalysisInsights {
+            escapes: escapes
+                .into_iter()
+                .map(|route| EscapeRoute {
+                    seat: route.seat.index() as u8,
+                    actions: route.actions,
+                })
+                .collect(),
+            threatened: threatened
+                .into_iter()
+                .map(|piece| ThreatenedPiece {
+                    square: piece.square,
+                    seat: piece.seat.index() as u8,
+                    by: piece.by,
+                })
+                .collect(),
+        })
+    }
 }
 
 struct Host<'a> {
     variant: &'a str,
     seats: usize,
     seed: u64,
+    /// A position in the game's notation and the seat to move, instead of the start.
+    position: Option<(&'a str, u8)>,
 }
 
 impl GameTask for Host<'_> {
     type Output = ApiResult<Box<dyn Hosted>>;
 
     fn run<G: Hostable>(self) -> Self::Output {
-        let config = G::config(self.variant, self.seats)
-            .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+        let bad = |e: &dyn std::fmt::Display| ApiError::new(ErrorCode::BadRequest, e.to_string());
+        let config = G::config(self.variant, self.seats).map_err(|e| bad(&e))?;
         let mut rng = MatchRng::from_seed(self.seed);
-        let game = G::new(&config, &mut rng)
-            .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+        let game = match self.position {
+            None => G::new(&config, &mut rng).map_err(|e| bad(&e))?,
+            Some((text, to_move)) => {
+                let seat = seat_of(to_move)?;
+                G::from_position(&config, text, seat).map_err(|e| bad(&e))?
+            }
+        };
         Ok(Box::new(Live { game, rng }))
     }
 }
 
-/// A new game of `game`/`variant` for `seats` seats, its chance drawn from `seed`.
-pub fn host(game: &str, variant: &str, seats: usize, seed: u64) -> ApiResult<Box<dyn Hosted>> {
-    with_game(
-        game,
-        Host {
-            variant,
-            seats,
-            seed,
-        },
-    )
-    .unwrap_or_else(|| {
+fn hosted(game: &str, task: Host<'_>) -> ApiResult<Box<dyn Hosted>> {
+    with_game(game, task).unwrap_or_else(|| {
         Err(ApiError::new(
             ErrorCode::BadRequest,
             format!("there is no game '{game}'"),
         ))
     })
+}
+
+/// A new game of `game`/`variant` for `seats` seats, its chance drawn from `seed`.
+pub fn host(game: &str, variant: &str, seats: usize, seed: u64) -> ApiResult<Box<dyn Hosted>> {
+    let task = Host {
+        variant,
+        seats,
+        seed,
+        position: None,
+    };
+    hosted(game, task)
+}
+
+/// A game of `game`/`variant` for `seats` seats at a position written in the game's notation
+/// (tafl: OpenTafl's), with `to_move` to move, its chance drawn from `seed`.
+pub fn host_position(
+    game: &str,
+    variant: &str,
+    seats: usize,
+    seed: u64,
+    (text, to_move): (&str, u8),
+) -> ApiResult<Box<dyn Hosted>> {
+    let task = Host {
+        variant,
+        seats,
+        seed,
+        position: Some((text, to_move)),
+    };
+    hosted(game, task)
 }
 
 /// A variant's rules in the game's interchange notation (tafl: OpenTafl's rules string).

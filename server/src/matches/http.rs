@@ -118,6 +118,14 @@ impl FromRequestParts<AppState> for Viewer {
 }
 
 impl Viewer {
+    /// A player asking with the invite code they gave, where a request's body names the match.
+    pub fn new(player: PlayerId, invite: Option<String>) -> Viewer {
+        Viewer {
+            player: Some(player),
+            invite,
+        }
+    }
+
     fn may_see(&self, m: &StoredMatch) -> bool {
         let seated = |p: PlayerId| m.players.iter().flatten().any(|x| x.id == p);
         !m.spec.private
@@ -125,17 +133,26 @@ impl Viewer {
             || (self.invite.is_some() && self.invite == m.spec.invite)
     }
 
+    /// The player of the request's session, if it has a live one.
+    pub fn player(&self) -> Option<PlayerId> {
+        self.player
+    }
+
     /// A match with its log, if this viewer may see it: `not_found` otherwise, exactly as for
     /// a match that does not exist.
     pub async fn load(&self, state: &AppState, id: MatchId) -> ApiResult<StoredMatch> {
-        state
-            .store()
-            .load_match(id)
-            .await?
-            .filter(|m| self.may_see(m))
-            .ok_or_else(|| {
-                ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
-            })
+        self.shown(id, state.store().load_match(id).await?)
+    }
+
+    /// The same without the log.
+    pub async fn header(&self, state: &AppState, id: MatchId) -> ApiResult<StoredMatch> {
+        self.shown(id, state.store().match_header(id).await?)
+    }
+
+    fn shown(&self, id: MatchId, found: Option<StoredMatch>) -> ApiResult<StoredMatch> {
+        found.filter(|m| self.may_see(m)).ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
+        })
     }
 }
 

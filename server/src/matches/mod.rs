@@ -13,6 +13,7 @@ pub mod hosted;
 pub mod http;
 pub mod new_match;
 pub mod registry;
+pub mod rematch;
 pub mod room;
 pub mod store;
 pub mod writer;

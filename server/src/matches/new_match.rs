@@ -121,6 +121,16 @@ impl NewMatch {
         Ok(new)
     }
 
+    /// The same match again, for a rematch: a new seed, and a new invite code for a private one.
+    pub fn again(&self, now_ms: i64) -> NewMatch {
+        NewMatch {
+            invite: self.private.then(invite_code),
+            seed: rand::random(),
+            created_ms: now_ms,
+            ..self.clone()
+        }
+    }
+
     /// Checks that a seat is one of the match's.
     pub fn seat(&self, seat: u8) -> ApiResult<u8> {
         if seat >= self.seats {

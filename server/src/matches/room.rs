@@ -24,8 +24,10 @@ use super::command::Command;
 use super::followers::Followers;
 use super::hosted::{Hosted, host};
 use super::new_match::{NewMatch, Opening};
+use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
 use super::store::{Status, StoredAction, StoredMatch};
 use super::writer::ActionLog;
+use crate::chat::rules::{self, ChatText, Role};
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
@@ -103,6 +105,9 @@ enum Alarm {
     Watchers,
     /// A seat's player's vacation runs out.
     VacationOver,
+    /// A player of a finished match with a rematch offer standing has been away for the grace
+    /// period: the offer lapses.
+    RematchLapse,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -157,6 +162,8 @@ pub struct Room {
     glance: GlanceCell,
     /// The number of spectators followers were last told, and when.
     told_watchers: (u32, Option<Instant>),
+    /// Once the match is over: the players' rematch.
+    rematch: Rematch,
 }
 
 /// After `mover`'s action at `at_ms`, the turn of each seat that must act now begins then if it
@@ -178,6 +185,10 @@ const WATCHERS_EVERY: Duration = Duration::from_secs(1);
 
 fn forbidden(what: &str) -> ApiError {
     ApiError::new(ErrorCode::Forbidden, what.to_string())
+}
+
+fn conflict(what: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::Conflict, what)
 }
 
 /// Why a rated match that is about to start is played casual, if it is (see
@@ -285,6 +296,7 @@ impl Room {
             live,
             glance,
             told_watchers: (0, None),
+            rematch: Rematch::None,
         })
     }
 
@@ -376,6 +388,7 @@ impl Room {
                     Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
                     Some((_, Alarm::Watchers)) => self.tell_watchers(),
                     Some((_, Alarm::VacationOver)) => self.vacations_over(),
+                    Some((_, Alarm::RematchLapse)) => self.lapse_rematch_of_the_away(),
                     None => {}
                 },
             }
@@ -409,10 +422,15 @@ impl Room {
             .flatten()
             .min()
             .map(|&until| (crate::clock::instant_at(until), Alarm::VacationOver));
-        [self.game_alarm(), watchers, vacation_over]
-            .into_iter()
-            .flatten()
-            .min_by_key(|(at, _)| *at)
+        [
+            self.game_alarm(),
+            watchers,
+            vacation_over,
+            self.rematch_alarm(),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
     }
 
     /// The alarm of the game itself: a flag, a result to store again, or sleep.
@@ -460,13 +478,29 @@ impl Room {
             } => {
                 let _ = reply.send(self.watch(conn, player, invite, since, outbox));
             }
-            Command::Unwatch { conn } => self.unwatch(conn),
+            Command::Unwatch { conn, closed } => self.unwatch(conn, closed),
+            Command::Rematch {
+                player,
+                answer,
+                reply,
+            } => {
+                let _ = reply.send(self.rematch(player, answer));
+            }
+            Command::Rematched { opened } => self.rematched(opened),
             Command::Seat {
                 player,
                 command,
                 reply,
             } => {
                 let _ = reply.send(self.seat_command(player, command).await);
+            }
+            Command::Chat {
+                conn,
+                author,
+                text,
+                reply,
+            } => {
+                let _ = reply.send(self.chat(conn, author, text).await);
             }
             Command::Forfeit { seats, reply } => {
                 let _ = reply.send(self.forfeit(&seats).await);
@@ -723,10 +757,51 @@ impl Room {
             .add(conn, player, viewer, outbox.clone(), frames);
         // The newcomer learns the number at once; the others with the next telling.
         let _ = outbox.try_send(self.watchers_frame());
+        if let Rematch::Offered(agreed) = &self.rematch {
+            let _ = outbox.try_send(self.rematch_offered(agreed));
+        }
         Ok(Ack {
             match_id: Some(self.id),
             seats: yours,
             seq: Some(Seq(self.followers.seq())),
+            ..Ack::default()
+        })
+    }
+
+    /// A chat message, in the channel of the author's role here. Through the room, so that a
+    /// channel's readers are the followers of the moment (whether the game is over included),
+    /// and every follower gets the match's messages in the order they were stored.
+    async fn chat(&mut self, conn: ConnId, author: Player, text: ChatText) -> ApiResult<Ack> {
+        let role = Role::of(!self.seats_of(author.id).is_empty());
+        if !self.followers.follows(conn) {
+            return Err(if self.spec.private && role == Role::Spectator {
+                self.not_found()
+            } else {
+                forbidden("follow the match (watch it) to chat in it")
+            });
+        }
+        let channel = role.channel();
+        rules::may_write(author.guest, channel)?;
+        let written = self
+            .ctx
+            .store
+            .add_chat(
+                Some(self.id),
+                channel,
+                &author,
+                &text,
+                crate::clock::now_ms(),
+            )
+            .await?;
+        let over = self.phase == Phase::Over;
+        let chat = frame(&ServerMessage::Chat {
+            message: written.message.clone(),
+        });
+        self.followers.tell_some(&chat, |seated, player| {
+            rules::may_read(Role::of(seated), channel, over) && written.reaches(player)
+        });
+        Ok(Ack {
+            match_id: Some(self.id),
             ..Ack::default()
         })
     }
@@ -744,9 +819,17 @@ impl Room {
         self.followers.tell(&self.watchers_frame());
     }
 
-    fn unwatch(&mut self, conn: ConnId) {
-        self.followers.remove(conn);
+    fn unwatch(&mut self, conn: ConnId, closed: bool) {
+        let player = self.followers.remove(conn);
         self.refresh_presence(None);
+        // Leaving the page of a finished match takes a rematch offer away at once; a socket
+        // that closed may be a reload, and has the grace period to come back (`rematch_alarm`).
+        if let Some(player) = player
+            && !closed
+            && !self.followers.include(player)
+        {
+            self.lapse_rematch(player);
+        }
     }
 
     /// Since when every human player has been away: `None` while one of them follows the
@@ -1354,6 +1437,128 @@ impl Room {
             .collect();
         self.end(places, "abandoned", seat).await?;
         Ok(self.ack_seq())
+    }
+
+    // --- The rematch of a finished match ---------------------------------------------------
+
+    /// A player's word on the rematch (see [`Command::Rematch`]): every other player must be on
+    /// the match's page to be asked; the AI agrees to anything.
+    fn rematch(&mut self, player: PlayerId, answer: RematchAnswer) -> ApiResult<Option<Deal>> {
+        let mine = self.seats_of(player);
+        if mine.is_empty() {
+            return Err(forbidden("only the players of a match may play it again"));
+        }
+        if self.phase != Phase::Over {
+            return Err(conflict("the match is not over"));
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(conflict("the match never had every seat taken"));
+        }
+        let agreed = match &self.rematch {
+            Rematch::Started(id) => {
+                return Err(conflict(format!("the rematch is match {}", id.0)));
+            }
+            Rematch::Opening(_) => return Err(conflict("the rematch is being opened")),
+            Rematch::Offered(agreed) => agreed.clone(),
+            Rematch::None => Vec::new(),
+        };
+        if agreed.is_empty() && answer != RematchAnswer::Offer {
+            return Err(conflict("there is no rematch offer to answer"));
+        }
+        if answer == RematchAnswer::Decline {
+            self.rematch = Rematch::None;
+            let seat = mine[0];
+            self.followers.tell(&frame(&ServerMessage::RematchDeclined {
+                match_id: self.id,
+                seat,
+            }));
+            return Ok(None);
+        }
+        if mine.iter().all(|s| agreed.contains(s)) {
+            return Err(conflict("you have agreed to the rematch already"));
+        }
+        let away = self.seats.iter().flatten().find(|p| {
+            p.id != player && ai_level(&p.name).is_none() && !self.followers.include(p.id)
+        });
+        if let Some(away) = away {
+            return Err(conflict(format!("{} has left the match", away.name)));
+        }
+        let ai_seats = (0..self.seats.len() as u8).filter(|&s| self.ai_level(s).is_some());
+        let mut now_agreed = agreed.clone();
+        for seat in mine.into_iter().chain(ai_seats) {
+            if !now_agreed.contains(&seat) {
+                now_agreed.push(seat);
+            }
+        }
+        if now_agreed.len() < self.seats.len() {
+            self.followers.tell(&self.rematch_offered(&now_agreed));
+            self.rematch = Rematch::Offered(now_agreed);
+            return Ok(None);
+        }
+        self.rematch = Rematch::Opening(agreed);
+        let players: Vec<Player> = self.seats.iter().flatten().cloned().collect();
+        Ok(Some(Deal {
+            spec: self.spec.again(crate::clock::now_ms()),
+            seating: rotated(&players),
+        }))
+    }
+
+    /// See [`Command::Rematched`].
+    fn rematched(&mut self, opened: Option<MatchId>) {
+        let Rematch::Opening(before) = &self.rematch else {
+            return;
+        };
+        let before = before.clone();
+        self.rematch = match opened {
+            Some(rematch) => {
+                self.followers.tell(&frame(&ServerMessage::RematchStarted {
+                    match_id: self.id,
+                    rematch,
+                }));
+                Rematch::Started(rematch)
+            }
+            None if before.is_empty() => Rematch::None,
+            None => Rematch::Offered(before),
+        };
+    }
+
+    fn rematch_offered(&self, agreed: &[u8]) -> Frame {
+        frame(&ServerMessage::RematchOffered {
+            match_id: self.id,
+            agreed: agreed.to_vec(),
+        })
+    }
+
+    /// A player left the finished match: the rematch offer standing lapses.
+    fn lapse_rematch(&mut self, player: PlayerId) {
+        let seat = self.seats_of(player).first().copied();
+        if let (Rematch::Offered(_), Some(seat)) = (&self.rematch, seat) {
+            self.rematch = Rematch::None;
+            self.followers.tell(&frame(&ServerMessage::RematchLapsed {
+                match_id: self.id,
+                seat,
+            }));
+        }
+    }
+
+    /// While a rematch is offered: when the first player to have gone away will have been away
+    /// for the grace period.
+    fn rematch_alarm(&self) -> Option<(Instant, Alarm)> {
+        if !matches!(self.rematch, Rematch::Offered(_)) {
+            return None;
+        }
+        let since = self.disconnected_since.iter().flatten().min()?;
+        Some((*since + self.ctx.grace, Alarm::RematchLapse))
+    }
+
+    fn lapse_rematch_of_the_away(&mut self) {
+        let now = Instant::now();
+        let gone = (0..self.seats.len()).find(|&s| {
+            self.disconnected_since[s].is_some_and(|t| now.duration_since(t) >= self.ctx.grace)
+        });
+        if let Some(player) = gone.and_then(|s| self.seats[s].as_ref()).map(|p| p.id) {
+            self.lapse_rematch(player);
+        }
     }
 
     /// Records the result (with rating changes, exactly once) and tells everyone. A result that

@@ -1,0 +1,49 @@
+//! Rematches over the socket (`offer_rematch`, `answer_rematch`). The finished match's room
+//! keeps the offer and tells its followers (`matches/rematch.rs`); when the last player agrees,
+//! the new match is opened here, as every offer's is, and the room is told how it went: it
+//! sends `rematch_started` to the page, or undoes the last agreement if the match could not be
+//! opened.
+
+use protocol::{Ack, MatchId};
+
+use crate::error::ApiResult;
+use crate::matches::Command;
+use crate::matches::rematch::RematchAnswer;
+use crate::player::Player;
+use crate::state::AppState;
+
+/// A player's word on a finished match's rematch. Acked with the finished match, or, when this
+/// was the last agreement, with the new match and the player's seats in it.
+pub async fn answer(
+    state: &AppState,
+    player: &Player,
+    match_id: MatchId,
+    answer: RematchAnswer,
+) -> ApiResult<Ack> {
+    let rooms = state.rooms();
+    let id = player.id;
+    let deal = rooms
+        .ask(match_id, |reply| Command::Rematch {
+            player: id,
+            answer,
+            reply,
+        })
+        .await?;
+    let Some(deal) = deal else {
+        return Ok(Ack {
+            match_id: Some(match_id),
+            ..Ack::default()
+        });
+    };
+    let seats = deal.seats_of(player);
+    let opened = super::start(state, deal.spec, deal.seating).await;
+    let told = Command::Rematched {
+        opened: opened.as_ref().ok().copied(),
+    };
+    rooms.tell(match_id, told).await;
+    Ok(Ack {
+        match_id: Some(opened?),
+        seats,
+        ..Ack::default()
+    })
+}

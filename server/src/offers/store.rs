@@ -1,0 +1,265 @@
+//! The offers wing in the database (`migrations/*/0005_offers.sql`): whom each player follows,
+//! whom they take challenges from, and the challenges waiting for an answer. A challenge's row
+//! goes when it ends, so the table holds only those that stand, one per challenger and
+//! challenged at most.
+
+use protocol::{ChallengeId, ChallengePolicy, ClockSpec, PlayerId};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use crate::player::Player;
+use crate::store::{Store, StoreResult, flag, player_from, unique};
+
+/// A challenge as stored, with both players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredChallenge {
+    pub id: ChallengeId,
+    pub from: Player,
+    pub to: Player,
+    pub game: String,
+    pub variant: String,
+    /// The challenger's seat.
+    pub seat: u8,
+    pub rated: bool,
+    pub clock: Option<ClockSpec>,
+    pub expires_ms: i64,
+}
+
+impl StoredChallenge {
+    pub fn wire(&self) -> protocol::Challenge {
+        protocol::Challenge {
+            id: self.id,
+            from: self.from.public(),
+            to: self.to.public(),
+            game: self.game.clone(),
+            variant: self.variant.clone(),
+            seat: self.seat,
+            rated: self.rated,
+            clock: self.clock,
+            expires_ms: self.expires_ms,
+        }
+    }
+}
+
+/// A challenge to store: who, whom, and the match they would play.
+pub struct NewChallenge<'a> {
+    pub from: &'a Player,
+    pub to: &'a Player,
+    pub game: &'a str,
+    pub variant: &'a str,
+    pub seat: u8,
+    pub rated: bool,
+    pub clock: Option<ClockSpec>,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+}
+
+fn policy_from(text: &str) -> ChallengePolicy {
+    ChallengePolicy::ALL
+        .into_iter()
+        .find(|p| p.name() == text)
+        .unwrap_or_default()
+}
+
+/// Both players of a challenge, each column prefixed `f_` (from) or `t_` (to).
+const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.clock_base_ms,
+    c.clock_increment_ms, c.clock_per_move, c.expires_ms,
+    f.id AS f_id, f.name AS f_name, f.password_hash AS f_password_hash, f.guest AS f_guest,
+    t.id AS t_id, t.name AS t_name, t.password_hash AS t_password_hash, t.guest AS t_guest
+    FROM challenges c JOIN players f ON f.id = c.challenger_id
+    JOIN players t ON t.id = c.challenged_id";
+
+fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
+    let base: Option<i64> = row.try_get("clock_base_ms")?;
+    let increment: Option<i64> = row.try_get("clock_increment_ms")?;
+    let per_move = row.try_get::<i64, _>("clock_per_move")? != 0;
+    Ok(StoredChallenge {
+        id: ChallengeId(row.try_get("id")?),
+        from: player_from(row, "f_")?,
+        to: player_from(row, "t_")?,
+        game: row.try_get("game")?,
+        variant: row.try_get("variant")?,
+        seat: row.try_get::<i64, _>("seat")? as u8,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        clock: base.zip(increment).map(|(b, i)| ClockSpec {
+            base_ms: b as u64,
+            increment_ms: i as u64,
+            per_move,
+        }),
+        expires_ms: row.try_get("expires_ms")?,
+    })
+}
+
+impl Store {
+    /// A player others may follow and challenge: one who exists, is not banned and was not
+    /// removed (an idle guest's row stays, nameless, for its old matches).
+    pub async fn reachable_player(&self, id: PlayerId) -> StoreResult<Option<Player>> {
+        let row = sqlx::query(
+            "SELECT id, name, password_hash, guest FROM players
+             WHERE id = $1 AND banned_ms IS NULL AND removed_ms IS NULL",
+        )
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| player_from(&r, "")).transpose()?)
+    }
+
+    pub async fn challenge_policy(&self, player: PlayerId) -> StoreResult<ChallengePolicy> {
+        let row = sqlx::query("SELECT challenges FROM players WHERE id = $1")
+            .bind(player.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        let text: Option<String> = row.map(|r| r.try_get("challenges")).transpose()?;
+        Ok(text.map(|t| policy_from(&t)).unwrap_or_default())
+    }
+
+    pub async fn set_challenge_policy(
+        &self,
+        player: PlayerId,
+        policy: ChallengePolicy,
+    ) -> StoreResult<()> {
+        sqlx::query("UPDATE players SET challenges = $1 WHERE id = $2")
+            .bind(policy.name())
+            .bind(player.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// `follower` follows `followed` from now on (again, changes nothing).
+    pub async fn follow(
+        &self,
+        follower: PlayerId,
+        followed: PlayerId,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO follows (follower_id, followed_id, created_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (follower_id, followed_id) DO NOTHING",
+        )
+        .bind(follower.0)
+        .bind(followed.0)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn unfollow(&self, follower: PlayerId, followed: PlayerId) -> StoreResult<()> {
+        sqlx::query("DELETE FROM follows WHERE follower_id = $1 AND followed_id = $2")
+            .bind(follower.0)
+            .bind(followed.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn follows(&self, follower: PlayerId, followed: PlayerId) -> StoreResult<bool> {
+        let row = sqlx::query("SELECT 1 FROM follows WHERE follower_id = $1 AND followed_id = $2")
+            .bind(follower.0)
+            .bind(followed.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// The accounts a player follows, by name.
+    pub async fn followed_by(&self, follower: PlayerId) -> StoreResult<Vec<Player>> {
+        let rows = sqlx::query(
+            "SELECT p.id, p.name, p.password_hash, p.guest
+             FROM follows f JOIN players p ON p.id = f.followed_id
+             WHERE f.follower_id = $1 AND p.removed_ms IS NULL ORDER BY p.name_key",
+        )
+        .bind(follower.0)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| player_from(r, ""))
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    /// Stores a challenge; `Conflict` when its challenger has one standing to the same player.
+    pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> StoreResult<ChallengeId> {
+        let row = sqlx::query(
+            "INSERT INTO challenges (challenger_id, challenged_id, game, variant, seat, rated,
+                 clock_base_ms, clock_increment_ms, clock_per_move, created_ms, expires_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        )
+        .bind(new.from.id.0)
+        .bind(new.to.id.0)
+        .bind(new.game)
+        .bind(new.variant)
+        .bind(i32::from(new.seat))
+        .bind(flag(new.rated))
+        .bind(new.clock.map(|c| c.base_ms as i64))
+        .bind(new.clock.map(|c| c.increment_ms as i64))
+        .bind(flag(new.clock.is_some_and(|c| c.per_move)))
+        .bind(new.created_ms)
+        .bind(new.expires_ms)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(unique(|| {
+            format!(
+                "you have challenged {} already: wait for their answer",
+                new.to.name
+            )
+        }))?;
+        Ok(ChallengeId(row.try_get("id")?))
+    }
+
+    pub async fn challenge(&self, id: ChallengeId) -> StoreResult<Option<StoredChallenge>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1"
+        )))
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| challenge_from(&r)).transpose()?)
+    }
+
+    /// The challenges standing that a player made or was sent, oldest first.
+    pub async fn challenges_of(&self, player: PlayerId) -> StoreResult<Vec<StoredChallenge>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {CHALLENGE_COLUMNS}
+             WHERE c.challenger_id = $1 OR c.challenged_id = $1 ORDER BY c.id"
+        )))
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(challenge_from)
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    /// The challenges that have expired by `now_ms`.
+    pub async fn expired_challenges(&self, now_ms: i64) -> StoreResult<Vec<StoredChallenge>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {CHALLENGE_COLUMNS} WHERE c.expires_ms <= $1 ORDER BY c.id"
+        )))
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(challenge_from)
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    /// When the next challenge expires, if one stands.
+    pub async fn next_challenge_expiry(&self) -> StoreResult<Option<i64>> {
+        let row = sqlx::query("SELECT MIN(expires_ms) AS next FROM challenges")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("next")?)
+    }
+
+    pub async fn delete_challenge(&self, id: ChallengeId) -> StoreResult<()> {
+        sqlx::query("DELETE FROM challenges WHERE id = $1")
+            .bind(id.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

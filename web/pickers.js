@@ -1,0 +1,64 @@
+// The pickers of the forms that make a match (the lobby's, the player page's challenge): a game
+// with its variant and seat count, the user's seat in it, a time control, a drop-down.
+import { el, rulesLink } from "./dom.js";
+import { games, seatName, seatRange, timeControls } from "./catalog.js";
+import { t } from "./i18n.js";
+
+// A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
+// test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
+export function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, variant } = {}) {
+  const choices = twoSeatsOnly ? games.filter((g) => g.seats[0] === 2) : games;
+  const game = el("select", { "data-testid": `${name}-game` },
+    choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
+  const variantSelect = el("select", { "data-testid": `${name}-variant` });
+  const seats = el("input", { type: "number", "data-testid": `${name}-seats` });
+  const seatsLabel = el("label", {}, t("lobby.players"), seats);
+  const refresh = (wanted) => {
+    const g = games.find((x) => x.id === game.value);
+    variantSelect.replaceChildren(...g.variants.map((v) => el("option", { value: v, selected: v === wanted }, v)));
+    refreshSeats();
+  };
+  const refreshSeats = () => {
+    const [least, most] = seatRange(game.value, variantSelect.value);
+    seats.min = least;
+    seats.max = twoSeatsOnly ? least : most;
+    seats.value = least;
+    seatsLabel.hidden = twoSeatsOnly || least === most;
+  };
+  // The picked game's rules, a click away.
+  const rules = el("p", { class: "rules-hint" });
+  const refreshRules = () => {
+    const g = games.find((x) => x.id === game.value);
+    rules.replaceChildren(rulesLink(g.id, t("lobby.rules-of", { game: g.name }), `${name}-rules`));
+  };
+  game.onchange = () => {
+    refresh();
+    refreshRules();
+  };
+  variantSelect.onchange = refreshSeats;
+  refresh(variant);
+  refreshRules();
+  return {
+    nodes: [el("label", {}, t("form.game"), game), rules, el("label", {}, t("form.variant"), variantSelect), seatsLabel],
+    value: () => ({ game: game.value, variant: variantSelect.value, seats: Number(seats.value) }),
+  };
+}
+
+// A choice of the user's seat in the game a picker shows, named as the game names its sides.
+export function seatSelect(picker, testid) {
+  const seat = el("select", { "data-testid": testid });
+  const refresh = () => {
+    const { game, seats } = picker.value();
+    seat.replaceChildren(...Array.from({ length: seats }, (_, s) => el("option", { value: s }, seatName(game, s))));
+  };
+  picker.nodes.forEach((n) => n.addEventListener("change", refresh));
+  refresh();
+  return seat;
+}
+
+export function select(testid, options, selected) {
+  return el("select", { "data-testid": testid },
+    options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
+}
+
+export const timeOptions = () => timeControls.map((c) => [c, t(`time.${c}`)]);
