@@ -211,7 +211,7 @@ impl Room {
     /// Rebuilds a room from the store: the game is replayed from its log, and Fischer clocks
     /// resume with the time each seat had after its last action (time the server was down is
     /// not charged). A per-move clock's move takes days, so its turn is a deadline on the wall
-    /// clock: [`Room::follow_vacations`] charges the time since the turn began once the room
+    /// clock: `Room::follow_vacations` charges the time since the turn began once the room
     /// runs.
     pub fn restore(stored: StoredMatch, ctx: RoomContext) -> ApiResult<Room> {
         let spec = stored.spec;
