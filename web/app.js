@@ -1,6 +1,7 @@
 // The app shell: the session (a token kept in localStorage), the login screen, the shared socket,
-// the notifications of challenges over every page (challenges.js) and the hash router that
-// renders one page module at a time into <main id="root">. Without a
+// the bar's notification centre (notices.js), the notifications of challenges over every page
+// (challenges.js) and the hash router that renders one page module at a time into
+// <main id="root">. Without a
 // session the user is a visitor: the socket is a visitor's (it watches, it does not play), and
 // the header offers to log in or play as a guest, which replaces the socket and keeps the page.
 import { Rest, ServerError, Socket } from "./api.js";
@@ -9,6 +10,8 @@ import { el } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
 import { loadLanguage, t, translateStatic } from "./i18n.js";
 import { settingsMenu } from "./settings.js";
+import { noticeCentre } from "./notices.js";
+import { vacationSetting } from "./vacation.js";
 
 const TOKEN_KEY = "tafl.token";
 
@@ -25,6 +28,7 @@ const routes = {
   tournament: { page: "tournaments", params: ["id"] },
   join: { page: "lobby", params: ["invite"], plays: true },
   rules: { page: "rules", params: ["game"] },
+  games: { page: "games", params: [] },
   analysis: { page: "analysis", params: ["source", "a", "b"] },
 };
 
@@ -61,6 +65,7 @@ const app = {
   },
 };
 
+const notices = noticeCentre(app);
 const root = document.getElementById("root");
 const status = document.getElementById("status");
 let cleanup = null;
@@ -156,6 +161,7 @@ async function startSession() {
   app.socket = socket;
   app.me = null;
   app.starting = token !== null;
+  notices.follow(socket);
   showMe();
   if (!token) route();
   socket.on("down", () => showStatus(t("connection.lost")));
@@ -185,6 +191,7 @@ async function startSession() {
   if (app.socket !== socket) return;
   app.me = me;
   app.starting = false;
+  notices.follow(socket);
   showMe();
   route();
 }
@@ -242,12 +249,15 @@ function loginScreen(error) {
 window.addEventListener("hashchange", route);
 await loadLanguage();
 translateStatic();
-// A new language picked in the settings menu redraws the header and the page.
+// A new language picked in the settings menu redraws the header and the page. The menu holds a
+// player's vacation switch too.
+document.getElementById("me").before(notices.node);
 document.getElementById("me").after(settingsMenu(() => {
   translateStatic();
+  notices.draw();
   showMe();
   route();
-}));
+}, () => vacationSetting(app)));
 startSession();
 
 // The service worker keeps the client's files and shows an offline page when the server cannot

@@ -1,6 +1,7 @@
 // The games the server plays, their variants, seat counts, seat names and rules, from the
 // engine's catalog (`GET /api/games`), loaded once before the first page renders. Pages import
 // `games` and read it after that.
+import { DAY_MS } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const games = [];
@@ -47,9 +48,13 @@ export function variantRules(gameId, variant) {
 
 export const timeControls = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 
-// The Fischer clock of a time control, as the server's `TimeControl` has it (correspondence: none).
+// The clock of a time control, as the server's `TimeControl` has it, or of a per-move choice
+// `days-<n>`: a Fischer clock, or a correspondence clock of days a move.
 const CLOCKS = { bullet: [60000, 0], blitz: [300000, 3000], rapid: [900000, 10000], classical: [1800000, 20000] };
+const CORRESPONDENCE_DAYS = 3;
 export function clockOf(control) {
+  const days = control === "correspondence" ? CORRESPONDENCE_DAYS : Number(/^days-(\d+)$/.exec(control)?.[1]);
+  if (days) return { base_ms: days * DAY_MS, increment_ms: 0, per_move: true };
   const clock = CLOCKS[control];
   return clock ? { base_ms: clock[0], increment_ms: clock[1] } : null;
 }

@@ -39,9 +39,11 @@ for (const look of LOOKS) look.apply(current(look));
 systemDark.addEventListener("change", () => LOOKS[0].apply(current(LOOKS[0])));
 
 // The menu: a button in the bar that opens a panel of drop-downs, one per look and one for the
-// language (in each language's own name). A new language is loaded, the menu drawn in it and
-// `onLanguage()` called, for the app to draw the rest. A click elsewhere or Escape closes it.
-export function settingsMenu(onLanguage) {
+// language (in each language's own name), then what `more()` gives (the player's settings kept
+// by the server; drawn afresh each time the menu opens). A new language is loaded, the menu drawn
+// in it and `onLanguage()` called, for the app to draw the rest. A click elsewhere or Escape
+// closes it.
+export function settingsMenu(onLanguage, more = () => null) {
   const summary = el("summary", { "data-testid": "settings" }, "\u2699\uFE0E");
   const panel = el("div", { class: "menu-panel" });
   const draw = () => {
@@ -57,9 +59,14 @@ export function settingsMenu(onLanguage) {
     panel.replaceChildren(
       ...LOOKS.map((look) => prefChoice(look.name, t(look.label), look.options.map(([value, key]) => [value, t(key)]), look.apply)),
       el("label", {}, t("settings.language"), languages));
+    const extra = more();
+    if (extra) panel.append(extra);
   };
   draw();
   const menu = el("details", { class: "menu" }, summary, panel);
+  menu.addEventListener("toggle", () => {
+    if (menu.open) draw();
+  });
   document.addEventListener("click", (e) => {
     if (menu.open && !menu.contains(e.target)) menu.open = false;
   });

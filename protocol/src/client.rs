@@ -354,7 +354,7 @@ pub struct CreateMatch {
     /// Rated matches change Elo ratings; hot-seat matches are always casual.
     #[serde(default)]
     pub rated: bool,
-    /// Fischer clock; no clock (correspondence) when absent.
+    /// A Fischer clock, or a per-move clock of days (correspondence); untimed when absent.
     #[serde(default)]
     pub clock: Option<ClockSpec>,
     #[serde(default)]
@@ -381,7 +381,7 @@ pub struct ChallengeSpec {
     /// The challenger's seat; seat 0 when absent.
     #[serde(default)]
     pub seat: Option<u8>,
-    /// Fischer clock; untimed when absent.
+    /// A Fischer or per-move clock, as for `create_match`; untimed when absent.
     #[serde(default)]
     pub clock: Option<ClockSpec>,
     #[serde(default)]
@@ -391,14 +391,26 @@ pub struct ChallengeSpec {
     pub two_games: bool,
 }
 
-/// A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the seat's actions.
+/// A match's clock. A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the
+/// seat's actions. A per-move clock (`per_move`, correspondence play): each action must come
+/// within `base_ms` of the turn passing to the seat, and the seat's time is full again after
+/// it; `increment_ms` is 0.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClockSpec {
     pub base_ms: u64,
     pub increment_ms: u64,
+    /// A per-move clock: absent (false) for a Fischer clock.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_move: bool,
 }
+
+/// A day, in milliseconds: what correspondence clocks count in.
+pub const DAY_MS: u64 = 24 * 3600 * 1000;
+
+/// The days a move of the `correspondence` time control may take.
+pub const CORRESPONDENCE_DAYS: u64 = 3;
 
 /// Whether a match is listed and joinable by anyone, or only through its invite code.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -409,7 +421,7 @@ pub enum Visibility {
     Private,
 }
 
-/// The time controls the matchmaking queue pairs for; each is one Fischer clock (or none).
+/// The time controls the matchmaking queue pairs for; each is one clock.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
@@ -422,7 +434,7 @@ pub enum TimeControl {
     Rapid,
     /// 30 minutes + 20 seconds.
     Classical,
-    /// No clock.
+    /// Three days a move (a per-move clock).
     Correspondence,
 }
 
@@ -435,18 +447,25 @@ impl TimeControl {
         TimeControl::Correspondence,
     ];
 
-    pub fn clock(self) -> Option<ClockSpec> {
+    pub fn clock(self) -> ClockSpec {
         let (base_s, increment_s) = match self {
             TimeControl::Bullet => (60, 0),
             TimeControl::Blitz => (300, 3),
             TimeControl::Rapid => (900, 10),
             TimeControl::Classical => (1800, 20),
-            TimeControl::Correspondence => return None,
+            TimeControl::Correspondence => {
+                return ClockSpec {
+                    base_ms: CORRESPONDENCE_DAYS * DAY_MS,
+                    increment_ms: 0,
+                    per_move: true,
+                };
+            }
         };
-        Some(ClockSpec {
+        ClockSpec {
             base_ms: base_s * 1000,
             increment_ms: increment_s * 1000,
-        })
+            per_move: false,
+        }
     }
 
     pub fn name(self) -> &'static str {

@@ -12,8 +12,8 @@ mod rest;
 mod server;
 
 pub use client::{
-    CLIENT_TYPES, ChallengeSpec, ClientMessage, ClockSpec, CreateMatch, SeatAct, SeatCommand,
-    TimeControl, Visibility,
+    CLIENT_TYPES, CORRESPONDENCE_DAYS, ChallengeSpec, ClientMessage, ClockSpec, CreateMatch,
+    DAY_MS, SeatAct, SeatCommand, TimeControl, Visibility,
 };
 pub use rest::*;
 pub use server::{

@@ -148,6 +148,54 @@ pub struct LiveMatch {
     pub view: Option<serde_json::Value>,
 }
 
+/// One of the asking player's ongoing matches (`GET /api/me/games`, `GET /api/me/waiting`): its
+/// summary, the seats they hold, whose turn it is and until when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OngoingMatch {
+    #[serde(flatten)]
+    pub summary: MatchSummary,
+    /// The seats the player holds.
+    pub your_seats: Vec<u8>,
+    /// The seats that must act now; empty while the match waits for players.
+    pub to_act: Vec<u8>,
+    /// When the running clock of a seat to act runs out (milliseconds since the Unix epoch):
+    /// with a per-move clock, the deadline of the move. Absent when no clock runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<i64>,
+    /// The seats whose player is on vacation (their per-move clocks stand still).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_vacation: Vec<u8>,
+    /// The spectators' view of the game now, as in a `snapshot`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub view: Option<serde_json::Value>,
+}
+
+/// `PUT /api/me/vacation`: go on vacation (`true`) or come back (`false`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct VacationSwitch {
+    pub on: bool,
+}
+
+/// A player's vacation: while on it, the clocks of their correspondence matches stand still, for
+/// at most `allowance_ms` in any 365 days.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct VacationState {
+    pub on: bool,
+    /// While on: when the vacation ends by itself, its allowance used up (milliseconds since the
+    /// Unix epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<i64>,
+    /// Vacation time left in the last 365 days, as of now.
+    pub left_ms: i64,
+    /// Vacation time a player has in any 365 days.
+    pub allowance_ms: i64,
+}
+
 /// One recorded action of a finished or public match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -272,8 +320,8 @@ pub struct CreateTournament {
     /// field needs).
     #[serde(default)]
     pub rounds: Option<u32>,
-    /// The clock of every game: `rapid` when absent; `correspondence` (untimed) is refused,
-    /// since a game without a clock could hold its round up for ever.
+    /// The clock of every game: `rapid` when absent; `correspondence` is refused, since its
+    /// days a move would hold a round up for weeks.
     #[serde(default)]
     pub time_control: Option<TimeControl>,
     #[serde(default)]

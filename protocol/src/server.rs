@@ -78,6 +78,18 @@ pub enum ServerMessage {
         finished: bool,
         standings: Vec<Standing>,
     },
+    /// It is this socket's player's turn in one of their correspondence matches (a per-move
+    /// clock): sent to every open socket of the player, whatever they follow, when the turn
+    /// passes to them. `deadline_ms` is when their time for the move runs out.
+    YourMove {
+        match_id: MatchId,
+        game: String,
+        variant: String,
+        /// The other players in the match.
+        opponents: Vec<PlayerRef>,
+        /// Milliseconds since the Unix epoch.
+        deadline_ms: i64,
+    },
     /// A rematch of a finished match this socket follows is offered: the seats whose players
     /// have agreed so far (the offerer's first). Sent when it changes, and to a socket that
     /// starts following the match while it stands. Like `watchers`, not a match event.
@@ -287,6 +299,19 @@ pub enum MatchEvent {
     Reconnected {
         seat: u8,
     },
+    /// The seat's player went on vacation: their per-move clock stands still until `until_ms`
+    /// (milliseconds since the Unix epoch), when their vacation allowance runs out, or until
+    /// they come back sooner. `clocks_ms` as in `acted`.
+    Vacation {
+        seat: u8,
+        until_ms: i64,
+        clocks_ms: Vec<u64>,
+    },
+    /// The seat's player is back from vacation: their clock runs again while they must act.
+    VacationOver {
+        seat: u8,
+        clocks_ms: Vec<u64>,
+    },
     Aborted {
         seat: u8,
     },
@@ -328,6 +353,10 @@ pub struct SeatState {
     pub connected: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<u64>,
+    /// The seat's player is on vacation until then (milliseconds since the Unix epoch): their
+    /// per-move clock stands still.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation_until_ms: Option<i64>,
 }
 
 /// The whole state of a match as one viewer may see it.

@@ -12,9 +12,9 @@ use std::fmt::Debug;
 use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
     ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
-    LiveMatch, MatchEvent, MatchRecord, MatchSummary, PlayerProfile, PlayerRef, QueuePool, Report,
-    SecurityEvent, Series, ServerMessage, Session, Settings, TournamentDetails, TournamentSummary,
-    VariantPreview,
+    LiveMatch, MatchEvent, MatchRecord, MatchSummary, OngoingMatch, PlayerProfile, PlayerRef,
+    QueuePool, Report, SecurityEvent, Series, ServerMessage, Session, Settings, TournamentDetails,
+    TournamentSummary, VacationState, VacationSwitch, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -34,6 +34,7 @@ const SERVER_TYPES: &[&str] = &[
     "matched",
     "tournament_round",
     "tournament_standings",
+    "your_move",
     "rematch_offered",
     "rematch_declined",
     "rematch_lapsed",
@@ -55,6 +56,8 @@ const EVENT_KINDS: &[&str] = &[
     "draw_declined",
     "disconnected",
     "reconnected",
+    "vacation",
+    "vacation_over",
     "aborted",
     "finished",
 ];
@@ -93,6 +96,7 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::Matched { .. } => "matched",
         ServerMessage::TournamentRound { .. } => "tournament_round",
         ServerMessage::TournamentStandings { .. } => "tournament_standings",
+        ServerMessage::YourMove { .. } => "your_move",
         ServerMessage::RematchOffered { .. } => "rematch_offered",
         ServerMessage::RematchDeclined { .. } => "rematch_declined",
         ServerMessage::RematchLapsed { .. } => "rematch_lapsed",
@@ -115,6 +119,8 @@ fn event_kind(event: &MatchEvent) -> &'static str {
         MatchEvent::DrawDeclined { .. } => "draw_declined",
         MatchEvent::Disconnected { .. } => "disconnected",
         MatchEvent::Reconnected { .. } => "reconnected",
+        MatchEvent::Vacation { .. } => "vacation",
+        MatchEvent::VacationOver { .. } => "vacation_over",
         MatchEvent::Aborted { .. } => "aborted",
         MatchEvent::Finished { .. } => "finished",
     }
@@ -313,6 +319,18 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
             if list.is_empty() {
                 return Err("is an empty list; show at least one match".to_string());
             }
+        }
+        "OngoingMatchList" => {
+            let list: Vec<OngoingMatch> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one match".to_string());
+            }
+        }
+        "VacationState" => {
+            round_trip::<VacationState>(json, true)?;
+        }
+        "VacationSwitch" => {
+            round_trip::<VacationSwitch>(json, false)?;
         }
         "MatchRecord" => {
             round_trip::<MatchRecord>(json, true)?;

@@ -95,6 +95,15 @@ pub struct Config {
     /// seconds.
     #[arg(long, env = "TAFL_HOUSEKEEPING_SECS", default_value_t = 60, value_parser = at_least(1))]
     pub housekeeping_secs: u64,
+    /// Vacation each player has in any 365 days, in days: while a player is on vacation, the
+    /// clocks of their correspondence matches stand still (0: no vacations).
+    #[arg(long, env = "TAFL_VACATION_DAYS", default_value_t = 14)]
+    pub vacation_days: u64,
+    /// For tests only: a day's length in milliseconds (24 hours when unset). The days a
+    /// `correspondence` move may take, the vacation allowance and its year of 365 days are
+    /// counted in it, so that a test of correspondence play need not wait for days.
+    #[arg(long, env = "TAFL_DAY_MS", default_value_t = protocol::DAY_MS, hide = true, value_parser = at_least(1))]
+    pub day_ms: u64,
     /// Failed logins a username may have before each further failure locks it for a while.
     #[arg(long, env = "TAFL_LOGIN_FREE_FAILURES", default_value_t = 5)]
     pub login_free_failures: u32,

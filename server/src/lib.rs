@@ -31,6 +31,7 @@ pub mod state;
 pub mod store;
 pub mod token;
 pub mod tournament;
+pub mod vacation;
 pub mod web;
 pub mod ws;
 

@@ -59,7 +59,7 @@ pub struct Shared {
     /// matches).
     queue: OnceLock<Queue>,
     /// Every open socket by player, and the sockets following each tournament.
-    sockets: Sockets,
+    sockets: Arc<Sockets>,
     /// The tournament director, started with the queue.
     tournaments: OnceLock<Tournaments>,
     /// Challenges to named players, expired by a task started with the queue.
@@ -72,6 +72,7 @@ pub struct Shared {
 
 impl AppState {
     pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
+        let sockets = Arc::new(Sockets::default());
         let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
         let (next_games, next_games_rx) = mpsc::unbounded_channel();
         let rooms = Rooms::new(RoomContext {
@@ -84,6 +85,7 @@ impl AppState {
             sleep_after: Duration::from_secs(config.room_sleep_secs),
             rated_games_per_pair: config.rated_games_per_pair,
             next_games,
+            sockets: sockets.clone(),
         });
         let (revocations, _) = broadcast::channel(64);
         AppState {
@@ -99,7 +101,7 @@ impl AppState {
                 security: SecurityLog::default(),
                 ai_players,
                 queue: OnceLock::new(),
-                sockets: Sockets::default(),
+                sockets,
                 tournaments: OnceLock::new(),
                 next_games: Mutex::new(Some(next_games_rx)),
                 shutdown: Shutdown::default(),

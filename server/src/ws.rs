@@ -17,7 +17,7 @@ use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
     Ack, ClientMessage, CommandId, ErrorCode, MatchId, PROTOCOL_VERSION, PlayerId, SeatAct,
-    ServerMessage, TimeControl,
+    ServerMessage,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -30,6 +30,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
 use crate::matches::Command;
 use crate::matches::NewMatch;
+use crate::matches::new_match::Day;
 use crate::matches::rematch::RematchAnswer;
 use crate::metrics::{OpenSocket, Via};
 use crate::offers;
@@ -598,7 +599,8 @@ impl Session {
                 let level = Level::new(level).ok_or_else(|| {
                     ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
                 })?;
-                let clock = time_control.and_then(TimeControl::clock);
+                let day = Day(self.state.config().day_ms);
+                let clock = time_control.map(|control| day.clock(control));
                 let now = crate::clock::now_ms();
                 let spec = NewMatch::new(&game, variant.as_deref(), seats, rated, clock, now)?;
                 let ai = &self.state.ai_players()[usize::from(level.get() - 1)];

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 const CLOCK: ClockSpec = ClockSpec {
     base_ms: 300_000,
     increment_ms: 3_000,
+    per_move: false,
 };
 
 fn offer(id: CommandId, match_id: MatchId) -> ClientMessage {
@@ -456,6 +457,44 @@ async fn a_challenge_is_told_everywhere_and_accepted_opens_the_match() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_challenge_is_stored_and_played_days_a_move() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, bjorn, mut a, mut b) = common::two_players(addr).await;
+        let days = ClockSpec {
+            base_ms: 3 * protocol::DAY_MS,
+            increment_ms: 0,
+            per_move: true,
+        };
+        let c = challenge_id(
+            &a.ok(|id| match challenge(id, bjorn.player.id, 1) {
+                ClientMessage::Challenge { id, mut spec } => {
+                    spec.clock = Some(days);
+                    ClientMessage::Challenge { id, spec }
+                }
+                other => other,
+            })
+            .await,
+        );
+        assert_eq!(
+            open_challenge(&mut b).await.clock,
+            Some(days),
+            "{backend:?}"
+        );
+        let accepted = b.ok(|id| answer_challenge(id, c, true)).await;
+        let m = accepted.match_id.unwrap();
+        assert_eq!(summary(addr, m).await["clock"], json!(days), "{backend:?}");
+        // bjorn moves first, and is told so wherever he is.
+        let told = drain(&mut b).await;
+        assert!(
+            told.iter()
+                .any(|t| matches!(t, ServerMessage::YourMove { match_id, .. } if *match_id == m)),
+            "{backend:?}: {told:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_declined_withdrawn_or_unanswered_ends_for_both() {
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &["--challenge-secs", "1"]).await;
@@ -583,6 +622,7 @@ async fn challenges_are_rate_limited_and_bad_ones_change_nothing() {
                 s.clock = Some(ClockSpec {
                     base_ms: 0,
                     increment_ms: 0,
+                    per_move: false,
                 })
             }),
         )

@@ -140,6 +140,8 @@ async fn every_api_route_is_documented_and_served() {
             ("/api/logout", "post"),
             ("/api/tournaments", "post"),
             ("/api/tournaments/{id}/start", "post"),
+            ("/api/me/waiting", "get"),
+            ("/api/me/vacation", "put"),
             ("/api/players/{id}/follow", "post"),
             ("/api/players/{id}/follow", "delete"),
             ("/api/settings", "put"),

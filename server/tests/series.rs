@@ -22,6 +22,7 @@ use serde_json::json;
 const CLOCK: ClockSpec = ClockSpec {
     base_ms: 300_000,
     increment_ms: 3_000,
+    per_move: false,
 };
 
 /// Game 1 and game 2 of a series as its two players play it: `first` had seat 0 in game 1.

@@ -36,6 +36,8 @@
 //   lobbyVariants: { main, short }  the variants the lobby's pickers start on when they start on
 //       this game (the catalog's first): `main` for quick play and private matches, `short` (a
 //       quick one) for the AI and hot seat; else the catalog's first variant of the game.
+import { el } from "../dom.js";
+import { variantRules } from "../catalog.js";
 const modules = {
   tafl: () => import("./tafl.js"),
   "fox-geese": () => import("./fox-geese.js"),
@@ -58,12 +60,51 @@ export const games = Object.keys(modules);
 // own board, for lists (the lobby's live matches): seen from no seat, nothing to play, out of the
 // keyboard's and the pointer's way, and without the test ids of the board in play. Returns the
 // board, to `destroy()`.
-export async function miniBoard(target, { game, variant, rules, seats, view }) {
+async function miniBoard(target, { game, variant, rules, seats, view }) {
   const board = (await boardFor(game)).create(target, { game, variant, rules, seats, perspective: null, onAction: () => {} });
   board.update({ view, toAct: [], mySeats: [], legal: [], log: [], last: null, result: null });
   target.inert = true;
   target.querySelectorAll("[data-testid]").forEach((node) => node.removeAttribute("data-testid"));
   return board;
+}
+
+// The small boards of a list of matches (the lobby's live matches, the player's games), each a
+// link to its match's page, drawn again only when its position changed. `box(m, attrs)` is the
+// board of a match as the REST lists give it (with `view`; none drawn without one), in an
+// element with these attributes; `keep(ids)` destroys the boards of the matches no longer
+// listed, `destroy()` every one.
+export function miniBoards() {
+  const minis = new Map();
+  return {
+    async box(m, attrs) {
+      const key = JSON.stringify(m.view ?? null);
+      const kept = minis.get(m.id);
+      if (kept?.key === key) return kept.box;
+      kept?.board?.destroy();
+      const box = el("a", { href: `#/match/${m.id}`, class: "mini", ...attrs });
+      const mini = { key, box, board: null };
+      minis.set(m.id, mini);
+      if (m.view) {
+        const target = el("div", { class: "board" });
+        box.append(target);
+        const { game, variant } = m;
+        const drawn = { game, variant, rules: variantRules(game, variant), seats: m.players.length, view: m.view };
+        mini.board = await miniBoard(target, drawn).catch(() => null);
+      }
+      return box;
+    },
+    keep(ids) {
+      for (const [id, mini] of minis) {
+        if (!ids.includes(id)) {
+          mini.board?.destroy();
+          minis.delete(id);
+        }
+      }
+    },
+    destroy() {
+      this.keep([]);
+    },
+  };
 }
 
 // The board module of view `at` of a board (the board itself when it declares no views).

@@ -4,10 +4,10 @@
 // tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
 // the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
 // lands here and joins the private match at once.
-import { el, playerLink, watchersText } from "../dom.js";
-import { clockOf, gameName, games, variantRules } from "../catalog.js";
+import { DAY_MS, el, perMoveText, playerLink, watchersText } from "../dom.js";
+import { clockOf, gameName, games } from "../catalog.js";
 import { t } from "../i18n.js";
-import { boardFor, miniBoard } from "../boards/index.js";
+import { boardFor, miniBoards } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
 import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
 
@@ -83,7 +83,9 @@ async function playCards(app, { message, fail, goTo }) {
   // A private match, and joining one by its code.
   const priv = gamePicker("private", { variant: suggested.main });
   const privSeat = seatSelect(priv, "private-seat");
-  const privTime = select("private-time", [["", t("time.none")], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"]], "");
+  // Fischer clocks, then correspondence: days a move.
+  const privTime = select("private-time", [["", t("time.none")], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"],
+    ...[1, 3, 7, 14].map((days) => [`days-${days}`, perMoveText(days * DAY_MS)])], "");
   const privRated = ratedBox("private-rated");
   // A custom variant, for a game whose board declares `customRules` (tafl: any OpenTafl rules
   // string the server's engine accepts), previewed as it is typed, with the engine's own error
@@ -226,32 +228,11 @@ export default async function render(root, params, app) {
 
   // Live matches to watch, each with its board, drawn again only when its position changed.
   const live = el("ul", { class: "plain matches live", "data-testid": "live-matches" });
-  const minis = new Map();
-  const miniOf = async (m) => {
-    const key = JSON.stringify(m.view ?? null);
-    const kept = minis.get(m.id);
-    if (kept?.key === key) return kept.box;
-    kept?.board?.destroy();
-    const box = el("a", { href: `#/match/${m.id}`, class: "mini", "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `live-board-${m.id}` });
-    const mini = { key, box, board: null };
-    minis.set(m.id, mini);
-    if (m.view) {
-      const target = el("div", { class: "board" });
-      box.append(target);
-      const { game, variant } = m;
-      const drawn = { game, variant, rules: variantRules(game, variant), seats: m.players.length, view: m.view };
-      mini.board = await miniBoard(target, drawn).catch(() => null);
-    }
-    return box;
-  };
+  const minis = miniBoards();
+  const miniOf = (m) => minis.box(m, { "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `live-board-${m.id}` });
   const drawLive = async (playing) => {
     const boxes = await Promise.all(playing.map(miniOf));
-    for (const [id, mini] of minis) {
-      if (!playing.some((m) => m.id === id)) {
-        mini.board?.destroy();
-        minis.delete(id);
-      }
-    }
+    minis.keep(playing.map((m) => m.id));
     live.replaceChildren(...playing.map((m, i) => el("li", { class: "live-match" }, boxes[i],
       matchLine(m, "live", t(isMine(m) ? "move.play" : "player.watch"), () => goTo(m.id)),
       el("div", { class: "muted", "data-testid": `live-watchers-${m.id}` }, watchersText(m.watchers)))));
@@ -308,7 +289,7 @@ export default async function render(root, params, app) {
   }, 5000);
   return () => {
     clearInterval(timer);
-    for (const mini of minis.values()) mini.board?.destroy();
+    minis.destroy();
     app.socket.off("chat", onChat);
     app.socket.off("open", followChat);
     if (app.socket.ready) app.socket.send({ type: "unwatch_lobby" }).catch(() => {});

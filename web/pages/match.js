@@ -152,7 +152,9 @@ export default async function render(root, params, app) {
       variant: s.variant,
       rated: s.rated,
       clock: s.clock ?? null,
-      seats: s.seats.map((seat) => ({ player: seat.player ?? null, connected: seat.connected, clockMs: seat.clock_ms ?? null })),
+      seats: s.seats.map((seat) => ({
+        player: seat.player ?? null, connected: seat.connected, clockMs: seat.clock_ms ?? null, vacationUntil: seat.vacation_until_ms ?? null,
+      })),
       clockAt: now,
       yourSeats: s.your_seats,
       toAct: s.to_act,
@@ -258,6 +260,14 @@ export default async function render(root, params, app) {
       case "reconnected":
         m.seats[e.seat].connected = true;
         break;
+      case "vacation":
+        m.seats[e.seat].vacationUntil = e.until_ms;
+        setClocks(e.clocks_ms);
+        break;
+      case "vacation_over":
+        m.seats[e.seat].vacationUntil = null;
+        setClocks(e.clocks_ms);
+        break;
       case "finished":
         // Freeze the clocks where they stood.
         m.seats.forEach((seat, i) => {
@@ -278,10 +288,12 @@ export default async function render(root, params, app) {
 
   // --- Drawing --------------------------------------------------------------------------------
 
+  // A seat's clock as it stands now: counted down locally while it runs, which it does not while
+  // its player is on vacation.
   const runningClock = (seat) => {
     const s = m.seats[seat];
     if (s.clockMs === null) return null;
-    const running = m.started && !m.result && m.toAct.includes(seat);
+    const running = m.started && !m.result && m.toAct.includes(seat) && s.vacationUntil === null;
     return running ? s.clockMs - (performance.now() - m.clockAt) : s.clockMs;
   };
 
@@ -303,8 +315,11 @@ export default async function render(root, params, app) {
       "data-testid": `player-${i}`,
     },
     el("span", { class: "side" }, seatName(m.game, i)), " ", playerLink(s.player),
+    s.vacationUntil !== null
+      ? el("span", { class: "muted", "data-testid": `vacation-${i}` }, ` (${t("match.on-vacation", { until: new Date(s.vacationUntil).toLocaleString() })})`)
+      : null,
     // Who is away matters while the game is played; after it, nobody is told who comes and goes.
-    s.player && !s.connected && !m.result ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
+    s.player && !s.connected && s.vacationUntil === null && !m.result ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
     s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(i))) : null)));
   };
 
@@ -433,7 +448,8 @@ export default async function render(root, params, app) {
       list.push(button("offer-draw", t("match.offer-draw"), () => send({ type: "offer_draw", seat })));
     }
     if (playing && !everyoneActed) list.push(button("abort", t("match.abort"), () => send({ type: "abort", seat })));
-    const opponentsAway = m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
+    // In correspondence, players come and go: the clock, not their absence, ends the match.
+    const opponentsAway = !m.clock?.per_move && m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
     if (playing && started && opponentsAway) list.push(button("claim-win", t("match.claim-win"), () => send({ type: "claim_win", seat })));
     const toggle = game && viewToggle(game, view);
     if (toggle) list.push(button(toggle.testid, toggle.label, () => switchBoard(toggle.next).catch(fail), "secondary"));

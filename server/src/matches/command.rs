@@ -70,6 +70,12 @@ pub enum Command {
         seats: Vec<u8>,
         reply: oneshot::Sender<ApiResult<Vec<u8>>>,
     },
+    /// A player went on vacation until `until_ms` (milliseconds since the Unix epoch), or came
+    /// back (`None`): the per-move clocks of their seats stand still meanwhile.
+    Vacation {
+        player: PlayerId,
+        until_ms: Option<i64>,
+    },
     /// Aborts an idle casual match (reason `idle`), unless an action came in since the
     /// housekeeping counted `plies` of them. Answers whether it was aborted.
     Expire {

@@ -12,12 +12,12 @@ use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{
     ErrorBody, ErrorCode, GameRecord, LiveMatch, MatchId, MatchRecord, MatchReplay, MatchResult,
-    MatchSummary, PlayerId, RecordedAction, ReplayAction, Seq,
+    MatchSummary, OngoingMatch, PlayerId, RecordedAction, ReplayAction, Seq,
 };
 
 use super::hosted::{self, Hosted};
 use super::store::{Status, StoredMatch};
-use crate::auth;
+use crate::auth::{self, Authed};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Id, Page};
 use crate::state::AppState;
@@ -30,6 +30,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/matches/{id}", get(match_record))
         .route("/api/matches/{id}/replay", get(replay))
         .route("/api/matches/{id}/record", get(record_file))
+        .route("/api/me/games", get(my_games))
+        .route("/api/me/waiting", get(my_turns))
 }
 
 /// The spectators' view after every action. Only public views: a finished hidden-information
@@ -436,4 +438,96 @@ async fn player_matches(
             .map(summary)
             .collect(),
     ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/me/games",
+    tag = "players",
+    summary = "Your ongoing matches",
+    description = "Every match the player of the session sits in that is not over, waiting for \
+        players or being played: whose turn it is, when the running clock runs out (a \
+        correspondence move's deadline), who is on vacation, and the position. Those where it \
+        is the player's move come first; correspondence matches before the others; then the \
+        earliest deadline, then the newest.",
+    security(("bearer" = []), ("cookie" = [])),
+    responses(
+        (status = 200, description = "The matches", body = Vec<OngoingMatch>),
+        (status = 401, description = "`unauthorized`: no session, or not a live one", body = ErrorBody),
+    ),
+)]
+async fn my_games(
+    State(state): State<AppState>,
+    Authed(player): Authed,
+) -> ApiResult<Json<Vec<OngoingMatch>>> {
+    Ok(Json(ongoing(&state, player.id, false).await?))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/me/waiting",
+    tag = "players",
+    summary = "Your matches waiting for your move",
+    description = "The player's live matches where one of their seats must act now, \
+        correspondence ones first, by deadline (hot-seat matches left out: nobody waits for \
+        them). What a notification centre lists; the socket's `your_move` message says when \
+        a correspondence match joins it.",
+    security(("bearer" = []), ("cookie" = [])),
+    responses(
+        (status = 200, description = "The matches", body = Vec<OngoingMatch>),
+        (status = 401, description = "`unauthorized`: no session, or not a live one", body = ErrorBody),
+    ),
+)]
+async fn my_turns(
+    State(state): State<AppState>,
+    Authed(player): Authed,
+) -> ApiResult<Json<Vec<OngoingMatch>>> {
+    Ok(Json(ongoing(&state, player.id, true).await?))
+}
+
+/// A player's matches that are not over, or (`theirs_only`) those where it is their move, in
+/// the order of [`my_games`]. What is happening in each is what its room keeps for the lists
+/// (see [`super::Rooms::glance`]): no room is asked.
+async fn ongoing(
+    state: &AppState,
+    player: PlayerId,
+    theirs_only: bool,
+) -> ApiResult<Vec<OngoingMatch>> {
+    let mut listed = Vec::new();
+    for m in state.store().ongoing_matches_of(player).await? {
+        let glance = match m.status {
+            Status::Live => state.rooms().glance_waking(m.id).await?,
+            _ => Default::default(),
+        };
+        let your_seats: Vec<u8> = (0..m.spec.seats)
+            .filter(|&s| {
+                m.players[usize::from(s)]
+                    .as_ref()
+                    .is_some_and(|p| p.id == player)
+            })
+            .collect();
+        let theirs = !m.spec.hotseat && glance.to_act.iter().any(|s| your_seats.contains(s));
+        if theirs_only && !theirs {
+            continue;
+        }
+        let per_move = m.spec.clock.is_some_and(|c| c.per_move);
+        let entry = OngoingMatch {
+            summary: summary(&m),
+            your_seats,
+            to_act: glance.to_act,
+            deadline_ms: glance.deadline.map(crate::clock::wall_ms),
+            on_vacation: glance.on_vacation,
+            view: (m.status == Status::Live).then_some(glance.view),
+        };
+        listed.push((theirs, per_move, entry));
+    }
+    listed.sort_by_key(|(theirs, per_move, m)| {
+        (
+            !theirs,
+            !per_move,
+            m.deadline_ms.unwrap_or(i64::MAX),
+            std::cmp::Reverse(m.summary.id),
+        )
+    });
+    Ok(listed.into_iter().map(|(_, _, m)| m).collect())
 }

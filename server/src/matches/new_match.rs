@@ -2,7 +2,7 @@
 //! (a player's create, a game against the AI, the queue's pairing, a tournament's round), so
 //! that a match the store is given is always one the engine plays.
 
-use protocol::{ClockSpec, CreateMatch, ErrorCode, Visibility};
+use protocol::{ClockSpec, CreateMatch, DAY_MS, ErrorCode, TimeControl, Visibility};
 
 use super::hosted::settle;
 use crate::error::{ApiError, ApiResult};
@@ -16,7 +16,8 @@ pub struct NewMatch {
     pub variant: String,
     pub seats: u8,
     pub rated: bool,
-    /// No clock for correspondence play.
+    /// A Fischer clock, or a per-move clock of days (correspondence); none for an untimed
+    /// match.
     pub clock: Option<ClockSpec>,
     pub private: bool,
     /// A private match's code, which whoever joins or watches it must give.
@@ -31,10 +32,48 @@ pub struct NewMatch {
     pub created_ms: i64,
 }
 
-/// A day, the longest base time a clock may have.
-const DAY_MS: u64 = 24 * 3600 * 1000;
-/// An hour, the largest increment.
+/// An hour, the largest increment of a Fischer clock.
 const HOUR_MS: u64 = 3600 * 1000;
+
+/// The most days a move on a per-move clock may take.
+const MOST_DAYS_PER_MOVE: u64 = 14;
+
+/// The day a server counts correspondence in: 24 hours, or shorter in tests (`--day-ms`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Day(pub u64);
+
+impl Day {
+    /// A time control's clock, the days of a per-move one counted in this day.
+    pub fn clock(self, control: TimeControl) -> ClockSpec {
+        let clock = control.clock();
+        match clock.per_move {
+            true => ClockSpec {
+                base_ms: clock.base_ms / DAY_MS * self.0,
+                ..clock
+            },
+            false => clock,
+        }
+    }
+}
+
+/// Checks a clock a match is asked with: a Fischer clock of at most a day and an increment of
+/// at most an hour, or a per-move clock of at most [`MOST_DAYS_PER_MOVE`] (in real days: a
+/// test's shorter day makes short clocks, not long ones) without increment.
+fn check_clock(clock: ClockSpec) -> ApiResult<ClockSpec> {
+    let refused = |why: String| Err(ApiError::new(ErrorCode::BadRequest, why));
+    match clock.per_move {
+        true if clock.base_ms == 0 || clock.base_ms > MOST_DAYS_PER_MOVE * DAY_MS => refused(
+            format!("a per-move clock has 1 ms to {MOST_DAYS_PER_MOVE} days a move"),
+        ),
+        true if clock.increment_ms != 0 => {
+            refused("a per-move clock is full again after each move: its increment_ms is 0".into())
+        }
+        false if clock.base_ms == 0 || clock.base_ms > DAY_MS || clock.increment_ms > HOUR_MS => {
+            refused("a clock has 1 ms to 24 h of base time and at most 1 h of increment".into())
+        }
+        _ => Ok(clock),
+    }
+}
 
 impl NewMatch {
     /// A listed match of `game`, its variant and seat count checked by the engine (defaults
@@ -48,14 +87,7 @@ impl NewMatch {
         now_ms: i64,
     ) -> ApiResult<NewMatch> {
         let settled = settle(game, variant, seats, rated)?;
-        if let Some(clock) = clock
-            && (clock.base_ms == 0 || clock.base_ms > DAY_MS || clock.increment_ms > HOUR_MS)
-        {
-            return Err(ApiError::new(
-                ErrorCode::BadRequest,
-                "a clock has 1 ms to 24 h of base time and at most 1 h of increment",
-            ));
-        }
+        let clock = clock.map(check_clock).transpose()?;
         Ok(NewMatch {
             game: game.to_string(),
             variant: settled.variant,

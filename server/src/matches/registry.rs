@@ -198,6 +198,15 @@ impl Rooms {
         Some(cell.read(Glance::clone))
     }
 
+    /// What the lists of a player's own matches show of a live match: as [`Rooms::glance`], its
+    /// room started first if it sleeps (an untimed match nobody followed for a while). Rooms
+    /// driven by a clock never sleep while live, so a correspondence match is always at hand.
+    pub async fn glance_waking(&self, id: MatchId) -> ApiResult<Glance> {
+        self.room(id).await?;
+        // A room that went to sleep again in between shows nothing to act on.
+        Ok(self.glance(id).unwrap_or_default())
+    }
+
     /// Starts a room for every match that is not over, so that clocks run and players can come
     /// back. Returns how many were restored.
     pub async fn restore_all(&self) -> ApiResult<usize> {

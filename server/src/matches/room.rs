@@ -32,8 +32,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
 use crate::series::{InSeries, NextGames};
-use crate::sockets::{ConnId, Frame, Outbox, frame};
+use crate::sockets::{ConnId, Frame, Outbox, Sockets, frame};
 use crate::store::Store;
+use crate::vacation::Vacations;
 use engine::ai::Level;
 
 /// How a room reaches the rest of the server.
@@ -55,6 +56,9 @@ pub struct RoomContext {
     pub rated_games_per_pair: u32,
     /// Where the second game of a series is sent to have its room started.
     pub next_games: NextGames,
+    /// Every player's open sockets: a correspondence match tells a player on all of them that
+    /// it is their move.
+    pub sockets: Arc<Sockets>,
 }
 
 /// What the list of live matches shows of a room's match (see [`super::Rooms::attended`] and
@@ -69,6 +73,12 @@ pub struct Glance {
     pub watchers: u32,
     /// The spectators' view of the game, as of its last action.
     pub view: Value,
+    /// The seats that must act now; none unless the match is live.
+    pub to_act: Vec<u8>,
+    /// When the first running clock runs out.
+    pub deadline: Option<Instant>,
+    /// The seats whose player is on vacation.
+    pub on_vacation: Vec<u8>,
 }
 
 /// Where a room keeps its [`Glance`] for the registry to read.
@@ -96,6 +106,8 @@ enum Alarm {
     Sleep,
     /// The number of spectators changed since followers were last told it.
     Watchers,
+    /// A seat's player's vacation runs out.
+    VacationOver,
     /// A player of a finished match with a rematch offer standing has been away for the grace
     /// period: the offer lapses.
     RematchLapse,
@@ -125,6 +137,11 @@ pub struct Room {
     /// The sockets following the match, and the events they were sent.
     followers: Followers,
     disconnected_since: Vec<Option<Instant>>,
+    /// When each seat's turn began (wall clock), kept for a per-move clock: a room that starts
+    /// counts the time taken since then (the server may have been down, or the room asleep).
+    turn_from_ms: Vec<i64>,
+    /// Until when each seat's player is on vacation (wall clock), in a match on a per-move clock.
+    vacation_until: Vec<Option<i64>>,
     /// Seats whose player followers were told is away (by a `disconnected` event, or a snapshot
     /// showing the seat not connected): only their return is announced with `reconnected`.
     announced_away: Vec<bool>,
@@ -152,6 +169,16 @@ pub struct Room {
     rematch: Rematch,
     /// A game of a two-game match.
     series: Option<InSeries>,
+}
+
+/// After `mover`'s action at `at_ms`, the turn of each seat that must act now begins then if it
+/// was not acting before, or is the mover acting again.
+fn turns_begin(turn_from_ms: &mut [i64], before: &[u8], mover: u8, to_act: &[u8], at_ms: i64) {
+    for &seat in to_act {
+        if seat == mover || !before.contains(&seat) {
+            turn_from_ms[usize::from(seat)] = at_ms;
+        }
+    }
 }
 
 /// How long a result that could not be stored waits before it is tried again.
@@ -186,8 +213,11 @@ pub async fn unrated(
 }
 
 impl Room {
-    /// Rebuilds a room from the store: the game is replayed from its log, and clocks resume with
-    /// the time each seat had after its last action (time the server was down is not charged).
+    /// Rebuilds a room from the store: the game is replayed from its log, and Fischer clocks
+    /// resume with the time each seat had after its last action (time the server was down is
+    /// not charged). A per-move clock's move takes days, so its turn is a deadline on the wall
+    /// clock: `Room::follow_vacations` charges the time since the turn began once the room
+    /// runs.
     pub fn restore(stored: StoredMatch, ctx: RoomContext) -> ApiResult<Room> {
         let spec = stored.spec;
         let mut game = host(
@@ -201,13 +231,20 @@ impl Room {
         let mut log = Vec::with_capacity(stored.actions.len());
         let mut commands = HashMap::new();
         let mut acted = vec![false; n];
+        let now = Instant::now();
+        let per_move = spec.clock.is_some_and(|c| c.per_move);
+        let mut turn_from_ms = vec![stored.started_ms.unwrap_or(spec.created_ms); n];
         for a in &stored.actions {
+            let before = per_move.then(|| game.to_act());
             game.play(a.seat, &a.action)?;
+            if let Some(before) = before {
+                turns_begin(&mut turn_from_ms, &before, a.seat, &game.to_act(), a.at_ms);
+            }
             if let Some(command) = &a.command_id {
                 commands.insert((a.seat, command.clone()), (a.seq, a.action.clone()));
             }
             if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
-                c.set_remaining(usize::from(a.seat), ms);
+                c.set_remaining(usize::from(a.seat), ms, now);
             }
             acted[usize::from(a.seat)] = true;
             log.push((a.seat, a.action.clone()));
@@ -222,7 +259,6 @@ impl Room {
             reason,
             ratings: Vec::new(),
         });
-        let now = Instant::now();
         let (one_view, resume_events) = (game.one_view(), ctx.resume_events);
         if let (Some(c), Phase::Live) = (clocks.as_mut(), phase) {
             c.follow(&game.to_act(), now);
@@ -249,6 +285,8 @@ impl Room {
                 })
                 .collect(),
             announced_away: vec![false; n],
+            turn_from_ms,
+            vacation_until: vec![None; n],
             seats: stored.players,
             phase,
             result,
@@ -289,6 +327,7 @@ impl Room {
                 actions: Vec::new(),
                 in_tournament: opening.in_tournament,
                 series: opening.series,
+                started_ms: None,
             },
             ctx,
         )?;
@@ -322,11 +361,18 @@ impl Room {
         {
             tracing::warn!(error = %e, "could not start a full match");
         }
+        self.follow_vacations().await;
         loop {
             let (away_since, watchers) = (self.away_since(), self.followers.watchers());
+            let to_act = self.to_act();
+            let deadline = self.clocks.as_ref().and_then(Clocks::next_flag);
+            let on_vacation = self.on_vacation();
             self.glance.update(|g| {
                 g.away_since = away_since;
                 g.watchers = watchers;
+                g.to_act = to_act;
+                g.deadline = deadline;
+                g.on_vacation = on_vacation;
             });
             self.wake_ai(&me);
             let alarm = self.alarm();
@@ -348,6 +394,7 @@ impl Room {
                     // A command that came in meanwhile keeps the room awake to serve it.
                     Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
                     Some((_, Alarm::Watchers)) => self.tell_watchers(),
+                    Some((_, Alarm::VacationOver)) => self.vacations_over(),
                     Some((_, Alarm::RematchLapse)) => self.lapse_rematch_of_the_away(),
                     None => {}
                 },
@@ -376,10 +423,21 @@ impl Room {
         let watchers = (!self.followers.is_empty() && self.followers.watchers() != told)
             .then(|| told_at.map_or_else(Instant::now, |at| at + WATCHERS_EVERY))
             .map(|at| (at, Alarm::Watchers));
-        [self.game_alarm(), watchers, self.rematch_alarm()]
-            .into_iter()
+        let vacation_over = self
+            .vacation_until
+            .iter()
             .flatten()
-            .min_by_key(|(at, _)| *at)
+            .min()
+            .map(|&until| (crate::clock::instant_at(until), Alarm::VacationOver));
+        [
+            self.game_alarm(),
+            watchers,
+            vacation_over,
+            self.rematch_alarm(),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
     }
 
     /// The alarm of the game itself: a flag, a result to store again, or sleep.
@@ -454,6 +512,7 @@ impl Room {
             Command::Forfeit { seats, reply } => {
                 let _ = reply.send(self.forfeit(&seats).await);
             }
+            Command::Vacation { player, until_ms } => self.vacation(player, until_ms),
             Command::Expire { plies, reply } => {
                 let idle = self.phase != Phase::Over && self.log.len() == plies;
                 let expired = match idle {
@@ -599,6 +658,7 @@ impl Room {
         self.seated(seat, player);
         if self.seats.iter().all(Option::is_some) {
             self.start().await?;
+            self.follow_vacations().await;
         }
         Ok(())
     }
@@ -628,7 +688,11 @@ impl Room {
         let events = 1 + u64::from(unrated.is_some());
         self.ctx
             .store
-            .set_live(self.id, self.followers.seq() + events)
+            .set_live(
+                self.id,
+                self.followers.seq() + events,
+                crate::clock::now_ms(),
+            )
             .await?;
         self.begin(unrated);
         Ok(())
@@ -646,6 +710,7 @@ impl Room {
         }
         self.set_phase(Phase::Live);
         let to_act = self.game.to_act();
+        self.turn_from_ms.fill(crate::clock::now_ms());
         if let Some(c) = self.clocks.as_mut() {
             c.follow(&to_act, Instant::now());
         }
@@ -654,6 +719,7 @@ impl Room {
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
         });
+        self.tell_turn(None);
     }
 
     /// A private match's existence is told only to its players and to holders of its code.
@@ -824,6 +890,152 @@ impl Room {
         }
     }
 
+    /// Whether the match is played on a per-move clock (correspondence).
+    fn per_move(&self) -> bool {
+        self.clocks.as_ref().is_some_and(|c| c.spec.per_move)
+    }
+
+    /// The seats that must act now: none unless the match is live.
+    fn to_act(&self) -> Vec<u8> {
+        match self.phase {
+            Phase::Live => self.game.to_act(),
+            Phase::Waiting | Phase::Over => Vec::new(),
+        }
+    }
+
+    /// The seats whose player is on vacation.
+    fn on_vacation(&self) -> Vec<u8> {
+        (0..self.seats.len() as u8)
+            .filter(|&s| self.vacation_until[usize::from(s)].is_some())
+            .collect()
+    }
+
+    /// Brings a live per-move clock up to date with what happened while the room was not
+    /// running (the server was down, or the room asleep, or the match starts now), from the
+    /// store: a seat to act has had the time since its turn began, less the time its player
+    /// was on vacation meanwhile, and a player on vacation now has their clock paused.
+    async fn follow_vacations(&mut self) {
+        if !self.per_move() || self.phase != Phase::Live {
+            return;
+        }
+        let to_act = self.game.to_act();
+        let (now, now_ms) = (Instant::now(), crate::clock::now_ms());
+        for seat in 0..self.seats.len() {
+            let from = self.turn_from_ms[seat];
+            let human = self.seats[seat]
+                .as_ref()
+                .filter(|p| ai_level(&p.name).is_none());
+            let vacations = match human {
+                Some(player) => self
+                    .ctx
+                    .store
+                    .vacations_of(player.id, from)
+                    .await
+                    .unwrap_or_else(|e| {
+                        tracing::warn!(seat, error = %e, "could not read a player's vacations");
+                        Vacations::default()
+                    }),
+                None => Vacations::default(),
+            };
+            if let Some(c) = self.clocks.as_mut()
+                && to_act.contains(&(seat as u8))
+            {
+                let taken = (now_ms - from - vacations.within(from, now_ms)).max(0) as u64;
+                c.set_remaining(seat, c.spec.base_ms.saturating_sub(taken), now);
+            }
+            self.set_vacation(seat as u8, vacations.until(now_ms));
+        }
+    }
+
+    /// Marks a seat's player on vacation until `until_ms`, or back (`None`): the seat's clock
+    /// pauses or runs again, and the followers are told.
+    fn set_vacation(&mut self, seat: u8, until_ms: Option<i64>) {
+        let s = usize::from(seat);
+        if self.vacation_until[s] == until_ms {
+            return;
+        }
+        let Some(c) = self.clocks.as_mut() else {
+            return;
+        };
+        let now = Instant::now();
+        c.pause(s, until_ms.map(crate::clock::instant_at), now);
+        self.vacation_until[s] = until_ms;
+        let clocks_ms = c.snapshot(now);
+        self.followers.broadcast(|_| match until_ms {
+            Some(until_ms) => MatchEvent::Vacation {
+                seat,
+                until_ms,
+                clocks_ms: clocks_ms.clone(),
+            },
+            None => MatchEvent::VacationOver {
+                seat,
+                clocks_ms: clocks_ms.clone(),
+            },
+        });
+    }
+
+    /// See [`Command::Vacation`].
+    fn vacation(&mut self, player: PlayerId, until_ms: Option<i64>) {
+        if !self.per_move() || self.phase != Phase::Live {
+            return;
+        }
+        for seat in self.seats_of(player) {
+            self.set_vacation(seat, until_ms);
+        }
+    }
+
+    /// Vacations whose allowance has run out end: their seats' clocks run again.
+    fn vacations_over(&mut self) {
+        let now_ms = crate::clock::now_ms();
+        for seat in 0..self.seats.len() {
+            if self.vacation_until[seat].is_some_and(|until| until <= now_ms) {
+                self.set_vacation(seat as u8, None);
+            }
+        }
+    }
+
+    /// Tells each player who must act now in a correspondence match that it is their move, on
+    /// every socket they have open, wherever they are; not the player who just acted (whose
+    /// seat acts again), nor the AI, nor a hot-seat match's one player.
+    fn tell_turn(&self, mover: Option<PlayerId>) {
+        let Some(c) = self.clocks.as_ref().filter(|c| c.spec.per_move) else {
+            return;
+        };
+        if self.phase != Phase::Live || self.spec.hotseat {
+            return;
+        }
+        let mut told = Vec::new();
+        for seat in self.game.to_act() {
+            let Some(player) = self.seats[usize::from(seat)].as_ref() else {
+                continue;
+            };
+            if Some(player.id) == mover || ai_level(&player.name).is_some() {
+                continue;
+            }
+            let Some(deadline) = c.flag_at(usize::from(seat)) else {
+                continue;
+            };
+            if told.contains(&player.id) {
+                continue;
+            }
+            told.push(player.id);
+            let message = ServerMessage::YourMove {
+                match_id: self.id,
+                game: self.spec.game.clone(),
+                variant: self.spec.variant.clone(),
+                opponents: self
+                    .seats
+                    .iter()
+                    .flatten()
+                    .filter(|p| p.id != player.id)
+                    .map(Player::public)
+                    .collect(),
+                deadline_ms: crate::clock::wall_ms(deadline),
+            };
+            self.ctx.sockets.send_to_player(player.id, &frame(&message));
+        }
+    }
+
     async fn act(
         &mut self,
         player: PlayerId,
@@ -853,6 +1065,7 @@ impl Room {
             self.flag_fell().await;
             return Err(ApiError::new(ErrorCode::GameOver, "your time ran out"));
         }
+        let before = self.game.to_act();
         let text = self.game.play(seat, action)?;
         let clock_ms = self
             .clocks
@@ -885,6 +1098,7 @@ impl Room {
         if let (Some(c), Some(left)) = (self.clocks.as_mut(), clock_ms) {
             c.acted(usize::from(seat), left, &to_act, now);
         }
+        turns_begin(&mut self.turn_from_ms, &before, seat, &to_act, stored.at_ms);
         if !self.draw.is_empty() && self.draw[0] != seat {
             self.draw.clear();
         }
@@ -902,6 +1116,7 @@ impl Room {
             clocks_ms: clocks_ms.clone(),
         });
         self.glance.update(|g| g.view = public);
+        self.tell_turn(Some(player));
         let ack = self.ack_seq();
         // The move is durable, so it is acknowledged even if its result is not stored yet.
         self.finish_by_rules().await;
@@ -914,6 +1129,10 @@ impl Room {
         self.live = (phase == Phase::Live).then(|| LiveMatch::new(&self.spec.game));
         if phase == Phase::Live {
             tracing::info!(game = %self.spec.game, variant = %self.spec.variant, "match live");
+        }
+        if phase == Phase::Over {
+            // Nothing is left for a vacation to pause.
+            self.vacation_until.fill(None);
         }
     }
 
@@ -1197,6 +1416,13 @@ impl Room {
 
     async fn claim_win(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
         self.seat_in_play(player, seat)?;
+        if self.per_move() {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "players of a correspondence match come and go: its clock ends the match of a \
+                 player who does not move in time",
+            ));
+        }
         let now = Instant::now();
         let gone: Vec<u8> = (0..self.seats.len() as u8)
             .filter(|&s| !self.holds(player, s))
@@ -1458,6 +1684,7 @@ impl Room {
                     player: self.seats[s].as_ref().map(Player::public),
                     connected: self.seats[s].is_some() && self.disconnected_since[s].is_none(),
                     clock_ms: self.clocks.as_ref().map(|c| c.remaining_now(s, now)),
+                    vacation_until_ms: self.vacation_until[s],
                 })
                 .collect(),
             your_seats: yours.to_vec(),

@@ -75,6 +75,9 @@ pub struct StoredMatch {
     pub in_tournament: bool,
     /// A game of a two-game match.
     pub series: Option<InSeries>,
+    /// When every seat was taken (milliseconds since the Unix epoch): where the first move's
+    /// per-move clock counts from. Unknown for matches stored before it was kept.
+    pub started_ms: Option<i64>,
 }
 
 /// How a match ends, as the room stores it.
@@ -199,12 +202,15 @@ impl Store {
         Ok(())
     }
 
-    pub async fn set_live(&self, id: MatchId, seq: u64) -> StoreResult<()> {
-        sqlx::query("UPDATE matches SET status = 'live', last_seq = $1 WHERE id = $2")
-            .bind(seq as i64)
-            .bind(id.0)
-            .execute(&self.pool)
-            .await?;
+    pub async fn set_live(&self, id: MatchId, seq: u64, now_ms: i64) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE matches SET status = 'live', last_seq = $1, started_ms = $3 WHERE id = $2",
+        )
+        .bind(seq as i64)
+        .bind(id.0)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -442,9 +448,9 @@ impl Store {
     /// A match without its action log.
     pub async fn match_header(&self, id: MatchId) -> StoreResult<Option<StoredMatch>> {
         let row = sqlx::query(
-            "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms, private,
-                    invite, hotseat, seed, status, result_places, result_reason, last_seq,
-                    created_ms, series_id, series_game,
+            "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms,
+                    clock_per_move, private, invite, hotseat, seed, status, result_places,
+                    result_reason, last_seq, created_ms, started_ms, series_id, series_game,
                     EXISTS (SELECT 1 FROM tournament_games g WHERE g.match_id = matches.id)
                         AS in_tournament
              FROM matches WHERE id = $1",
@@ -461,6 +467,7 @@ impl Store {
         let seats = row.try_get::<i64, _>("seats")? as u8;
         let base: Option<i64> = row.try_get("clock_base_ms")?;
         let inc: Option<i64> = row.try_get("clock_increment_ms")?;
+        let per_move: i64 = row.try_get("clock_per_move")?;
         let places: Option<String> = row.try_get("result_places")?;
         let reason: Option<String> = row.try_get("result_reason")?;
         let series_id: Option<i64> = row.try_get("series_id")?;
@@ -477,6 +484,7 @@ impl Store {
             clock: base.zip(inc).map(|(b, i)| ClockSpec {
                 base_ms: b as u64,
                 increment_ms: i as u64,
+                per_move: per_move != 0,
             }),
             private: row.try_get::<i64, _>("private")? != 0,
             invite: row.try_get("invite")?,
@@ -515,6 +523,7 @@ impl Store {
             // Lists of matches do not ask.
             in_tournament: truth(row, "in_tournament").unwrap_or(false),
             series,
+            started_ms: row.try_get("started_ms")?,
         })
     }
 
@@ -522,9 +531,9 @@ impl Store {
     pub async fn matches_of(&self, player: PlayerId, limit: i64) -> StoreResult<Vec<StoredMatch>> {
         let rows = sqlx::query(
             "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
-                    m.clock_increment_ms, m.private, m.invite, m.hotseat, m.seed, m.status,
-                    m.result_places, m.result_reason, m.last_seq, m.created_ms, m.series_id,
-                    m.series_game
+                    m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat,
+                    m.seed, m.status, m.result_places, m.result_reason, m.last_seq, m.created_ms,
+                    m.started_ms, m.series_id, m.series_game
              FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
              ORDER BY m.id DESC LIMIT $2",
         )
@@ -533,6 +542,39 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         self.stored_matches(&rows).await
+    }
+
+    /// The matches a player sits in that are not over (waiting for players or live), newest
+    /// first.
+    pub async fn ongoing_matches_of(&self, player: PlayerId) -> StoreResult<Vec<StoredMatch>> {
+        let rows = sqlx::query(
+            "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
+                    m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat,
+                    m.seed, m.status, m.result_places, m.result_reason, m.last_seq, m.created_ms,
+                    m.started_ms
+             FROM matches m
+             WHERE m.status IN ('waiting', 'live')
+               AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
+             ORDER BY m.id DESC",
+        )
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        self.stored_matches(&rows).await
+    }
+
+    /// The live matches on a per-move clock a player sits in: those whose clocks the player's
+    /// vacation stops.
+    pub async fn per_move_matches_of(&self, player: PlayerId) -> StoreResult<Vec<MatchId>> {
+        let rows = sqlx::query(
+            "SELECT m.id FROM matches m
+             WHERE m.status = 'live' AND m.clock_per_move = 1
+               AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)",
+        )
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(MatchId(r.try_get("id")?))).collect()
     }
 
     /// The public matches with this status, newest first, each with whether `viewer` sits in
@@ -613,9 +655,9 @@ pub(crate) async fn insert_match(
     let spec = &opening.spec;
     let row = sqlx::query(
         "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
-                              private, invite, hotseat, seed, status, last_seq, created_ms,
-                              series_id, series_game)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                              clock_per_move, private, invite, hotseat, seed, status, last_seq,
+                              created_ms, started_ms, series_id, series_game)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
          RETURNING id",
     )
     .bind(&spec.game)
@@ -624,6 +666,7 @@ pub(crate) async fn insert_match(
     .bind(flag(spec.rated))
     .bind(spec.clock.map(|c| c.base_ms as i64))
     .bind(spec.clock.map(|c| c.increment_ms as i64))
+    .bind(flag(spec.clock.is_some_and(|c| c.per_move)))
     .bind(flag(spec.private))
     .bind(spec.invite.as_deref())
     .bind(flag(spec.hotseat))
@@ -638,6 +681,7 @@ pub(crate) async fn insert_match(
     )
     .bind(opening.events() as i64)
     .bind(spec.created_ms)
+    .bind(opening.full().then_some(spec.created_ms))
     .bind(opening.series.map(|s| s.id.0))
     .bind(opening.series.map(|s| i32::from(s.game)))
     .fetch_one(&mut *conn)

@@ -66,7 +66,7 @@ fn policy_from(text: &str) -> ChallengePolicy {
 
 /// Both players of a challenge, each column prefixed `f_` (from) or `t_` (to).
 const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.clock_base_ms,
-    c.clock_increment_ms, c.two_games, c.expires_ms,
+    c.clock_increment_ms, c.clock_per_move, c.two_games, c.expires_ms,
     f.id AS f_id, f.name AS f_name, f.password_hash AS f_password_hash, f.guest AS f_guest,
     t.id AS t_id, t.name AS t_name, t.password_hash AS t_password_hash, t.guest AS t_guest
     FROM challenges c JOIN players f ON f.id = c.challenger_id
@@ -75,6 +75,7 @@ const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.clo
 fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
     let base: Option<i64> = row.try_get("clock_base_ms")?;
     let increment: Option<i64> = row.try_get("clock_increment_ms")?;
+    let per_move = row.try_get::<i64, _>("clock_per_move")? != 0;
     Ok(StoredChallenge {
         id: ChallengeId(row.try_get("id")?),
         from: player_from(row, "f_")?,
@@ -86,6 +87,7 @@ fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
         clock: base.zip(increment).map(|(b, i)| ClockSpec {
             base_ms: b as u64,
             increment_ms: i as u64,
+            per_move,
         }),
         two_games: row.try_get::<i64, _>("two_games")? != 0,
         expires_ms: row.try_get("expires_ms")?,
@@ -185,8 +187,9 @@ impl Store {
     pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> StoreResult<ChallengeId> {
         let row = sqlx::query(
             "INSERT INTO challenges (challenger_id, challenged_id, game, variant, seat, rated,
-                 clock_base_ms, clock_increment_ms, created_ms, expires_ms, two_games)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                 clock_base_ms, clock_increment_ms, clock_per_move, created_ms, expires_ms,
+                 two_games)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(new.from.id.0)
         .bind(new.to.id.0)
@@ -196,6 +199,7 @@ impl Store {
         .bind(flag(new.rated))
         .bind(new.clock.map(|c| c.base_ms as i64))
         .bind(new.clock.map(|c| c.increment_ms as i64))
+        .bind(flag(new.clock.is_some_and(|c| c.per_move)))
         .bind(new.created_ms)
         .bind(new.expires_ms)
         .bind(flag(new.two_games))

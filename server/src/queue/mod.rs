@@ -22,6 +22,7 @@ use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
 use crate::matches::hosted::settle;
+use crate::matches::new_match::Day;
 use crate::metrics::QueueSizes;
 use crate::player::Player;
 use crate::sockets::{ConnId, Outbox, frame};
@@ -89,9 +90,9 @@ impl Pool {
         })
     }
 
-    /// A match for a group of this pool.
-    fn new_match(&self) -> ApiResult<NewMatch> {
-        let clock = self.time_control.clock();
+    /// A match for a group of this pool, its correspondence days counted in `day`.
+    fn new_match(&self, day: Day) -> ApiResult<NewMatch> {
+        let clock = Some(day.clock(self.time_control));
         let (variant, seats) = (Some(self.variant.as_str()), Some(self.seats));
         NewMatch::new(
             &self.game,
@@ -383,7 +384,7 @@ impl Matchmaker {
         });
         let mut seated: Vec<Option<Entry>> = members.drain(..).map(Some).collect();
         let members: Vec<Entry> = order.into_iter().filter_map(|i| seated[i].take()).collect();
-        let spec = pool.new_match()?;
+        let spec = pool.new_match(Day(self.state.config().day_ms))?;
         let seating = members
             .iter()
             .enumerate()

@@ -412,11 +412,19 @@ impl Director {
             .map(|(base_ms, increment_ms)| ClockSpec {
                 base_ms,
                 increment_ms,
+                per_move: false,
             })
-            .or_else(|| super::DEFAULT_TIME_CONTROL.clock());
+            .unwrap_or_else(|| super::DEFAULT_TIME_CONTROL.clock());
         let now = crate::clock::now_ms();
-        let spec = NewMatch::new(&t.game, Some(&t.variant), Some(2), t.rated, clock, now)?
-            .in_two_games(t.two_games)?;
+        let spec = NewMatch::new(
+            &t.game,
+            Some(&t.variant),
+            Some(2),
+            t.rated,
+            Some(clock),
+            now,
+        )?
+        .in_two_games(t.two_games)?;
         let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
         let rooms = self.state.rooms();
         let mut opening = rooms.opening(spec, seating, true).await?;

@@ -8,8 +8,8 @@ use axum::{Json, Router};
 use engine::ai::Level;
 use protocol::{
     AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, PlayerId,
-    TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame, TournamentId,
-    TournamentRound, TournamentSummary,
+    TimeControl, TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame,
+    TournamentId, TournamentRound, TournamentSummary,
 };
 
 use super::director::{seeds, slots, standings};
@@ -105,19 +105,17 @@ async fn create(
         }
         (_, None) => 0,
     };
-    // A round ends when its last game does, so every game needs a clock: an untimed game whose
-    // player came but stopped moving would hold the whole tournament up for ever, while a clock
-    // flags them (server-side, and across restarts).
-    let clock = spec
-        .time_control
-        .unwrap_or(super::DEFAULT_TIME_CONTROL)
-        .clock()
-        .ok_or_else(|| {
-            bad_request(
-                "tournament games need a clock, so that every round ends: choose bullet, blitz, \
-                 rapid or classical",
-            )
-        })?;
+    // A round ends when its last game does, so every game is played on a clock: an untimed game
+    // whose player stopped moving would hold the whole tournament up for ever, while a clock
+    // flags them (server-side, and across restarts). Days a move would hold a round up for weeks.
+    let control = spec.time_control.unwrap_or(super::DEFAULT_TIME_CONTROL);
+    if control == TimeControl::Correspondence {
+        return Err(bad_request(
+            "tournament games need a clock that ends each round in time, and correspondence \
+             takes days a move: choose bullet, blitz, rapid or classical",
+        ));
+    }
+    let clock = control.clock();
     let new = NewTournament {
         name,
         creator: creator.id,
@@ -300,6 +298,7 @@ fn summary(t: &StoredTournament) -> TournamentSummary {
         clock: t.clock.map(|(base_ms, increment_ms)| ClockSpec {
             base_ms,
             increment_ms,
+            per_move: false,
         }),
         rated: t.rated,
         two_games: t.two_games,

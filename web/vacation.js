@@ -1,0 +1,35 @@
+// A player's vacation switch, in the settings menu: while on vacation, the clocks of their
+// correspondence matches stand still (and their opponents see it), up to an allowance a year.
+// The server keeps it (`/api/me/vacation`); a visitor has none.
+import { DAY_MS, el } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function vacationSetting(app) {
+  if (!app.me) return null;
+  const box = el("input", { type: "checkbox", "data-testid": "vacation" });
+  const state = el("p", { class: "muted", "data-testid": "vacation-state", "aria-live": "polite" });
+  const show = (v) => {
+    box.checked = v.on;
+    const days = Math.floor(v.left_ms / DAY_MS);
+    state.textContent = v.on
+      ? t("vacation.until", { until: new Date(v.until_ms).toLocaleString() })
+      : t("vacation.left", { count: days });
+  };
+  const fail = (e) => {
+    state.textContent = e.message;
+  };
+  app.api.get("/api/me/vacation").then(show, fail);
+  box.onchange = async () => {
+    const on = box.checked;
+    try {
+      show(await app.api.put("/api/me/vacation", { on }));
+    } catch (e) {
+      box.checked = !on;
+      fail(e);
+    }
+  };
+  return el("div", { class: "vacation" },
+    el("label", { class: "check" }, box, t("vacation.label")),
+    el("p", { class: "muted" }, t("vacation.hint")),
+    state);
+}
