@@ -80,6 +80,12 @@ pub struct StoredMatch {
     pub started_ms: Option<i64>,
 }
 
+/// The columns of a match's header, from `matches m`, as `stored_match` reads them.
+const MATCH_COLUMNS: &str = "m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
+    m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat, m.seed, m.status,
+    m.result_places, m.result_reason, m.last_seq, m.created_ms, m.started_ms, m.series_id,
+    m.series_game";
+
 /// How a match ends, as the room stores it.
 pub struct Finish<'a> {
     pub places: &'a [u8],
@@ -447,14 +453,12 @@ impl Store {
 
     /// A match without its action log.
     pub async fn match_header(&self, id: MatchId) -> StoreResult<Option<StoredMatch>> {
-        let row = sqlx::query(
-            "SELECT id, game, variant, seats, rated, clock_base_ms, clock_increment_ms,
-                    clock_per_move, private, invite, hotseat, seed, status, result_places,
-                    result_reason, last_seq, created_ms, started_ms, series_id, series_game,
-                    EXISTS (SELECT 1 FROM tournament_games g WHERE g.match_id = matches.id)
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MATCH_COLUMNS},
+                    EXISTS (SELECT 1 FROM tournament_games g WHERE g.match_id = m.id)
                         AS in_tournament
-             FROM matches WHERE id = $1",
-        )
+             FROM matches m WHERE m.id = $1"
+        )))
         .bind(id.0)
         .fetch_optional(&self.pool)
         .await?;
@@ -529,14 +533,11 @@ impl Store {
 
     /// The latest matches a player sat in, newest first.
     pub async fn matches_of(&self, player: PlayerId, limit: i64) -> StoreResult<Vec<StoredMatch>> {
-        let rows = sqlx::query(
-            "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
-                    m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat,
-                    m.seed, m.status, m.result_places, m.result_reason, m.last_seq, m.created_ms,
-                    m.started_ms, m.series_id, m.series_game
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MATCH_COLUMNS}
              FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
-             ORDER BY m.id DESC LIMIT $2",
-        )
+             ORDER BY m.id DESC LIMIT $2"
+        )))
         .bind(player.0)
         .bind(limit)
         .fetch_all(&self.pool)
@@ -547,16 +548,13 @@ impl Store {
     /// The matches a player sits in that are not over (waiting for players or live), newest
     /// first.
     pub async fn ongoing_matches_of(&self, player: PlayerId) -> StoreResult<Vec<StoredMatch>> {
-        let rows = sqlx::query(
-            "SELECT m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
-                    m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat,
-                    m.seed, m.status, m.result_places, m.result_reason, m.last_seq, m.created_ms,
-                    m.started_ms
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MATCH_COLUMNS}
              FROM matches m
              WHERE m.status IN ('waiting', 'live')
                AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
-             ORDER BY m.id DESC",
-        )
+             ORDER BY m.id DESC"
+        )))
         .bind(player.0)
         .fetch_all(&self.pool)
         .await?;
