@@ -253,6 +253,7 @@ async fn a_challenge_is_a_notification_on_any_page_and_accepting_it_opens_the_ma
                 seat: None,
                 clock: None,
                 rated: false,
+                takebacks: false,
             },
         })
         .await;

@@ -43,6 +43,7 @@ fn challenge(id: CommandId, player: PlayerId, seat: u8) -> ClientMessage {
             seat: Some(seat),
             clock: Some(CLOCK),
             rated: true,
+            takebacks: false,
         },
     }
 }
@@ -559,6 +560,7 @@ async fn challenges_are_rate_limited_and_bad_ones_change_nothing() {
                     seat: None,
                     clock: None,
                     rated: false,
+                    takebacks: false,
                 };
                 change(&mut spec);
                 ClientMessage::Challenge { id, spec }

@@ -15,6 +15,9 @@ pub struct NewMatch {
     pub variant: String,
     pub seats: u8,
     pub rated: bool,
+    /// Whether a rated match allows takebacks by agreement, as its players chose (casual ones
+    /// always do: see [`NewMatch::allows_takebacks`]).
+    pub takebacks: bool,
     /// No clock for correspondence play.
     pub clock: Option<ClockSpec>,
     pub private: bool,
@@ -57,6 +60,7 @@ impl NewMatch {
             variant: settled.variant,
             seats: settled.seats,
             rated,
+            takebacks: false,
             clock,
             private: false,
             invite: None,
@@ -86,6 +90,7 @@ impl NewMatch {
         new.private = spec.visibility == Visibility::Private;
         new.invite = new.private.then(invite_code);
         new.hotseat = spec.hotseat;
+        new.takebacks = spec.takebacks;
         Ok(new)
     }
 
@@ -97,6 +102,12 @@ impl NewMatch {
             created_ms: now_ms,
             ..self.clone()
         }
+    }
+
+    /// Whether its players may take actions back by agreement: always in a casual match, in a
+    /// rated one only if it was created allowing it.
+    pub fn allows_takebacks(&self) -> bool {
+        !self.rated || self.takebacks
     }
 
     /// Checks that a seat is one of the match's.

@@ -21,6 +21,8 @@ pub struct StoredChallenge {
     /// The challenger's seat.
     pub seat: u8,
     pub rated: bool,
+    /// Whether the match, if rated, allows takebacks by agreement.
+    pub takebacks: bool,
     pub clock: Option<ClockSpec>,
     pub expires_ms: i64,
 }
@@ -35,6 +37,7 @@ impl StoredChallenge {
             variant: self.variant.clone(),
             seat: self.seat,
             rated: self.rated,
+            takebacks: self.takebacks,
             clock: self.clock,
             expires_ms: self.expires_ms,
         }
@@ -49,6 +52,7 @@ pub struct NewChallenge<'a> {
     pub variant: &'a str,
     pub seat: u8,
     pub rated: bool,
+    pub takebacks: bool,
     pub clock: Option<ClockSpec>,
     pub created_ms: i64,
     pub expires_ms: i64,
@@ -62,7 +66,8 @@ fn policy_from(text: &str) -> ChallengePolicy {
 }
 
 /// Both players of a challenge, each column prefixed `f_` (from) or `t_` (to).
-const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.clock_base_ms,
+const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.takebacks,
+    c.clock_base_ms,
     c.clock_increment_ms, c.expires_ms,
     f.id AS f_id, f.name AS f_name, f.password_hash AS f_password_hash, f.guest AS f_guest,
     t.id AS t_id, t.name AS t_name, t.password_hash AS t_password_hash, t.guest AS t_guest
@@ -80,6 +85,7 @@ fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
         variant: row.try_get("variant")?,
         seat: row.try_get::<i64, _>("seat")? as u8,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        takebacks: row.try_get::<i64, _>("takebacks")? != 0,
         clock: base.zip(increment).map(|(b, i)| ClockSpec {
             base_ms: b as u64,
             increment_ms: i as u64,
@@ -181,8 +187,8 @@ impl Store {
     pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> StoreResult<ChallengeId> {
         let row = sqlx::query(
             "INSERT INTO challenges (challenger_id, challenged_id, game, variant, seat, rated,
-                 clock_base_ms, clock_increment_ms, created_ms, expires_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                 clock_base_ms, clock_increment_ms, created_ms, expires_ms, takebacks)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(new.from.id.0)
         .bind(new.to.id.0)
@@ -194,6 +200,7 @@ impl Store {
         .bind(new.clock.map(|c| c.increment_ms as i64))
         .bind(new.created_ms)
         .bind(new.expires_ms)
+        .bind(flag(new.takebacks))
         .fetch_one(&self.pool)
         .await
         .map_err(unique(|| {
