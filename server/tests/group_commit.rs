@@ -10,8 +10,8 @@ use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
 use server::matches::new_match::Opening;
-use server::matches::writer::ActionLog;
 use server::matches::store::StoredTakeback;
+use server::matches::writer::ActionLog;
 use server::matches::{Entry, NewMatch, StoredAction};
 use server::store::Store;
 
@@ -100,7 +100,12 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
             let mut expected: Vec<Entry> = (0..5).map(action).collect();
             expected.push(takeback(5));
             assert_eq!(stored.log, expected, "{backend:?} match {}", id.0);
-            let kept: Vec<Entry> = stored.actions().into_iter().cloned().map(Entry::Action).collect();
+            let kept: Vec<Entry> = stored
+                .actions()
+                .into_iter()
+                .cloned()
+                .map(Entry::Action)
+                .collect();
             assert_eq!(kept, expected[..2], "{backend:?}: the takeback folded in");
             assert_eq!(stored.last_seq, 15, "{backend:?}");
         }

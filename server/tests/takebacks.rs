@@ -36,9 +36,7 @@ fn answer(id: CommandId, match_id: MatchId, seat: u8, accept: bool) -> ClientMes
 /// skipped).
 async fn snapshot(client: &mut Client, match_id: MatchId) -> MatchSnapshot {
     client.ok(|id| watch(id, match_id, None)).await;
-    let is_snapshot = |m: &ServerMessage| {
-        matches!(m, ServerMessage::Snapshot { match_id: of, .. } if *of == match_id)
-    };
+    let is_snapshot = |m: &ServerMessage| matches!(m, ServerMessage::Snapshot { match_id: of, .. } if *of == match_id);
     match client.message_where(is_snapshot).await {
         ServerMessage::Snapshot { snapshot, .. } => snapshot,
         _ => unreachable!("only a snapshot is taken"),
@@ -60,7 +58,11 @@ async fn agree(addr: SocketAddr, spectator: &mut Client, match_id: MatchId, move
     let replayed = replay(addr, match_id).await;
     let actions: Vec<Option<String>> = replayed.actions.iter().map(|a| a.action.clone()).collect();
     assert_eq!(actions, known, "the replay of the log");
-    assert_eq!(replayed.views.last(), Some(&live.view), "the replay's last view");
+    assert_eq!(
+        replayed.views.last(),
+        Some(&live.view),
+        "the replay's last view"
+    );
     let record = get(addr, &format!("/api/matches/{}", match_id.0)).await;
     let recorded: Vec<&str> = record["actions"]
         .as_array()
@@ -192,7 +194,11 @@ async fn the_ai_and_a_hot_seat_agree_at_once() {
         let (_, _, mut a, _) = two_players(addr).await;
 
         // Against the AI: Alice's move and the AI's reply go at once.
-        let m = a.ok(|id| play_ai(id, "brandubh", 1, 0)).await.match_id.unwrap();
+        let m = a
+            .ok(|id| play_ai(id, "brandubh", 1, 0))
+            .await
+            .match_id
+            .unwrap();
         a.refused(ErrorCode::Conflict, |id| ask(id, m, 0)).await;
         let opening = brandubh_opening(&mut a, m).await;
         a.ok(|id| act(id, m, 0, &opening)).await;
@@ -201,13 +207,24 @@ async fn the_ai_and_a_hot_seat_agree_at_once() {
         let taken = a.ok(|id| ask(id, m, 0)).await.seq.unwrap().0;
         let event = a.event_at(m, taken).await;
         assert!(
-            matches!(event, MatchEvent::TakenBack { seat: 0, ply: 0, .. }),
+            matches!(
+                event,
+                MatchEvent::TakenBack {
+                    seat: 0,
+                    ply: 0,
+                    ..
+                }
+            ),
             "{backend:?}: {event:?}"
         );
 
         // In a hot-seat match the player holds every seat, so asking is agreeing.
         let body = json!({"hotseat": true});
-        let h = a.ok(|id| create(id, "tafl", "brandubh", body)).await.match_id.unwrap();
+        let h = a
+            .ok(|id| create(id, "tafl", "brandubh", body))
+            .await
+            .match_id
+            .unwrap();
         let opening = brandubh_opening(&mut a, h).await;
         a.ok(|id| act(id, h, 0, &opening)).await;
         let taken = a.ok(|id| ask(id, h, 0)).await.seq.unwrap().0;

@@ -500,9 +500,7 @@ impl Room {
             SeatAct::OfferDraw => self.offer_draw(player, seat),
             SeatAct::AnswerDraw { accept } => self.answer_draw(player, seat, accept).await,
             SeatAct::AskTakeback => self.ask_takeback(player, seat).await,
-            SeatAct::AnswerTakeback { accept } => {
-                self.answer_takeback(player, seat, accept).await
-            }
+            SeatAct::AnswerTakeback { accept } => self.answer_takeback(player, seat, accept).await,
             SeatAct::Abort => self.abort(player, seat).await,
             SeatAct::ClaimWin => self.claim_win(player, seat).await,
         }
@@ -1149,14 +1147,14 @@ impl Room {
     /// Whether this match's players may take actions back by agreement.
     fn may_take_back(&self) -> ApiResult<()> {
         if !self.spec.allows_takebacks() {
-            return Err(forbidden(
-                "this rated match was created without takebacks",
-            ));
+            return Err(forbidden("this rated match was created without takebacks"));
         }
         // Taking back a secret choice once the others have seen what came of it would let its
         // player choose again knowing more than they did.
         if self.game.hides_actions() {
-            return Err(forbidden("this game hides actions: they cannot be taken back"));
+            return Err(forbidden(
+                "this game hides actions: they cannot be taken back",
+            ));
         }
         Ok(())
     }
@@ -1194,7 +1192,12 @@ impl Room {
         Ok(self.ack_seq())
     }
 
-    async fn answer_takeback(&mut self, player: PlayerId, seat: u8, accept: bool) -> ApiResult<Ack> {
+    async fn answer_takeback(
+        &mut self,
+        player: PlayerId,
+        seat: u8,
+        accept: bool,
+    ) -> ApiResult<Ack> {
         self.seat_in_play(player, seat)?;
         if self.takeback.is_empty() {
             return Err(conflict("there is no takeback to answer"));

@@ -87,9 +87,10 @@ impl Row {
                 at_ms: t.at_ms,
                 command_id: None,
                 back_to: Some(t.back_to),
-                clocks_ms: t.clocks_ms.as_ref().map(|c| {
-                    serde_json::to_string(c).expect("a list of numbers serialises")
-                }),
+                clocks_ms: t
+                    .clocks_ms
+                    .as_ref()
+                    .map(|c| serde_json::to_string(c).expect("a list of numbers serialises")),
             },
         }
     }
