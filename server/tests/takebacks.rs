@@ -2,7 +2,8 @@
 //! asker's move and the reply after it go, the log keeps the takeback as an entry of its own, and
 //! the replay of the log, the live match and the match restored after a restart agree); refused
 //! in a rated game created without them, changing nothing; asked, declined and lapsing in a
-//! rated game created with them; granted at once by the AI and in a hot-seat match.
+//! rated game created with them, whose rematch keeps the choice, as a challenge does; granted at
+//! once by the AI and in a hot-seat match.
 
 mod common;
 
@@ -14,8 +15,8 @@ use common::{
     two_players, watch,
 };
 use protocol::{
-    ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchReplay, MatchSnapshot,
-    ServerMessage,
+    ChallengeSpec, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchReplay,
+    MatchSnapshot, ServerMessage,
 };
 use serde_json::{Value, json};
 
@@ -141,7 +142,7 @@ async fn a_takeback_accepted_in_a_casual_game_replays_the_same_after_a_restart()
 async fn a_rated_game_refuses_takebacks_unless_created_with_them() {
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, &[]).await;
-        let (_, _, mut a, mut b) = two_players(addr).await;
+        let (_, bjorn, mut a, mut b) = two_players(addr).await;
         let mut spectator = Client::visit(addr).await;
 
         // Rated without the option: refused, and nothing happened (Bjorn's move is the very
@@ -184,6 +185,52 @@ async fn a_rated_game_refuses_takebacks_unless_created_with_them() {
             "{event:?}"
         );
         agree(addr, &mut spectator, m, &["d1-d3"]).await;
+
+        // Its rematch keeps the choice, and so does a challenge.
+        a.ok(|id| ClientMessage::Resign {
+            id,
+            match_id: m,
+            seat: 0,
+        })
+        .await;
+        a.ok(|id| ClientMessage::OfferRematch { id, match_id: m })
+            .await;
+        let rematch = b
+            .ok(|id| ClientMessage::AnswerRematch {
+                id,
+                match_id: m,
+                accept: true,
+            })
+            .await
+            .match_id
+            .unwrap();
+        let spec = ChallengeSpec {
+            player: bjorn.player.id,
+            game: "tafl".into(),
+            variant: Some("brandubh".into()),
+            seat: None,
+            clock: None,
+            rated: true,
+            takebacks: true,
+        };
+        let challenge = a
+            .ok(|id| ClientMessage::Challenge { id, spec })
+            .await
+            .challenge_id
+            .unwrap();
+        let challenged = b
+            .ok(|id| ClientMessage::AnswerChallenge {
+                id,
+                challenge_id: challenge,
+                accept: true,
+            })
+            .await
+            .match_id
+            .unwrap();
+        for m in [rematch, challenged] {
+            let s = snapshot(&mut spectator, m).await;
+            assert_eq!((s.rated, s.takebacks), (true, true), "{backend:?}");
+        }
     }
 }
 
