@@ -1,9 +1,9 @@
 //! Takebacks by agreement over real sockets, on both backends: accepted in a casual game (the
 //! asker's move and the reply after it go, the log keeps the takeback as an entry of its own, and
-//! the replay of the log, the live match and the match restored after a restart agree); refused
-//! in a rated game created without them, changing nothing; asked, declined and lapsing in a
-//! rated game created with them, whose rematch keeps the choice, as a challenge does; granted at
-//! once by the AI and in a hot-seat match.
+//! the replay of the log, the record, the live match, the match restored after a restart and an
+//! analysis board from the finished match agree); refused in a rated game created without them,
+//! changing nothing; asked, declined and lapsing in a rated game created with them, whose rematch
+//! keeps the choice, as a challenge does; granted at once by the AI and in a hot-seat match.
 
 mod common;
 
@@ -11,12 +11,12 @@ use std::net::SocketAddr;
 
 use common::process::ServerProcess;
 use common::{
-    BACKENDS, Client, act, copenhagen_match, create, fresh_database, get, play_ai, start,
+    BACKENDS, Client, act, copenhagen_match, create, fresh_database, get, http, play_ai, start,
     two_players, watch,
 };
 use protocol::{
-    ChallengeSpec, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchReplay,
-    MatchSnapshot, ServerMessage,
+    AnalysisPosition, ChallengeSpec, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId,
+    MatchReplay, MatchSnapshot, ServerMessage,
 };
 use serde_json::{Value, json};
 
@@ -134,7 +134,27 @@ async fn a_takeback_accepted_in_a_casual_game_replays_the_same_after_a_restart()
         let mut spectator = Client::visit(addr).await;
         agree(addr, &mut spectator, m, &["h1-h3", "f4-b4"]).await;
         let again = snapshot(&mut a, m).await;
-        assert_eq!(again.view, snapshot(&mut spectator, m).await.view);
+        let live = snapshot(&mut spectator, m).await;
+        assert_eq!(again.view, live.view);
+
+        // Once it is over, an analysis board starts from the same position.
+        a.ok(|id| ClientMessage::Resign {
+            id,
+            match_id: m,
+            seat: 0,
+        })
+        .await;
+        let analysed: AnalysisPosition = http()
+            .post(format!("http://{addr}/api/analysis/position"))
+            .bearer_auth(&alice.token)
+            .json(&json!({"match_id": m.0}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(analysed.view, live.view, "{backend:?}: the analysis board");
     }
 }
 

@@ -655,3 +655,50 @@ pub(crate) async fn insert_match(
     }
     Ok(id)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(ply: u32) -> Entry {
+        Entry::Action(StoredAction {
+            ply,
+            seq: u64::from(ply),
+            seat: (ply % 2) as u8,
+            action: format!("a{ply}"),
+            clock_ms: None,
+            at_ms: 0,
+            command_id: None,
+        })
+    }
+
+    fn takeback(ply: u32, back_to: u32) -> Entry {
+        Entry::Takeback(StoredTakeback {
+            ply,
+            seq: u64::from(ply),
+            seat: 0,
+            back_to,
+            clocks_ms: None,
+            at_ms: 0,
+        })
+    }
+
+    fn kept(log: &[Entry]) -> Vec<&str> {
+        fold(log).iter().map(|a| a.action.as_str()).collect()
+    }
+
+    #[test]
+    fn takebacks_fold_in_order_each_counting_the_actions_in_play_then() {
+        let log = [action(0), action(1), action(2), takeback(3, 1), action(4)];
+        assert_eq!(kept(&log), ["a0", "a4"]);
+        let log = [
+            action(0),
+            action(1),
+            takeback(2, 0),
+            action(3),
+            takeback(4, 0),
+        ];
+        assert!(kept(&log).is_empty());
+        assert_eq!(kept(&[action(0), takeback(1, 1)]), ["a0"]);
+    }
+}
