@@ -1,6 +1,7 @@
 // The match page: players and clocks, the board, the move list, the controls (resign, draws,
-// takebacks, abort, claim a win) and the result, with its rematch: offered, answered, lapsed when a player
-// leaves, and once every player agreed, the way to the new match (where its players are taken).
+// takebacks, abort, claim a win) and the result, with its rematch: offered, answered, lapsed
+// when a player leaves, and once every player agreed, the way to the new match (where its
+// players are taken).
 // It follows the match over the shared socket: a snapshot,
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
@@ -416,9 +417,11 @@ export default async function render(root, params, app) {
     if (playing && started && m.drawOffer === null && m.yourSeats.length < m.seats.length) {
       list.push(button("offer-draw", t("match.offer-draw"), () => send({ type: "offer_draw", seat })));
     }
-    if (playing && started && m.takebacks && m.takebackOffer === null && m.log.length > 0) {
-      // In a hot-seat match, the last move's seat (when known) takes back just that move.
-      const asker = m.yourSeats.length === 1 ? seat : (m.log.at(-1).seat ?? seat);
+    // In a hot-seat match, the last move's seat (when known) takes back just that move.
+    const asker = m.yourSeats.length === 1 ? seat : (m.log.at(-1)?.seat ?? seat);
+    // A move's seat is known from its event, not from a snapshot: unknown, it may be the asker's.
+    const askerMoved = m.log.some((a) => a.seat === asker || a.seat === null);
+    if (playing && started && m.takebacks && m.takebackOffer === null && askerMoved) {
       list.push(button("take-back", t("match.take-back"), () => send({ type: "ask_takeback", seat: asker }), "secondary"));
     }
     if (playing && !everyoneActed) list.push(button("abort", t("match.abort"), () => send({ type: "abort", seat })));
