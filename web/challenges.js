@@ -69,7 +69,9 @@ export function showChallenges(app, socket) {
       : [button(`challenge-accept-${c.id}`, t("match.accept"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: true })),
         button(`challenge-decline-${c.id}`, t("match.decline"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: false }), "secondary")];
     const clock = t(c.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(c.clock) });
-    const kind = c.two_games ? `${clock} · ${t("form.two-games")}` : clock;
+    // A rated match's takebacks are part of what is accepted (a casual one always allows them).
+    const timed = c.rated && c.takebacks ? t("challenge.with-takebacks", { kind: clock }) : clock;
+    const kind = c.two_games ? `${timed} · ${t("form.two-games")}` : timed;
     const terms = t("challenge.terms", { game: gameName(c.game), variant: c.variant, side: seatName(c.game, sent ? c.seat : 1 - c.seat), kind });
     // One's own challenge only waits: a line, so as to hide little of the page; its terms on
     // hovering it.

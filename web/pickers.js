@@ -56,6 +56,22 @@ export function seatSelect(picker, testid) {
   return seat;
 }
 
+// Whether a rated match allows takebacks by agreement: it follows the form's rated box, since a
+// casual match always allows them.
+export function takebacksBox(rated, testid) {
+  const box = el("input", { type: "checkbox", "data-testid": testid });
+  const follow = () => {
+    box.disabled = !rated.checked;
+    if (!rated.checked) box.checked = false;
+  };
+  rated.addEventListener("change", follow);
+  follow();
+  return {
+    node: el("label", { class: "check", title: t("form.takebacks-hint") }, box, t("form.takebacks")),
+    value: () => box.checked,
+  };
+}
+
 export function select(testid, options, selected) {
   return el("select", { "data-testid": testid },
     options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));

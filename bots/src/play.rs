@@ -289,6 +289,7 @@ impl Pair {
             variant: self.variant.clone(),
             seats: None,
             rated: false,
+            takebacks: false,
             clock: None,
             visibility: Visibility::Open,
             hotseat: false,

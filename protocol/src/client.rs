@@ -74,6 +74,19 @@ pub enum ClientMessage {
         seat: u8,
         accept: bool,
     },
+    /// Ask the other seats to take back this seat's last action (and every action after it).
+    AskTakeback {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+    },
+    /// Accept or decline the takeback asked for, for one of your seats.
+    AnswerTakeback {
+        id: CommandId,
+        match_id: MatchId,
+        seat: u8,
+        accept: bool,
+    },
     /// Call the match off; allowed until every seat has acted once.
     Abort {
         id: CommandId,
@@ -200,6 +213,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "resign",
     "offer_draw",
     "answer_draw",
+    "ask_takeback",
+    "answer_takeback",
     "abort",
     "claim_win",
     "queue_join",
@@ -231,6 +246,8 @@ impl ClientMessage {
             ClientMessage::Resign { .. } => "resign",
             ClientMessage::OfferDraw { .. } => "offer_draw",
             ClientMessage::AnswerDraw { .. } => "answer_draw",
+            ClientMessage::AskTakeback { .. } => "ask_takeback",
+            ClientMessage::AnswerTakeback { .. } => "answer_takeback",
             ClientMessage::Abort { .. } => "abort",
             ClientMessage::ClaimWin { .. } => "claim_win",
             ClientMessage::QueueJoin { .. } => "queue_join",
@@ -269,6 +286,15 @@ impl ClientMessage {
                 seat,
                 accept,
             } => (id, match_id, seat, SeatAct::AnswerDraw { accept }),
+            ClientMessage::AskTakeback { id, match_id, seat } => {
+                (id, match_id, seat, SeatAct::AskTakeback)
+            }
+            ClientMessage::AnswerTakeback {
+                id,
+                match_id,
+                seat,
+                accept,
+            } => (id, match_id, seat, SeatAct::AnswerTakeback { accept }),
             ClientMessage::Abort { id, match_id, seat } => (id, match_id, seat, SeatAct::Abort),
             ClientMessage::ClaimWin { id, match_id, seat } => {
                 (id, match_id, seat, SeatAct::ClaimWin)
@@ -296,6 +322,8 @@ impl ClientMessage {
             | ClientMessage::Resign { id, .. }
             | ClientMessage::OfferDraw { id, .. }
             | ClientMessage::AnswerDraw { id, .. }
+            | ClientMessage::AskTakeback { id, .. }
+            | ClientMessage::AnswerTakeback { id, .. }
             | ClientMessage::Abort { id, .. }
             | ClientMessage::ClaimWin { id, .. }
             | ClientMessage::QueueJoin { id, .. }
@@ -315,7 +343,8 @@ impl ClientMessage {
 }
 
 /// What a seat command asks of its seat: the messages that act for one seat of a match
-/// (`legal`, `act`, `resign`, `offer_draw`, `answer_draw`, `abort`, `claim_win`) differ only in
+/// (`legal`, `act`, `resign`, `offer_draw`, `answer_draw`, `ask_takeback`, `answer_takeback`,
+/// `abort`, `claim_win`) differ only in
 /// this, so a server carries them as one [`SeatCommand`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeatAct {
@@ -324,6 +353,8 @@ pub enum SeatAct {
     Resign,
     OfferDraw,
     AnswerDraw { accept: bool },
+    AskTakeback,
+    AnswerTakeback { accept: bool },
     Abort,
     ClaimWin,
 }
@@ -354,6 +385,9 @@ pub struct CreateMatch {
     /// Rated matches change Elo ratings; hot-seat matches are always casual.
     #[serde(default)]
     pub rated: bool,
+    /// Whether a rated match allows takebacks by agreement (casual ones always do).
+    #[serde(default)]
+    pub takebacks: bool,
     /// A Fischer clock, or a per-move clock of days (correspondence); untimed when absent.
     #[serde(default)]
     pub clock: Option<ClockSpec>,
@@ -389,6 +423,9 @@ pub struct ChallengeSpec {
     /// A two-game match: a second game with the sides swapped follows the first.
     #[serde(default)]
     pub two_games: bool,
+    /// Whether the match, if rated, allows takebacks by agreement (casual ones always do).
+    #[serde(default)]
+    pub takebacks: bool,
 }
 
 /// A match's clock. A Fischer clock: `base_ms` per seat, `increment_ms` added after each of the

@@ -184,6 +184,9 @@ pub struct Challenge {
     /// The challenger's seat; the challenged player takes the other.
     pub seat: u8,
     pub rated: bool,
+    /// Whether the match, if rated, allows takebacks by agreement.
+    #[serde(default)]
+    pub takebacks: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
     /// A two-game match, the sides swapped for the second game.
@@ -290,6 +293,25 @@ pub enum MatchEvent {
     DrawDeclined {
         seat: u8,
     },
+    /// A seat asks to take back its last action; the other seats may answer with
+    /// `answer_takeback`.
+    TakebackOffered {
+        seat: u8,
+    },
+    TakebackDeclined {
+        seat: u8,
+    },
+    /// Every seat agreed: the match went back to the position after its first `ply` actions,
+    /// undoing `seat`'s last action and every action after it. `view` is the state as the
+    /// recipient may see it then; clocks keep the time they had.
+    TakenBack {
+        seat: u8,
+        ply: u32,
+        view: Value,
+        to_act: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks_ms: Option<Vec<u64>>,
+    },
     /// The seat's player has no socket left; after `claim_after_ms` without them, their
     /// opponents may claim the win.
     Disconnected {
@@ -376,6 +398,12 @@ pub struct MatchSnapshot {
     pub actions: Vec<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<u8>,
+    /// Whether its players may take actions back by agreement.
+    #[serde(default)]
+    pub takebacks: bool,
+    /// The seat asking for a takeback, if one is asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback_offer: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<MatchResult>,
     /// A game of a two-game match: which series, and which game of it.

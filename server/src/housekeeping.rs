@@ -47,10 +47,10 @@ async fn pass(state: &AppState) {
             return;
         }
     };
-    for (id, plies) in idle {
+    for (id, entries) in idle {
         let expired = state
             .rooms()
-            .ask(id, |reply| Command::Expire { plies, reply })
+            .ask(id, |reply| Command::Expire { entries, reply })
             .await;
         match expired {
             Ok(true) => tracing::info!(match_id = id.0, "idle match called off"),

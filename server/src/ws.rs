@@ -542,6 +542,8 @@ impl Session {
             | ClientMessage::Resign { .. }
             | ClientMessage::OfferDraw { .. }
             | ClientMessage::AnswerDraw { .. }
+            | ClientMessage::AskTakeback { .. }
+            | ClientMessage::AnswerTakeback { .. }
             | ClientMessage::Abort { .. }
             | ClientMessage::ClaimWin { .. }) => {
                 let me = self.player()?.id;

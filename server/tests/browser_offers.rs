@@ -254,6 +254,7 @@ async fn a_challenge_is_a_notification_on_any_page_and_accepting_it_opens_the_ma
                 clock: None,
                 rated: false,
                 two_games: false,
+                takebacks: false,
             },
         })
         .await;
@@ -319,6 +320,7 @@ async fn a_two_game_match_shows_which_game_it_is_and_the_series_result() {
                 clock: None,
                 rated: false,
                 two_games: true,
+                takebacks: false,
             },
         })
         .await;

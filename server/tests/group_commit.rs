@@ -1,6 +1,6 @@
-//! The group-commit writer behind `ActionLog::append`: actions of many matches arriving at
-//! once are all stored, in order per match, with each match's event count; an action that
-//! cannot be stored fails alone, without sinking the others written with it.
+//! The group-commit writer behind `ActionLog::append`: actions (and takebacks) of many matches
+//! arriving at once are all stored, in order per match, with each match's event count; an
+//! action that cannot be stored fails alone, without sinking the others written with it.
 
 mod common;
 
@@ -10,8 +10,9 @@ use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
 use server::matches::new_match::Opening;
+use server::matches::store::StoredTakeback;
 use server::matches::writer::ActionLog;
-use server::matches::{NewMatch, StoredAction};
+use server::matches::{Entry, NewMatch, StoredAction};
 use server::store::Store;
 
 /// A match waiting for its players.
@@ -21,6 +22,7 @@ fn spec() -> Opening {
         variant: "brandubh".into(),
         seats: 2,
         rated: false,
+        takebacks: false,
         clock: None,
         private: false,
         invite: None,
@@ -39,8 +41,8 @@ fn spec() -> Opening {
 }
 
 /// The action at `ply`, as event `ply + 10` (as if a few other events came before).
-fn action(ply: u32) -> StoredAction {
-    StoredAction {
+fn action(ply: u32) -> Entry {
+    Entry::Action(StoredAction {
         ply,
         seq: u64::from(ply) + 10,
         seat: (ply % 2) as u8,
@@ -48,7 +50,19 @@ fn action(ply: u32) -> StoredAction {
         clock_ms: ply.is_multiple_of(3).then_some(1000 * u64::from(ply)),
         at_ms: 100 + i64::from(ply),
         command_id: ply.is_multiple_of(2).then(|| format!("cmd-{ply}")),
-    }
+    })
+}
+
+/// A takeback at `ply` back to the first two actions.
+fn takeback(ply: u32) -> Entry {
+    Entry::Takeback(StoredTakeback {
+        ply,
+        seq: u64::from(ply) + 10,
+        seat: 0,
+        back_to: 2,
+        clocks_ms: Some(vec![1000, 2000]),
+        at_ms: 100 + i64::from(ply),
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -74,8 +88,8 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
         for played in join_all(playing).await {
             played.unwrap();
         }
-        // A ply stored twice is refused; the actions sent with it are stored all the same.
-        let (again, sixth) = (action(2), action(5));
+        // A ply stored twice is refused; the takebacks sent with it are stored all the same.
+        let (again, sixth) = (action(2), takeback(5));
         let refused = log.append(ids[0], &again);
         let others = join_all(ids.iter().map(|&id| log.append(id, &sixth)));
         let (refused, others) = tokio::join!(refused, others);
@@ -85,8 +99,16 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
         }
         for &id in &ids {
             let stored = store.load_match(id).await.unwrap().unwrap();
-            let expected: Vec<StoredAction> = (0..6).map(action).collect();
-            assert_eq!(stored.actions, expected, "{backend:?} match {}", id.0);
+            let mut expected: Vec<Entry> = (0..5).map(action).collect();
+            expected.push(takeback(5));
+            assert_eq!(stored.log, expected, "{backend:?} match {}", id.0);
+            let kept: Vec<Entry> = stored
+                .actions()
+                .into_iter()
+                .cloned()
+                .map(Entry::Action)
+                .collect();
+            assert_eq!(kept, expected[..2], "{backend:?}: the takeback folded in");
             assert_eq!(stored.last_seq, 15, "{backend:?}");
         }
     }
@@ -120,5 +142,5 @@ async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
         log.append(id, &action(ply)).await.unwrap();
     }
     let stored = store.load_match(id).await.unwrap().unwrap();
-    assert_eq!(stored.actions, (0..4).map(action).collect::<Vec<_>>());
+    assert_eq!(stored.log, (0..4).map(action).collect::<Vec<_>>());
 }

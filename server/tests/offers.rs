@@ -45,6 +45,7 @@ fn challenge(id: CommandId, player: PlayerId, seat: u8) -> ClientMessage {
             clock: Some(CLOCK),
             rated: true,
             two_games: false,
+            takebacks: false,
         },
     }
 }
@@ -600,6 +601,7 @@ async fn challenges_are_rate_limited_and_bad_ones_change_nothing() {
                     clock: None,
                     rated: false,
                     two_games: false,
+                    takebacks: false,
                 };
                 change(&mut spec);
                 ClientMessage::Challenge { id, spec }

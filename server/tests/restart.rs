@@ -407,7 +407,7 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
         // The server died after the final move was stored and before the result was: the
         // action is in the log, the match still live. (Written here as the room writes it.)
         let store = server::store::Store::connect(&url).await.unwrap();
-        let final_move = server::matches::StoredAction {
+        let final_move = server::matches::Entry::Action(server::matches::StoredAction {
             ply: last as u32,
             seq: played.seq + 1,
             seat: mover,
@@ -415,7 +415,7 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
             clock_ms: Some(played.clocks_ms[usize::from(mover)] + 1_000),
             at_ms: server::clock::now_ms(),
             command_id: Some("final".into()),
-        };
+        });
         let log = server::matches::writer::ActionLog::start(&store);
         log.append(match_id, &final_move).await.unwrap();
         drop((log, store));

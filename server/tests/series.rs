@@ -49,6 +49,7 @@ impl Pair {
                     clock: Some(CLOCK),
                     rated: true,
                     two_games: true,
+                    takebacks: false,
                 },
             })
             .await;

@@ -9,7 +9,7 @@ import { clockOf, gameName, games } from "../catalog.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoards } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
-import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
+import { gamePicker, seatSelect, select, takebacksBox, timeOptions } from "../pickers.js";
 
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
 // cards, what refreshes them, and how to join a private match by its code.
@@ -87,6 +87,7 @@ async function playCards(app, { message, fail, goTo }) {
   const privTime = select("private-time", [["", t("time.none")], ["bullet", "1+0"], ["blitz", "5+3"], ["rapid", "15+10"], ["classical", "30+20"],
     ...[1, 3, 7, 14].map((days) => [`days-${days}`, perMoveText(days * DAY_MS)])], "");
   const privRated = ratedBox("private-rated");
+  const privTakebacks = takebacksBox(privRated, "private-takebacks");
   // A custom variant, for a game whose board declares `customRules` (tafl: any OpenTafl rules
   // string the server's engine accepts), previewed as it is typed, with the engine's own error
   // naming what it refuses. Casual only.
@@ -105,6 +106,7 @@ async function playCards(app, { message, fail, goTo }) {
     customPreview.replaceChildren();
     privRated.disabled = app.me.guest || rules !== "";
     if (rules) privRated.checked = false;
+    privRated.dispatchEvent(new Event("change"));
     if (!rules) return;
     const { game } = priv.value();
     try {
@@ -137,7 +139,7 @@ async function playCards(app, { message, fail, goTo }) {
   const createPrivate = el("button", { "data-testid": "private-create" }, t("lobby.create-private"));
   createPrivate.onclick = async () => {
     message.textContent = "";
-    const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, seat: Number(privSeat.value) };
+    const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, takebacks: privTakebacks.value(), seat: Number(privSeat.value) };
     if (!customBox.hidden && custom.value.trim()) msg.variant = custom.value.trim();
     if (privTime.value) msg.clock = clockOf(privTime.value);
     try {
@@ -183,7 +185,7 @@ async function playCards(app, { message, fail, goTo }) {
         el("label", { class: "check" }, aiRated, t("form.rated")), el("div", { class: "row" }, playAi)),
       el("section", { class: "card" }, el("h2", {}, t("lobby.play-friend")), ...priv.nodes,
         el("label", {}, t("lobby.your-side"), privSeat), el("label", {}, t("form.time"), privTime),
-        el("label", { class: "check" }, privRated, t("form.rated")), customBox, el("div", { class: "row" }, createPrivate),
+        el("label", { class: "check" }, privRated, t("form.rated")), privTakebacks.node, customBox, el("div", { class: "row" }, createPrivate),
         el("h3", {}, t("lobby.join-by-code")), el("div", { class: "row" }, code, join)),
       el("section", { class: "card" }, el("h2", {}, t("lobby.hot-seat")), el("p", { class: "muted" }, t("lobby.hot-seat-hint")),
         ...hot.nodes, el("div", { class: "row" }, hotPlay)),

@@ -114,6 +114,8 @@ export function positions(api, matchId) {
   return {
     keep(count, view) {
       views[count] = view;
+      // Positions after it were taken back, if there were any.
+      views.length = count + 1;
     },
     async get(count) {
       if (views[count] === undefined) {

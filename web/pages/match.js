@@ -1,6 +1,7 @@
 // The match page: players and clocks, the board, the move list, the controls (resign, draws,
-// abort, claim a win) and the result, with its rematch: offered, answered, lapsed when a player
-// leaves, and once every player agreed, the way to the new match (where its players are taken).
+// takebacks, abort, claim a win) and the result, with its rematch: offered, answered, lapsed
+// when a player leaves, and once every player agreed, the way to the new match (where its
+// players are taken).
 // It follows the match over the shared socket: a snapshot,
 // then numbered events; after a dropped connection it watches again from the last event seen
 // (`since`), so the server replays what was missed (or sends a fresh snapshot).
@@ -70,6 +71,7 @@ export default async function render(root, params, app) {
   const boardBox = el("div", { class: "board-box", "data-testid": "board" });
   const controls = el("div", { class: "row controls" });
   const drawBox = el("div", { class: "row draw", hidden: true });
+  const takebackBox = el("div", { class: "row draw", hidden: true });
   const moves = el("ol", { class: "moves", "data-testid": "move-list" });
   const message = el("p", { class: "error", "data-testid": "match-error" });
   const marker = el("div", { class: "viewing", "data-testid": "viewing", hidden: true });
@@ -82,7 +84,7 @@ export default async function render(root, params, app) {
     el("div", { class: "match" },
       el("div", { class: "match-info" }, header, seriesLine, players, turn, watchers, banner, nextGame, invite, marker),
       el("div", { class: "match-board" }, boardBox, typed.node),
-      el("aside", { class: "match-side card" }, controls, drawBox, message, switches, el("h3", {}, t("match.moves")), moves,
+      el("aside", { class: "match-side card" }, controls, drawBox, takebackBox, message, switches, el("h3", {}, t("match.moves")), moves,
         el("h3", {}, t("chat.title")), chat.node)),
     speech.node,
   );
@@ -161,6 +163,8 @@ export default async function render(root, params, app) {
       view: s.view,
       log: s.actions.map((action) => ({ seat: null, action })),
       drawOffer: s.draw_offer ?? null,
+      takebacks: s.takebacks ?? false,
+      takebackOffer: s.takeback_offer ?? null,
       result: s.result ?? null,
       series: s.series ?? null,
       started: s.to_act.length > 0 || s.result != null || s.actions.length > 0,
@@ -246,6 +250,8 @@ export default async function render(root, params, app) {
         speech.say(`${seatName(m.game, e.seat)}: ${e.action ?? t("match.moved")}`);
         m.toAct = e.to_act;
         if (m.drawOffer !== null && m.drawOffer !== e.seat) m.drawOffer = null;
+        // Any move makes a takeback asked for lapse.
+        m.takebackOffer = null;
         setClocks(e.clocks_ms);
         break;
       case "draw_offered":
@@ -253,6 +259,22 @@ export default async function render(root, params, app) {
         break;
       case "draw_declined":
         m.drawOffer = null;
+        break;
+      case "takeback_offered":
+        m.takebackOffer = e.seat;
+        break;
+      case "takeback_declined":
+        m.takebackOffer = null;
+        break;
+      case "taken_back":
+        m.log = m.log.slice(0, e.ply);
+        m.view = e.view;
+        past.keep(e.ply, e.view);
+        viewing = null;
+        speech.say(t("match.taken-back"));
+        m.toAct = e.to_act;
+        m.takebackOffer = null;
+        setClocks(e.clocks_ms);
         break;
       case "disconnected":
         m.seats[e.seat].connected = false;
@@ -277,6 +299,7 @@ export default async function render(root, params, app) {
         m.result = e.result;
         m.toAct = [];
         m.drawOffer = null;
+        m.takebackOffer = null;
         drawChat();
         loadChat();
         loadSeries();
@@ -447,6 +470,13 @@ export default async function render(root, params, app) {
     if (playing && started && m.drawOffer === null && m.yourSeats.length < m.seats.length) {
       list.push(button("offer-draw", t("match.offer-draw"), () => send({ type: "offer_draw", seat })));
     }
+    // In a hot-seat match, the last move's seat (when known) takes back just that move.
+    const asker = m.yourSeats.length === 1 ? seat : (m.log.at(-1)?.seat ?? seat);
+    // A move's seat is known from its event, not from a snapshot: unknown, it may be the asker's.
+    const askerMoved = m.log.some((a) => a.seat === asker || a.seat === null);
+    if (playing && started && m.takebacks && m.takebackOffer === null && askerMoved) {
+      list.push(button("take-back", t("match.take-back"), () => send({ type: "ask_takeback", seat: asker }), "secondary"));
+    }
     if (playing && !everyoneActed) list.push(button("abort", t("match.abort"), () => send({ type: "abort", seat })));
     // In correspondence, players come and go: the clock, not their absence, ends the match.
     const opponentsAway = !m.clock?.per_move && m.seats.some((s, i) => !m.yourSeats.includes(i) && s.player && !s.connected);
@@ -461,15 +491,24 @@ export default async function render(root, params, app) {
     }
     controls.replaceChildren(...list);
 
-    // An open offer: the other seats may answer it.
-    const answering = m.drawOffer !== null && playing ? m.yourSeats.find((s) => s !== m.drawOffer) : undefined;
-    drawBox.hidden = m.drawOffer === null || m.result !== null;
-    if (m.drawOffer !== null) {
-      const who = m.seats[m.drawOffer].player?.name ?? seatName(m.game, m.drawOffer);
-      fill(drawBox, el("span", { "data-testid": "draw-offer" }, t("match.draw-offered", { who })),
-        answering !== undefined ? button("accept-draw", t("match.accept"), () => send({ type: "answer_draw", seat: answering, accept: true })) : null,
-        answering !== undefined ? button("decline-draw", t("match.decline"), () => send({ type: "answer_draw", seat: answering, accept: false }), "secondary") : null);
-    }
+    offerLine(drawBox, m.drawOffer, "draw", (who) => t("match.draw-offered", { who }), playing);
+    offerLine(takebackBox, m.takebackOffer, "takeback", (who) => t("match.takeback-asked", { who }), playing);
+  };
+
+  // An open offer (`kind`: a draw, a takeback) made by seat `offering`: what it is, and to the
+  // players of the other seats the way to answer it.
+  const offerLine = (box, offering, kind, text, playing) => {
+    const answering = offering !== null && playing ? m.yourSeats.find((s) => s !== offering) : undefined;
+    const appears = box.hidden;
+    box.hidden = offering === null || m.result !== null;
+    if (offering === null) return;
+    const who = m.seats[offering].player?.name ?? seatName(m.game, offering);
+    const answer = (accept) => send({ type: `answer_${kind}`, seat: answering, accept });
+    fill(box, el("span", { "data-testid": `${kind}-offer` }, text(who)),
+      answering !== undefined ? button(`accept-${kind}`, t("match.accept"), () => answer(true)) : null,
+      answering !== undefined ? button(`decline-${kind}`, t("match.decline"), () => answer(false), "secondary") : null);
+    // Under the board on a phone: brought into view to be answered.
+    if (appears && answering !== undefined) box.scrollIntoView({ block: "nearest" });
   };
 
   const boardState = () => (viewing !== null ? pastState() : {

@@ -9,7 +9,7 @@ import { SEAT_COLOURS } from "../boards/svg.js";
 import { clockOf, gameName, seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 import { reasonText } from "../results.js";
-import { gamePicker, seatSelect, select, timeOptions } from "../pickers.js";
+import { gamePicker, seatSelect, select, takebacksBox, timeOptions } from "../pickers.js";
 
 const CHART_W = 640;
 const CHART_H = 240;
@@ -101,11 +101,12 @@ async function otherCards(app, profile) {
   const casual = app.me.guest || them.guest;
   const rated = el("input", { type: "checkbox", checked: !casual, disabled: casual, "data-testid": "challenge-rated" });
   const twoGames = el("input", { type: "checkbox", "data-testid": "challenge-two-games" });
+  const takebacks = takebacksBox(rated, "challenge-takebacks");
   const send = el("button", { "data-testid": "challenge-send" }, t("challenge.send"));
   send.onclick = async () => {
     error.textContent = "";
     const { game, variant } = picker.value();
-    const msg = { type: "challenge", player: them.id, game, variant, seat: Number(side.value), rated: rated.checked, two_games: twoGames.checked };
+    const msg = { type: "challenge", player: them.id, game, variant, seat: Number(side.value), rated: rated.checked, takebacks: takebacks.value(), two_games: twoGames.checked };
     const clock = clockOf(time.value);
     if (clock) msg.clock = clock;
     try {
@@ -116,7 +117,7 @@ async function otherCards(app, profile) {
   };
   return [el("section", { class: "card challenge-card" }, title,
     el("div", { class: "challenge-form" }, ...picker.nodes, el("label", {}, t("lobby.your-side"), side), el("label", {}, t("form.time"), time),
-      el("label", { class: "check" }, rated, t("form.rated")), el("label", { class: "check" }, twoGames, t("form.two-games"))),
+      el("label", { class: "check" }, rated, t("form.rated")), takebacks.node, el("label", { class: "check" }, twoGames, t("form.two-games"))),
     el("div", { class: "row" }, send, follow), error)];
 }
 

@@ -216,12 +216,13 @@ async fn position(state: &AppState, player: PlayerId, start: Start) -> ApiResult
                     ),
                 ));
             }
-            let ply = ply.map_or(m.actions.len(), |p| p as usize);
-            if ply > m.actions.len() {
+            let played = m.actions();
+            let ply = ply.map_or(played.len(), |p| p as usize);
+            if ply > played.len() {
                 return Err(bad(format!(
                     "match {} has {} actions: ply {ply} is past its end",
                     id.0,
-                    m.actions.len()
+                    played.len()
                 )));
             }
             let mut hosted = hosted::host(
@@ -230,11 +231,11 @@ async fn position(state: &AppState, player: PlayerId, start: Start) -> ApiResult
                 usize::from(m.spec.seats),
                 m.spec.seed,
             )?;
-            for a in &m.actions[..ply] {
+            for (index, a) in played[..ply].iter().enumerate() {
                 hosted.play(a.seat, &a.action).map_err(|e| {
                     ApiError::new(
                         ErrorCode::Internal,
-                        format!("match {} no longer replays at ply {}: {e}", id.0, a.ply),
+                        format!("match {} no longer replays at ply {index}: {e}", id.0),
                     )
                 })?;
             }

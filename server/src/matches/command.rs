@@ -11,8 +11,8 @@ use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
 
 pub enum Command {
-    /// The move the AI found for an AI seat, with the number of actions played when it began
-    /// (a move for an older position is dropped and searched again).
+    /// The move the AI found for an AI seat, with the number of log entries when it began
+    /// (a move for an older position, takebacks included, is dropped and searched again).
     AiMove {
         seat: u8,
         ply: usize,
@@ -76,10 +76,11 @@ pub enum Command {
         player: PlayerId,
         until_ms: Option<i64>,
     },
-    /// Aborts an idle casual match (reason `idle`), unless an action came in since the
-    /// housekeeping counted `plies` of them. Answers whether it was aborted.
+    /// Aborts an idle casual match (reason `idle`), unless an entry of its log (an action, a
+    /// takeback) came in since the housekeeping counted `entries` of them. Answers whether it
+    /// was aborted.
     Expire {
-        plies: usize,
+        entries: usize,
         reply: oneshot::Sender<ApiResult<bool>>,
     },
 }

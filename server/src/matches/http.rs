@@ -61,16 +61,17 @@ async fn replay(
     let over = m.status.is_over();
     let mut game = fresh_game(&m)?;
     let secret = !over && game.hides_actions();
-    let mut views = Vec::with_capacity(m.actions.len() + 1);
+    let played = m.actions();
+    let mut views = Vec::with_capacity(played.len() + 1);
     views.push(game.view(None));
-    let mut actions = Vec::with_capacity(m.actions.len());
-    for a in &m.actions {
+    let mut actions = Vec::with_capacity(played.len());
+    for (ply, a) in played.into_iter().enumerate() {
         // A stored action was legal when it was played; failing now means the engine changed
         // under the stored log, which the client cannot fix.
         game.play(a.seat, &a.action).map_err(|e| {
             ApiError::new(
                 ErrorCode::Internal,
-                format!("match {id} no longer replays at ply {}: {e}", a.ply),
+                format!("match {id} no longer replays at ply {ply}: {e}"),
             )
         })?;
         views.push(game.view(None));
@@ -299,8 +300,8 @@ async fn match_record(
     let mut game = fresh_game(&m)?;
     let secret = !over && game.hides_actions();
     let actions = m
-        .actions
-        .iter()
+        .actions()
+        .into_iter()
         .map(|a| RecordedAction {
             seq: Seq(a.seq),
             seat: a.seat,
@@ -326,7 +327,7 @@ fn fresh_game(m: &StoredMatch) -> ApiResult<Box<dyn Hosted>> {
 /// The game's record in its interchange notation (tafl: OpenTafl), rebuilt by playing the log on
 /// the match's fresh game; none for a game without one, or a log the engine no longer replays.
 fn game_record(game: &mut dyn Hosted, m: &StoredMatch) -> Option<GameRecord> {
-    for a in &m.actions {
+    for a in m.actions() {
         game.play(a.seat, &a.action).ok()?;
     }
     let (format, text) = game.record()?;
@@ -396,7 +397,7 @@ fn action_lines(m: &StoredMatch) -> String {
         .map(|g| g.seat_names)
         .unwrap_or_default();
     let mut text = String::new();
-    for a in &m.actions {
+    for a in m.actions() {
         let seat = usize::from(a.seat);
         match seat_names.get(seat) {
             Some(name) => text.push_str(name),

@@ -21,4 +21,4 @@ pub mod writer;
 pub use command::Command;
 pub use new_match::NewMatch;
 pub use registry::Rooms;
-pub use store::{Status, StoredAction, StoredMatch};
+pub use store::{Entry, Status, StoredAction, StoredMatch};

@@ -16,6 +16,9 @@ pub struct NewMatch {
     pub variant: String,
     pub seats: u8,
     pub rated: bool,
+    /// Whether a rated match allows takebacks by agreement, as its players chose (casual ones
+    /// always do: see [`NewMatch::allows_takebacks`]).
+    pub takebacks: bool,
     /// A Fischer clock, or a per-move clock of days (correspondence); none for an untimed
     /// match.
     pub clock: Option<ClockSpec>,
@@ -93,6 +96,7 @@ impl NewMatch {
             variant: settled.variant,
             seats: settled.seats,
             rated,
+            takebacks: false,
             clock,
             private: false,
             invite: None,
@@ -123,6 +127,7 @@ impl NewMatch {
         new.private = spec.visibility == Visibility::Private;
         new.invite = new.private.then(invite_code);
         new.hotseat = spec.hotseat;
+        new.takebacks = spec.takebacks;
         Ok(new)
     }
 
@@ -147,6 +152,12 @@ impl NewMatch {
         }
         self.two_games = two_games;
         Ok(self)
+    }
+
+    /// Whether its players may take actions back by agreement: always in a casual match, in a
+    /// rated one only if it was created allowing it.
+    pub fn allows_takebacks(&self) -> bool {
+        !self.rated || self.takebacks
     }
 
     /// Checks that a seat is one of the match's.

@@ -25,7 +25,7 @@ use super::followers::Followers;
 use super::hosted::{Hosted, host};
 use super::new_match::{NewMatch, Opening};
 use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
-use super::store::{Finish, Status, StoredAction, StoredMatch};
+use super::store::{Entry, Finish, Status, StoredAction, StoredMatch, StoredTakeback, fold};
 use super::writer::ActionLog;
 use crate::chat::rules::{self, ChatText, Role};
 use crate::error::{ApiError, ApiResult};
@@ -125,8 +125,11 @@ pub struct Room {
     spec: NewMatch,
     ctx: RoomContext,
     game: Box<dyn Hosted>,
-    /// Every accepted action, in order, as (seat, text): rebuilds the game if a write fails.
+    /// Every action in play, in order, as (seat, text): rebuilds the game if a write fails, or
+    /// after a takeback.
     log: Vec<(u8, String)>,
+    /// The number of entries in the stored log (actions and takebacks): the next entry's index.
+    entries: u32,
     /// The event number and text of each action a client sent with a command id, by seat and
     /// id: the same command sent again (same seat, id and action) is answered with its original
     /// ack. An id used again for another action is a new command.
@@ -148,6 +151,8 @@ pub struct Room {
     clocks: Option<Clocks>,
     /// Seats that have accepted the standing draw offer (the offerer first).
     draw: Vec<u8>,
+    /// Seats that have agreed to the takeback asked for (the asker first).
+    takeback: Vec<u8>,
     acted: Vec<bool>,
     /// A tournament's game (see [`Room::unplayed`]).
     in_tournament: bool,
@@ -179,6 +184,15 @@ fn turns_begin(turn_from_ms: &mut [i64], before: &[u8], mover: u8, to_act: &[u8]
             turn_from_ms[usize::from(seat)] = at_ms;
         }
     }
+}
+
+/// Which seats have made an action among `log`'s.
+fn acted_in(log: &[(u8, String)], seats: usize) -> Vec<bool> {
+    let mut acted = vec![false; seats];
+    for &(seat, _) in log {
+        acted[usize::from(seat)] = true;
+    }
+    acted
 }
 
 /// How long a result that could not be stored waits before it is tried again.
@@ -228,27 +242,48 @@ impl Room {
         )?;
         let n = usize::from(spec.seats);
         let mut clocks = spec.clock.map(|clock| Clocks::new(clock, n));
-        let mut log = Vec::with_capacity(stored.actions.len());
+        // Clocks and commands as of the log's last entry, actions taken back included: a
+        // takeback gives no time back, and a resent command is answered as it was.
         let mut commands = HashMap::new();
-        let mut acted = vec![false; n];
         let now = Instant::now();
+        for entry in &stored.log {
+            match entry {
+                Entry::Action(a) => {
+                    if let Some(command) = &a.command_id {
+                        commands.insert((a.seat, command.clone()), (a.seq, a.action.clone()));
+                    }
+                    if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
+                        c.set_remaining(usize::from(a.seat), ms, now);
+                    }
+                }
+                Entry::Takeback(t) => {
+                    if let (Some(c), Some(all)) = (clocks.as_mut(), &t.clocks_ms) {
+                        for (seat, &ms) in all.iter().enumerate().take(n) {
+                            c.set_remaining(seat, ms, now);
+                        }
+                    }
+                }
+            }
+        }
+        let kept = fold(&stored.log);
+        // A per-move clock counts each seat's move from when its turn began: after the move
+        // that gave it the turn, or after a takeback that did (the last entry's, if a takeback).
         let per_move = spec.clock.is_some_and(|c| c.per_move);
         let mut turn_from_ms = vec![stored.started_ms.unwrap_or(spec.created_ms); n];
-        for a in &stored.actions {
+        for a in &kept {
             let before = per_move.then(|| game.to_act());
             game.play(a.seat, &a.action)?;
             if let Some(before) = before {
                 turns_begin(&mut turn_from_ms, &before, a.seat, &game.to_act(), a.at_ms);
             }
-            if let Some(command) = &a.command_id {
-                commands.insert((a.seat, command.clone()), (a.seq, a.action.clone()));
-            }
-            if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
-                c.set_remaining(usize::from(a.seat), ms, now);
-            }
-            acted[usize::from(a.seat)] = true;
-            log.push((a.seat, a.action.clone()));
         }
+        if let Some(Entry::Takeback(t)) = stored.log.last() {
+            for seat in game.to_act() {
+                turn_from_ms[usize::from(seat)] = t.at_ms;
+            }
+        }
+        let log: Vec<(u8, String)> = kept.iter().map(|a| (a.seat, a.action.clone())).collect();
+        let acted = acted_in(&log, n);
         let phase = match stored.status {
             Status::Waiting => Phase::Waiting,
             Status::Live => Phase::Live,
@@ -273,6 +308,7 @@ impl Room {
             ctx,
             game,
             log,
+            entries: stored.log.len() as u32,
             commands,
             // Everyone is away until their socket follows the match again; the AI never is.
             disconnected_since: stored
@@ -293,6 +329,7 @@ impl Room {
             followers: Followers::new(stored.id, n, one_view, stored.last_seq, resume_events),
             clocks,
             draw: Vec::new(),
+            takeback: Vec::new(),
             acted,
             in_tournament: stored.in_tournament,
             showed: vec![false; n],
@@ -324,7 +361,7 @@ impl Room {
                 result: None,
                 last_seq: 0,
                 players: vec![None; seats],
-                actions: Vec::new(),
+                log: Vec::new(),
                 in_tournament: opening.in_tournament,
                 series: opening.series,
                 started_ms: None,
@@ -513,8 +550,8 @@ impl Room {
                 let _ = reply.send(self.forfeit(&seats).await);
             }
             Command::Vacation { player, until_ms } => self.vacation(player, until_ms),
-            Command::Expire { plies, reply } => {
-                let idle = self.phase != Phase::Over && self.log.len() == plies;
+            Command::Expire { entries, reply } => {
+                let idle = self.phase != Phase::Over && self.entries as usize == entries;
                 let expired = match idle {
                     true => self.call_off(None, "idle").await,
                     false => Ok(false),
@@ -533,6 +570,8 @@ impl Room {
             SeatAct::Resign => self.resign(player, seat).await,
             SeatAct::OfferDraw => self.offer_draw(player, seat),
             SeatAct::AnswerDraw { accept } => self.answer_draw(player, seat, accept).await,
+            SeatAct::AskTakeback => self.ask_takeback(player, seat).await,
+            SeatAct::AnswerTakeback { accept } => self.answer_takeback(player, seat, accept).await,
             SeatAct::Abort => self.abort(player, seat).await,
             SeatAct::ClaimWin => self.claim_win(player, seat).await,
         }
@@ -1072,33 +1111,37 @@ impl Room {
             .as_ref()
             .map(|c| c.after_action(usize::from(seat), now));
         let stored = StoredAction {
-            ply: self.log.len() as u32,
+            ply: self.entries,
             seq: self.followers.seq() + 1,
             seat,
             action: text.clone(),
             clock_ms,
             at_ms: crate::clock::now_ms(),
-            command_id: command,
+            command_id: command.clone(),
         };
+        let (seq, at_ms) = (stored.seq, stored.at_ms);
+        let entry = Entry::Action(stored);
         // Timed here, where durability is waited for: group commit included.
-        let durable = self.ctx.actions.append(self.id, &stored);
+        let durable = self.ctx.actions.append(self.id, &entry);
         if let Err(e) = crate::metrics::db("append_action", durable).await {
             // Not durable, so it did not happen: rebuild the game without it.
             self.rebuild_game();
             return Err(e.into());
         }
         crate::metrics::action_accepted();
-        if let Some(command) = stored.command_id {
-            self.commands
-                .insert((seat, command), (stored.seq, text.clone()));
+        if let Some(command) = command {
+            self.commands.insert((seat, command), (seq, text.clone()));
         }
+        self.entries += 1;
+        // Any action makes a takeback asked for lapse: it would undo more than was asked.
+        self.takeback.clear();
         self.log.push((seat, text.clone()));
         self.acted[usize::from(seat)] = true;
         let to_act = self.game.to_act();
         if let (Some(c), Some(left)) = (self.clocks.as_mut(), clock_ms) {
             c.acted(usize::from(seat), left, &to_act, now);
         }
-        turns_begin(&mut self.turn_from_ms, &before, seat, &to_act, stored.at_ms);
+        turns_begin(&mut self.turn_from_ms, &before, seat, &to_act, at_ms);
         if !self.draw.is_empty() && self.draw[0] != seat {
             self.draw.clear();
         }
@@ -1158,7 +1201,7 @@ impl Room {
                 continue;
             }
             let game = self.game.boxed_clone();
-            let ply = self.log.len();
+            let ply = self.entries as usize;
             let me = me.clone();
             let permits = self.ctx.ai_threads.clone();
             // On a clock, never spend more than a thirtieth of what is left.
@@ -1193,7 +1236,7 @@ impl Room {
         else {
             return;
         };
-        if ply != self.log.len() {
+        if ply != self.entries as usize {
             return;
         }
         if let Err(e) = self.act(player, seat, &action, None).await {
@@ -1328,6 +1371,139 @@ impl Room {
             return Err(e);
         }
         Ok(self.ack_seq())
+    }
+
+    // --- Takebacks by agreement ------------------------------------------------------------
+
+    /// Whether this match's players may take actions back by agreement.
+    fn may_take_back(&self) -> ApiResult<()> {
+        if !self.spec.allows_takebacks() {
+            return Err(forbidden("this rated match was created without takebacks"));
+        }
+        // Taking back a secret choice once the others have seen what came of it would let its
+        // player choose again knowing more than they did.
+        if self.game.hides_actions() {
+            return Err(forbidden(
+                "this game hides actions: they cannot be taken back",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The number of actions kept when `seat` takes back its last action (and every one after
+    /// it); none if it has not acted.
+    fn back_to(&self, seat: u8) -> Option<u32> {
+        let last = self.log.iter().rposition(|&(s, _)| s == seat)?;
+        Some(last as u32)
+    }
+
+    async fn ask_takeback(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        self.may_take_back()?;
+        if !self.takeback.is_empty() {
+            return Err(conflict("a takeback is already asked for"));
+        }
+        if self.back_to(seat).is_none() {
+            return Err(conflict("that seat has no action to take back"));
+        }
+        // The asker's other seats (a hot-seat match) agree with it, and the AI agrees at once.
+        let mut agreed = vec![seat];
+        for other in 0..self.seats.len() as u8 {
+            if other != seat && (self.holds(player, other) || self.ai_level(other).is_some()) {
+                agreed.push(other);
+            }
+        }
+        if agreed.len() == self.seats.len() {
+            self.take_back(seat).await?;
+            return Ok(self.ack_seq());
+        }
+        self.takeback = agreed;
+        self.followers
+            .broadcast(|_| MatchEvent::TakebackOffered { seat });
+        Ok(self.ack_seq())
+    }
+
+    async fn answer_takeback(
+        &mut self,
+        player: PlayerId,
+        seat: u8,
+        accept: bool,
+    ) -> ApiResult<Ack> {
+        self.seat_in_play(player, seat)?;
+        if self.takeback.is_empty() {
+            return Err(conflict("there is no takeback to answer"));
+        }
+        if self.takeback.contains(&seat) {
+            return Err(conflict("that seat has already agreed"));
+        }
+        if !accept {
+            self.takeback.clear();
+            self.followers
+                .broadcast(|_| MatchEvent::TakebackDeclined { seat });
+            return Ok(self.ack_seq());
+        }
+        self.takeback.push(seat);
+        if self.takeback.len() == self.seats.len()
+            && let Err(e) = self.take_back(self.takeback[0]).await
+        {
+            self.takeback.pop();
+            return Err(e);
+        }
+        Ok(self.ack_seq())
+    }
+
+    /// Every seat agreed: `seat`'s last action and every one after it are undone, durably first.
+    /// The log gets an entry of its own; the game is replayed from the start without them, and
+    /// the clocks keep the time they have.
+    async fn take_back(&mut self, seat: u8) -> ApiResult<()> {
+        let back_to = self
+            .back_to(seat)
+            .ok_or_else(|| conflict("that seat has no action to take back"))?;
+        let now = Instant::now();
+        if let Some(c) = self.clocks.as_mut().filter(|c| c.spec.per_move) {
+            // A per-move clock is full at the start of every turn, and a takeback starts one.
+            for s in 0..self.seats.len() {
+                c.set_remaining(s, c.spec.base_ms, now);
+            }
+        }
+        let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
+        let at_ms = crate::clock::now_ms();
+        let entry = Entry::Takeback(StoredTakeback {
+            ply: self.entries,
+            seq: self.followers.seq() + 1,
+            seat,
+            back_to,
+            clocks_ms: clocks_ms.clone(),
+            at_ms,
+        });
+        let durable = self.ctx.actions.append(self.id, &entry);
+        crate::metrics::db("append_action", durable).await?;
+        self.entries += 1;
+        self.takeback.clear();
+        self.log.truncate(back_to as usize);
+        self.rebuild_game();
+        self.acted = acted_in(&self.log, self.seats.len());
+        let to_act = self.game.to_act();
+        if let Some(c) = self.clocks.as_mut() {
+            c.follow(&to_act, now);
+        }
+        for &s in &to_act {
+            self.turn_from_ms[usize::from(s)] = at_ms;
+        }
+        tracing::info!(seat, back_to, "actions taken back");
+        let game = &self.game;
+        let public = game.view(None);
+        self.followers.broadcast(|viewer| MatchEvent::TakenBack {
+            seat,
+            ply: back_to,
+            view: viewer.map_or_else(|| public.clone(), |seat| game.view(Some(seat))),
+            to_act: to_act.clone(),
+            clocks_ms: clocks_ms.clone(),
+        });
+        self.glance.update(|g| g.view = public);
+        // The asker knows it is their move again; anyone else to act is told.
+        self.tell_turn(self.seats[usize::from(seat)].as_ref().map(|p| p.id));
+        Ok(())
     }
 
     async fn abort(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
@@ -1700,6 +1876,8 @@ impl Room {
                 .map(|(seat, text)| (!hides || viewer == Some(*seat)).then(|| text.clone()))
                 .collect(),
             draw_offer: self.draw.first().copied(),
+            takebacks: self.may_take_back().is_ok(),
+            takeback_offer: self.takeback.first().copied(),
             result: self.result.clone(),
             series: self.series.map(|s| SeriesRef {
                 series_id: s.id,

@@ -44,9 +44,39 @@ impl Status {
     }
 }
 
+/// One entry of a match's log, which is only ever appended to: an action, or a takeback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Action(StoredAction),
+    Takeback(StoredTakeback),
+}
+
+impl Entry {
+    pub fn seq(&self) -> u64 {
+        match self {
+            Entry::Action(a) => a.seq,
+            Entry::Takeback(t) => t.seq,
+        }
+    }
+}
+
+/// The actions in play after a log's entries: each takeback keeps only the actions before the
+/// ones it undid.
+pub fn fold(log: &[Entry]) -> Vec<&StoredAction> {
+    let mut actions = Vec::with_capacity(log.len());
+    for entry in log {
+        match entry {
+            Entry::Action(a) => actions.push(a),
+            Entry::Takeback(t) => actions.truncate(t.back_to as usize),
+        }
+    }
+    actions
+}
+
 /// One stored action.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredAction {
+    /// The entry's index in the log (takebacks are entries too).
     pub ply: u32,
     pub seq: u64,
     pub seat: u8,
@@ -56,6 +86,20 @@ pub struct StoredAction {
     /// The id of the command that sent it, if a client sent it: a resend of that command is
     /// answered with the original ack.
     pub command_id: Option<String>,
+}
+
+/// A takeback agreed by every seat: the match went back to its first `back_to` actions in play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTakeback {
+    /// The entry's index in the log.
+    pub ply: u32,
+    pub seq: u64,
+    /// The seat that asked for it.
+    pub seat: u8,
+    pub back_to: u32,
+    /// Every seat's clock then, in a timed match: a takeback does not give time back.
+    pub clocks_ms: Option<Vec<u64>>,
+    pub at_ms: i64,
 }
 
 /// A match as stored: its configuration, seat holders, result and (when loaded) action log.
@@ -69,7 +113,8 @@ pub struct StoredMatch {
     /// and newer (moves do not touch the row).
     pub last_seq: u64,
     pub players: Vec<Option<Player>>,
-    pub actions: Vec<StoredAction>,
+    /// The log as stored, takebacks included: most readers want [`StoredMatch::actions`].
+    pub log: Vec<Entry>,
     /// A tournament's game: its pairing was not the players' choice, and the tournament needs
     /// a result however early it ends.
     pub in_tournament: bool,
@@ -81,8 +126,8 @@ pub struct StoredMatch {
 }
 
 /// The columns of a match's header, from `matches m`, as `stored_match` reads them.
-const MATCH_COLUMNS: &str = "m.id, m.game, m.variant, m.seats, m.rated, m.clock_base_ms,
-    m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat, m.seed, m.status,
+const MATCH_COLUMNS: &str = "m.id, m.game, m.variant, m.seats, m.rated, m.takebacks,
+    m.clock_base_ms, m.clock_increment_ms, m.clock_per_move, m.private, m.invite, m.hotseat, m.seed, m.status,
     m.result_places, m.result_reason, m.last_seq, m.created_ms, m.started_ms, m.series_id,
     m.series_game";
 
@@ -101,6 +146,13 @@ pub struct Finished {
     pub ratings: Vec<RatingChange>,
     /// The series' game 2, when this was game 1.
     pub next_game: Option<MatchId>,
+}
+
+impl StoredMatch {
+    /// The actions in play: the log with its takebacks folded in.
+    pub fn actions(&self) -> Vec<&StoredAction> {
+        fold(&self.log)
+    }
 }
 
 impl Store {
@@ -149,11 +201,11 @@ impl Store {
     }
 
     /// Casual matches without a clock, waiting or being played, in which nothing has happened
-    /// since `idle_since_ms`: each with its number of actions, so that the room can tell
-    /// whether one came in meanwhile.
+    /// since `idle_since_ms`: each with its number of log entries (actions and takebacks), so
+    /// that the room can tell whether one came in meanwhile.
     pub async fn idle_matches(&self, idle_since_ms: i64) -> StoreResult<Vec<(MatchId, usize)>> {
         let rows = sqlx::query(
-            "SELECT m.id, (SELECT COUNT(*) FROM match_actions a WHERE a.match_id = m.id) AS plies
+            "SELECT m.id, (SELECT COUNT(*) FROM match_actions a WHERE a.match_id = m.id) AS entries
              FROM matches m
              WHERE m.status IN ('waiting', 'live') AND m.rated = 0 AND m.clock_base_ms IS NULL
                AND COALESCE((SELECT MAX(a.at_ms) FROM match_actions a WHERE a.match_id = m.id),
@@ -167,7 +219,7 @@ impl Store {
             .map(|r| {
                 Ok((
                     MatchId(r.try_get("id")?),
-                    r.try_get::<i64, _>("plies")? as usize,
+                    r.try_get::<i64, _>("entries")? as usize,
                 ))
             })
             .collect()
@@ -418,26 +470,43 @@ impl Store {
             return Ok(None);
         };
         let rows = sqlx::query(
-            "SELECT ply, seq, seat, action, clock_ms, at_ms, command_id FROM match_actions
-             WHERE match_id = $1 ORDER BY ply",
+            "SELECT ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms
+             FROM match_actions WHERE match_id = $1 ORDER BY ply",
         )
         .bind(id.0)
         .fetch_all(&self.pool)
         .await?;
         for r in rows {
-            m.actions.push(StoredAction {
-                ply: r.try_get::<i64, _>("ply")? as u32,
-                seq: r.try_get::<i64, _>("seq")? as u64,
-                seat: r.try_get::<i64, _>("seat")? as u8,
-                action: r.try_get("action")?,
-                clock_ms: r.try_get::<Option<i64>, _>("clock_ms")?.map(|ms| ms as u64),
-                at_ms: r.try_get("at_ms")?,
-                command_id: r.try_get("command_id")?,
-            });
+            let ply = r.try_get::<i64, _>("ply")? as u32;
+            let seq = r.try_get::<i64, _>("seq")? as u64;
+            let seat = r.try_get::<i64, _>("seat")? as u8;
+            let at_ms = r.try_get("at_ms")?;
+            let entry = match r.try_get::<Option<i64>, _>("back_to")? {
+                Some(back_to) => Entry::Takeback(StoredTakeback {
+                    ply,
+                    seq,
+                    seat,
+                    back_to: back_to as u32,
+                    clocks_ms: r
+                        .try_get::<Option<String>, _>("clocks_ms")?
+                        .and_then(|json| serde_json::from_str(&json).ok()),
+                    at_ms,
+                }),
+                None => Entry::Action(StoredAction {
+                    ply,
+                    seq,
+                    seat,
+                    action: r.try_get("action")?,
+                    clock_ms: r.try_get::<Option<i64>, _>("clock_ms")?.map(|ms| ms as u64),
+                    at_ms,
+                    command_id: r.try_get("command_id")?,
+                }),
+            };
+            m.log.push(entry);
         }
-        // Moves do not update the match row (see `insert_as_json`): the last action may be newer.
-        if let Some(last) = m.actions.last() {
-            m.last_seq = m.last_seq.max(last.seq);
+        // Moves do not update the match row (see `insert_as_json`): the last entry may be newer.
+        if let Some(last) = m.log.last() {
+            m.last_seq = m.last_seq.max(last.seq());
         }
         Ok(Some(m))
     }
@@ -485,6 +554,7 @@ impl Store {
             variant: row.try_get("variant")?,
             seats,
             rated: row.try_get::<i64, _>("rated")? != 0,
+            takebacks: row.try_get::<i64, _>("takebacks")? != 0,
             clock: base.zip(inc).map(|(b, i)| ClockSpec {
                 base_ms: b as u64,
                 increment_ms: i as u64,
@@ -523,7 +593,7 @@ impl Store {
             result,
             last_seq: row.try_get::<i64, _>("last_seq")? as u64,
             players,
-            actions: Vec::new(),
+            log: Vec::new(),
             // Lists of matches do not ask.
             in_tournament: truth(row, "in_tournament").unwrap_or(false),
             series,
@@ -654,8 +724,9 @@ pub(crate) async fn insert_match(
     let row = sqlx::query(
         "INSERT INTO matches (game, variant, seats, rated, clock_base_ms, clock_increment_ms,
                               clock_per_move, private, invite, hotseat, seed, status, last_seq,
-                              created_ms, started_ms, series_id, series_game)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                              created_ms, started_ms, series_id, series_game, takebacks)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                 $18)
          RETURNING id",
     )
     .bind(&spec.game)
@@ -682,6 +753,7 @@ pub(crate) async fn insert_match(
     .bind(opening.full().then_some(spec.created_ms))
     .bind(opening.series.map(|s| s.id.0))
     .bind(opening.series.map(|s| i32::from(s.game)))
+    .bind(flag(spec.takebacks))
     .fetch_one(&mut *conn)
     .await?;
     let id = MatchId(row.try_get("id")?);
@@ -695,4 +767,51 @@ pub(crate) async fn insert_match(
             .map_err(unique(|| format!("seat {seat} is taken")))?;
     }
     Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(ply: u32) -> Entry {
+        Entry::Action(StoredAction {
+            ply,
+            seq: u64::from(ply),
+            seat: (ply % 2) as u8,
+            action: format!("a{ply}"),
+            clock_ms: None,
+            at_ms: 0,
+            command_id: None,
+        })
+    }
+
+    fn takeback(ply: u32, back_to: u32) -> Entry {
+        Entry::Takeback(StoredTakeback {
+            ply,
+            seq: u64::from(ply),
+            seat: 0,
+            back_to,
+            clocks_ms: None,
+            at_ms: 0,
+        })
+    }
+
+    fn kept(log: &[Entry]) -> Vec<&str> {
+        fold(log).iter().map(|a| a.action.as_str()).collect()
+    }
+
+    #[test]
+    fn takebacks_fold_in_order_each_counting_the_actions_in_play_then() {
+        let log = [action(0), action(1), action(2), takeback(3, 1), action(4)];
+        assert_eq!(kept(&log), ["a0", "a4"]);
+        let log = [
+            action(0),
+            action(1),
+            takeback(2, 0),
+            action(3),
+            takeback(4, 0),
+        ];
+        assert!(kept(&log).is_empty());
+        assert_eq!(kept(&[action(0), takeback(1, 1)]), ["a0"]);
+    }
 }

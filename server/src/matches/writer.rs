@@ -7,7 +7,7 @@ use sqlx::{AnyPool, Connection};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use super::store::StoredAction;
+use super::store::Entry;
 use crate::store::{Backend, Store, StoreError, StoreResult};
 
 /// Where rooms append their accepted actions: a handle on the group-commit writer, which runs
@@ -25,12 +25,12 @@ impl ActionLog {
         ActionLog { appends }
     }
 
-    /// Appends one accepted action to the match's log. Returns once it is durable.
-    pub async fn append(&self, id: MatchId, action: &StoredAction) -> StoreResult<()> {
+    /// Appends one entry (an accepted action, or a takeback) to the match's log. Returns once
+    /// it is durable.
+    pub async fn append(&self, id: MatchId, entry: &Entry) -> StoreResult<()> {
         let (done, written) = oneshot::channel();
         let append = Append {
-            id,
-            action: action.clone(),
+            row: Row::of(id, entry),
             done,
         };
         let gone = || StoreError::Database(sqlx::Error::PoolClosed);
@@ -39,12 +39,61 @@ impl ActionLog {
     }
 }
 
-/// An action to append, and where to say when it is durable.
+/// An entry to append, and where to say when it is durable.
 #[derive(Debug)]
 struct Append {
-    id: MatchId,
-    action: StoredAction,
+    row: Row,
     done: oneshot::Sender<StoreResult<()>>,
+}
+
+/// An entry as its `match_actions` row: a takeback has an empty action, `back_to` and, in a
+/// timed match, every seat's clock as JSON.
+#[derive(Debug, serde::Serialize)]
+struct Row {
+    match_id: i64,
+    ply: u32,
+    seq: u64,
+    seat: u8,
+    action: String,
+    clock_ms: Option<u64>,
+    at_ms: i64,
+    command_id: Option<String>,
+    back_to: Option<u32>,
+    clocks_ms: Option<String>,
+}
+
+impl Row {
+    fn of(id: MatchId, entry: &Entry) -> Row {
+        match entry {
+            Entry::Action(a) => Row {
+                match_id: id.0,
+                ply: a.ply,
+                seq: a.seq,
+                seat: a.seat,
+                action: a.action.clone(),
+                clock_ms: a.clock_ms,
+                at_ms: a.at_ms,
+                command_id: a.command_id.clone(),
+                back_to: None,
+                clocks_ms: None,
+            },
+            Entry::Takeback(t) => Row {
+                match_id: id.0,
+                ply: t.ply,
+                seq: t.seq,
+                seat: t.seat,
+                action: String::new(),
+                clock_ms: None,
+                at_ms: t.at_ms,
+                command_id: None,
+                back_to: Some(t.back_to),
+                clocks_ms: t
+                    .clocks_ms
+                    .as_ref()
+                    .map(|c| serde_json::to_string(c).expect("a list of numbers serialises")),
+            },
+        }
+    }
 }
 
 /// Most actions written in one transaction.
@@ -159,37 +208,16 @@ impl Writer {
 async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> StoreResult<()> {
     // The batch goes as one JSON parameter, so the statement's text is the same for every
     // batch size: it is prepared once per connection instead of planned for each batch.
-    #[derive(serde::Serialize)]
-    struct Row<'a> {
-        match_id: i64,
-        ply: u32,
-        seq: u64,
-        seat: u8,
-        action: &'a str,
-        clock_ms: Option<u64>,
-        at_ms: i64,
-        command_id: Option<&'a str>,
-    }
-    let rows: Vec<Row> = batch
-        .iter()
-        .map(|Append { id, action: a, .. }| Row {
-            match_id: id.0,
-            ply: a.ply,
-            seq: a.seq,
-            seat: a.seat,
-            action: &a.action,
-            clock_ms: a.clock_ms,
-            at_ms: a.at_ms,
-            command_id: a.command_id.as_deref(),
-        })
-        .collect();
+    let rows: Vec<&Row> = batch.iter().map(|append| &append.row).collect();
     sqlx::query(
-        "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id)
-         SELECT match_id, ply, seq, seat, action, clock_ms, at_ms, command_id
+        "INSERT INTO match_actions
+             (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms)
+         SELECT match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms
          FROM json_to_recordset($1::json) AS v (match_id BIGINT, ply INTEGER, seq BIGINT,
                                                 seat INTEGER, action TEXT,
                                                 clock_ms BIGINT, at_ms BIGINT,
-                                                command_id TEXT)",
+                                                command_id TEXT, back_to INTEGER,
+                                                clocks_ms TEXT)",
     )
     .bind(serde_json::to_string(&rows).expect("actions serialise"))
     .execute(conn)
@@ -201,20 +229,22 @@ async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> Sto
 /// [`insert_as_json`], the match's event count is not touched).
 async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<()> {
     let mut tx = pool.begin().await?;
-    for Append { id, action, .. } in batch {
+    for Append { row, .. } in batch {
         sqlx::query(
-            "INSERT INTO match_actions
-                 (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms,
+                                        command_id, back_to, clocks_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
-        .bind(id.0)
-        .bind(action.ply as i32)
-        .bind(action.seq as i64)
-        .bind(i32::from(action.seat))
-        .bind(&action.action)
-        .bind(action.clock_ms.map(|ms| ms as i64))
-        .bind(action.at_ms)
-        .bind(action.command_id.as_deref())
+        .bind(row.match_id)
+        .bind(row.ply as i32)
+        .bind(row.seq as i64)
+        .bind(i32::from(row.seat))
+        .bind(&row.action)
+        .bind(row.clock_ms.map(|ms| ms as i64))
+        .bind(row.at_ms)
+        .bind(row.command_id.as_deref())
+        .bind(row.back_to.map(|n| n as i32))
+        .bind(row.clocks_ms.as_deref())
         .execute(&mut *tx)
         .await?;
     }

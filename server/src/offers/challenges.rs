@@ -59,14 +59,17 @@ fn not_found(id: ChallengeId) -> ApiError {
 pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiResult<Ack> {
     let now = crate::clock::now_ms();
     // The match first: a game two can play, its variant and clock, and the challenger's seat.
-    let spec = NewMatch::new(
-        &ask.game,
-        ask.variant.as_deref(),
-        Some(2),
-        ask.rated,
-        ask.clock,
-        now,
-    )?
+    let spec = NewMatch {
+        takebacks: ask.takebacks,
+        ..NewMatch::new(
+            &ask.game,
+            ask.variant.as_deref(),
+            Some(2),
+            ask.rated,
+            ask.clock,
+            now,
+        )?
+    }
     .in_two_games(ask.two_games)?;
     let seat = spec.seat(ask.seat.unwrap_or(0))?;
     crate::policy::may_play(from, spec.rated)?;
@@ -107,6 +110,7 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
         variant: &spec.variant,
         seat,
         rated: spec.rated,
+        takebacks: spec.takebacks,
         clock: spec.clock,
         two_games: spec.two_games,
         created_ms: now,
@@ -121,6 +125,7 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
         variant: spec.variant.clone(),
         seat,
         rated: spec.rated,
+        takebacks: spec.takebacks,
         clock: spec.clock,
         two_games: spec.two_games,
         expires_ms: new.expires_ms,
@@ -172,14 +177,17 @@ pub async fn answer(
             format!("{} is not online now", challenge.from.name),
         ));
     }
-    let spec = NewMatch::new(
-        &challenge.game,
-        Some(&challenge.variant),
-        Some(2),
-        challenge.rated,
-        challenge.clock,
-        crate::clock::now_ms(),
-    )?
+    let spec = NewMatch {
+        takebacks: challenge.takebacks,
+        ..NewMatch::new(
+            &challenge.game,
+            Some(&challenge.variant),
+            Some(2),
+            challenge.rated,
+            challenge.clock,
+            crate::clock::now_ms(),
+        )?
+    }
     .in_two_games(challenge.two_games)?;
     let (theirs, mine) = (challenge.seat, 1 - challenge.seat);
     let seating = vec![

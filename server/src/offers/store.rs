@@ -21,6 +21,8 @@ pub struct StoredChallenge {
     /// The challenger's seat.
     pub seat: u8,
     pub rated: bool,
+    /// Whether the match, if rated, allows takebacks by agreement.
+    pub takebacks: bool,
     pub clock: Option<ClockSpec>,
     pub two_games: bool,
     pub expires_ms: i64,
@@ -36,6 +38,7 @@ impl StoredChallenge {
             variant: self.variant.clone(),
             seat: self.seat,
             rated: self.rated,
+            takebacks: self.takebacks,
             clock: self.clock,
             two_games: self.two_games,
             expires_ms: self.expires_ms,
@@ -51,6 +54,7 @@ pub struct NewChallenge<'a> {
     pub variant: &'a str,
     pub seat: u8,
     pub rated: bool,
+    pub takebacks: bool,
     pub clock: Option<ClockSpec>,
     pub two_games: bool,
     pub created_ms: i64,
@@ -65,8 +69,8 @@ fn policy_from(text: &str) -> ChallengePolicy {
 }
 
 /// Both players of a challenge, each column prefixed `f_` (from) or `t_` (to).
-const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.clock_base_ms,
-    c.clock_increment_ms, c.clock_per_move, c.two_games, c.expires_ms,
+const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.takebacks,
+    c.clock_base_ms, c.clock_increment_ms, c.clock_per_move, c.two_games, c.expires_ms,
     f.id AS f_id, f.name AS f_name, f.password_hash AS f_password_hash, f.guest AS f_guest,
     t.id AS t_id, t.name AS t_name, t.password_hash AS t_password_hash, t.guest AS t_guest
     FROM challenges c JOIN players f ON f.id = c.challenger_id
@@ -84,6 +88,7 @@ fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
         variant: row.try_get("variant")?,
         seat: row.try_get::<i64, _>("seat")? as u8,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        takebacks: row.try_get::<i64, _>("takebacks")? != 0,
         clock: base.zip(increment).map(|(b, i)| ClockSpec {
             base_ms: b as u64,
             increment_ms: i as u64,
@@ -188,8 +193,8 @@ impl Store {
         let row = sqlx::query(
             "INSERT INTO challenges (challenger_id, challenged_id, game, variant, seat, rated,
                  clock_base_ms, clock_increment_ms, clock_per_move, created_ms, expires_ms,
-                 two_games)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                 two_games, takebacks)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
         )
         .bind(new.from.id.0)
         .bind(new.to.id.0)
@@ -203,6 +208,7 @@ impl Store {
         .bind(new.created_ms)
         .bind(new.expires_ms)
         .bind(flag(new.two_games))
+        .bind(flag(new.takebacks))
         .fetch_one(&self.pool)
         .await
         .map_err(unique(|| {
