@@ -316,3 +316,25 @@ async fn brandubh_opening(a: &mut Client, match_id: MatchId) -> String {
         .await;
     legal.actions.unwrap()[0].clone()
 }
+
+/// In a correspondence match every turn has the whole per-move time, and a takeback starts a
+/// turn: both clocks are full after it, the replier's included, whose time had been running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_in_a_correspondence_match_gives_each_turn_its_whole_time() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
+        let day = protocol::DAY_MS;
+        let clock = json!({"base_ms": day, "increment_ms": 0, "per_move": true});
+        let m = copenhagen_match(&mut a, &mut b, json!({"clock": clock})).await;
+        a.ok(|id| act(id, m, 0, "d1-d3")).await;
+        // Bjorn's turn runs a little before Alice asks.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        a.ok(|id| ask(id, m, 0)).await;
+        let taken = b.ok(|id| answer(id, m, 1, true)).await.seq.unwrap().0;
+        let MatchEvent::TakenBack { clocks_ms, .. } = a.event_at(m, taken).await else {
+            panic!("expected taken_back");
+        };
+        assert_eq!(clocks_ms, Some(vec![day, day]), "{backend:?}");
+    }
+}
