@@ -150,6 +150,8 @@ async fn a_visitor_is_refused_every_command_that_plays_and_nothing_changes() {
             json!({"type": "resign", "match_id": m.0, "seat": 0}),
             json!({"type": "offer_draw", "match_id": m.0, "seat": 0}),
             json!({"type": "answer_draw", "match_id": m.0, "seat": 1, "accept": true}),
+            json!({"type": "ask_takeback", "match_id": m.0, "seat": 0}),
+            json!({"type": "answer_takeback", "match_id": m.0, "seat": 1, "accept": true}),
             json!({"type": "abort", "match_id": m.0, "seat": 0}),
             json!({"type": "claim_win", "match_id": m.0, "seat": 1}),
             json!({"type": "queue_join", "game": "tafl", "time_control": "blitz"}),
