@@ -441,3 +441,76 @@ async fn a_series_goes_on_after_a_server_restart_between_its_games() {
         server.kill();
     }
 }
+
+/// A tournament's game 2 is announced like its round's game 1 (`tournament_round`), to every
+/// socket of its players: one that does not follow game 1 learns where to play it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_announces_a_series_second_game_to_its_players() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, FLAGS).await;
+        let player = common::new_player(addr).await;
+        let post = |path: String, body: serde_json::Value| {
+            let token = player.token.clone();
+            async move {
+                let response = common::http()
+                    .post(format!("http://{addr}{path}"))
+                    .bearer_auth(token)
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(response.status(), 200, "POST {path}");
+            }
+        };
+        let created: TournamentDetails = common::http()
+            .post(format!("http://{addr}/api/tournaments"))
+            .bearer_auth(&player.token)
+            .json(
+                &json!({"name": "Pair", "game": "tafl", "variant": "brandubh",
+                          "format": "round_robin", "two_games": true, "time_control": "blitz"}),
+            )
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = created.summary.id.0;
+        post(format!("/api/tournaments/{id}/register"), json!({})).await;
+        post(
+            format!("/api/tournaments/{id}/entrants"),
+            json!({"ai_level": 1}),
+        )
+        .await;
+        let mut c = Client::connect(addr, &player.token).await;
+        post(format!("/api/tournaments/{id}/start"), json!({})).await;
+        let round = |m: &ServerMessage| matches!(m, ServerMessage::TournamentRound { .. });
+        let ServerMessage::TournamentRound {
+            match_id: game_1,
+            seats,
+            ..
+        } = c.message_where(round).await
+        else {
+            unreachable!()
+        };
+        let seat = seats[0];
+        c.ok(|id| ClientMessage::Resign {
+            id,
+            match_id: game_1,
+            seat,
+        })
+        .await;
+        let ServerMessage::TournamentRound {
+            tournament_id,
+            round: number,
+            match_id: game_2,
+            seats,
+        } = c.message_where(round).await
+        else {
+            unreachable!()
+        };
+        assert_eq!((tournament_id.0, number), (id, 1), "{backend:?}");
+        assert_ne!(game_2, game_1, "{backend:?}");
+        assert_eq!(seats, vec![1 - seat], "{backend:?}: the sides are swapped");
+    }
+}

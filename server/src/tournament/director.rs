@@ -35,7 +35,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::NewMatch;
 use crate::player::{Player, ai_level};
-use crate::sockets::{ConnId, Outbox, frame};
+use crate::sockets::{ConnId, Outbox, Sockets, frame};
 use crate::state::AppState;
 
 enum Request {
@@ -482,17 +482,8 @@ impl Director {
         match_id: MatchId,
         players: &[Player; 2],
     ) {
-        for (seat, player) in players.iter().enumerate() {
-            let message = ServerMessage::TournamentRound {
-                tournament_id: t.id,
-                round: g.round,
-                match_id,
-                seats: vec![seat as u8],
-            };
-            self.state
-                .sockets()
-                .send_to_player(player.id, &frame(&message));
-        }
+        let seating = players.iter().enumerate().map(|(s, p)| (s as u8, p.id));
+        announce_game(self.state.sockets(), t.id, g.round, match_id, seating);
     }
 
     /// Forfeits the human players who have not come to their game within the grace period
@@ -547,5 +538,25 @@ impl Director {
             }
             self.checked.insert(match_id);
         }
+    }
+}
+
+/// Tells each player of a round's game (a series' game 2 too) where to play it, on every socket
+/// they have open: `tournament_round`.
+pub fn announce_game(
+    sockets: &Sockets,
+    tournament_id: TournamentId,
+    round: u32,
+    match_id: MatchId,
+    seating: impl IntoIterator<Item = (u8, PlayerId)>,
+) {
+    for (seat, player) in seating {
+        let message = ServerMessage::TournamentRound {
+            tournament_id,
+            round,
+            match_id,
+            seats: vec![seat],
+        };
+        sockets.send_to_player(player, &frame(&message));
     }
 }

@@ -510,6 +510,29 @@ impl Store {
         Ok(Started::Started)
     }
 
+    /// The tournament and round whose pairing a series is, if it is one's: the tournament
+    /// links its game 1.
+    pub async fn tournament_round_of_series(
+        &self,
+        series: SeriesId,
+    ) -> StoreResult<Option<(TournamentId, u32)>> {
+        let row = sqlx::query(
+            "SELECT g.tournament_id, g.round FROM tournament_games g
+             JOIN matches m ON m.id = g.match_id WHERE m.series_id = $1",
+        )
+        .bind(series.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row
+            .map(|r| {
+                Ok::<_, sqlx::Error>((
+                    TournamentId(r.try_get("tournament_id")?),
+                    r.try_get::<i64, _>("round")? as u32,
+                ))
+            })
+            .transpose()?)
+    }
+
     /// Every game and bye of a tournament, in round and board order, with its match's state.
     pub async fn tournament_games(&self, id: TournamentId) -> StoreResult<Vec<StoredGame>> {
         let rows = sqlx::query(
