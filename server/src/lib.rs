@@ -142,7 +142,9 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         "tafl match server starting"
     );
     let database = store::describe(&config.database_url);
-    let store = Store::connect(&config.database_url).await?;
+    let store = Store::connect(&config.database_url)
+        .await?
+        .claim_sole_server(&config.database_url)?;
     tracing::info!(%database, "database open, migrations applied");
     let listener = listen(config.bind, "HTTP and WebSocket").await?;
     let addr = listener.local_addr()?;

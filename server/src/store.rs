@@ -7,6 +7,7 @@
 //! Storage is a floor: it reads no clock (callers pass `now`) and records no metrics.
 
 use std::str::FromStr;
+use std::sync::Arc;
 
 use protocol::{ErrorCode, MatchId, PlayerId, RatingChange};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
@@ -46,11 +47,7 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(4);
 /// Where a database URL points, for people: the SQLite file, or PostgreSQL's host, port,
 /// database and user. Never the password.
 pub fn describe(url: &str) -> String {
-    if let Some(path) = url
-        .strip_prefix("sqlite://")
-        .or_else(|| url.strip_prefix("sqlite:"))
-    {
-        let path = path.split('?').next().unwrap_or(path);
+    if let Some(path) = sqlite_path(url) {
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.into());
         return format!("SQLite file {}", absolute.display());
     }
@@ -64,6 +61,14 @@ pub fn describe(url: &str) -> String {
         ),
         Err(_) => "an unsupported database URL".to_string(),
     }
+}
+
+/// The SQLite file of an `sqlite:` URL, without its options.
+fn sqlite_path(url: &str) -> Option<&str> {
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    path.split('?').next()
 }
 
 /// The root cause of a failed connection, in words (`Connection refused (os error 111)`).
@@ -123,6 +128,8 @@ pub struct Store {
     /// Other modules add their own queries in `impl Store` blocks (tournaments do).
     pub(crate) pool: AnyPool,
     backend: Backend,
+    /// The SQLite file, locked while a server serves it (`Store::claim_sole_server`).
+    sole: Option<Arc<std::fs::File>>,
 }
 
 /// How much the database holds.
@@ -217,7 +224,39 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Database(e.into()))?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            sole: None,
+        })
+    }
+
+    /// Makes this process the one server of its SQLite file. Nothing could share the matches
+    /// of one file between two processes (several nodes run on PostgreSQL), so a second server
+    /// on the same file refuses to start instead of playing every match twice. The lock is the
+    /// system's (`flock`) on the file itself: held while the store lives, gone with the process
+    /// however it ends. Tools that only change rows (`server admin`) do not take it.
+    pub fn claim_sole_server(mut self, url: &str) -> StoreResult<Store> {
+        let Some(path) = sqlite_path(url).filter(|p| !p.starts_with(":memory:")) else {
+            return Ok(self);
+        };
+        let unreachable = |cause: String| StoreError::Unreachable {
+            database: describe(url),
+            cause,
+        };
+        let file = std::fs::File::open(path).map_err(|e| unreachable(e.to_string()))?;
+        match file.try_lock() {
+            Ok(()) => {
+                self.sole = Some(Arc::new(file));
+                Ok(self)
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Err(unreachable(
+                "another server process is serving it; an SQLite database serves one server \
+                 process, run several on PostgreSQL"
+                    .into(),
+            )),
+            Err(std::fs::TryLockError::Error(e)) => Err(unreachable(e.to_string())),
+        }
     }
 
     pub fn backend(&self) -> Backend {

@@ -3,7 +3,7 @@
 //! named, with the cause, within 5 s; the start-up log says what runs where and under which
 //! limits, without colour codes in a file; `/metrics` can move to an address of its own; health
 //! answers within 2 s whatever the database does; admins made from the command line ban over
-//! REST and read the security events.
+//! REST and read the security events; a second server on one SQLite file refuses to start.
 
 mod common;
 
@@ -135,6 +135,34 @@ fn start_up_errors_name_the_address_the_path_or_the_host_within_5_s() {
         assert!(took < Duration::from_secs(5), "{cause}: {took:?}");
     }
     drop(silent);
+}
+
+/// SQLite serves one server process: a second one on the same file stops at start saying why,
+/// the first serves on, and once it is gone (killed) the file serves a new one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_file_refuses_to_start() {
+    let db = sqlite_file();
+    let first = ServerProcess::start(&db).await;
+    let (out, ok, took) = run(
+        &["--bind", "127.0.0.1:0", "--database-url", &db],
+        Duration::from_secs(10),
+    );
+    assert!(!ok, "{out}");
+    assert!(out.contains("another server process"), "{out}");
+    assert!(out.contains(db.trim_start_matches("sqlite://")), "{out}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    let health = |addr: SocketAddr| async move {
+        http()
+            .get(format!("http://{addr}/api/health"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    assert_eq!(health(first.addr).await, 200);
+    first.kill();
+    let second = ServerProcess::start(&db).await;
+    assert_eq!(health(second.addr).await, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
