@@ -231,8 +231,8 @@ impl Store {
         })
     }
 
-    /// Makes this process the one server of its SQLite file. Nothing could share the matches
-    /// of one file between two processes (several nodes run on PostgreSQL), so a second server
+    /// Makes this process the one server of its SQLite file. Nothing shares the matches of one
+    /// file between two processes (several nodes are for PostgreSQL), so a second server
     /// on the same file refuses to start instead of playing every match twice. The lock is the
     /// system's (`flock`) on the file itself: held while the store lives, gone with the process
     /// however it ends. Tools that only change rows (`server admin`) do not take it.
@@ -252,7 +252,7 @@ impl Store {
             }
             Err(std::fs::TryLockError::WouldBlock) => Err(unreachable(
                 "another server process is serving it; an SQLite database serves one server \
-                 process, run several on PostgreSQL"
+                 process"
                     .into(),
             )),
             Err(std::fs::TryLockError::Error(e)) => Err(unreachable(e.to_string())),
