@@ -121,7 +121,10 @@ impl AppState {
             .ok()
             .and_then(|mut rx| rx.take());
         if let Some(next_games) = next_games {
-            tokio::spawn(crate::series::start_games(self.clone(), next_games));
+            tokio::spawn(crate::series::next_game::start_games(
+                self.clone(),
+                next_games,
+            ));
         }
     }
 

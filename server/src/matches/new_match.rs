@@ -2,7 +2,8 @@
 //! (a player's create, a game against the AI, the queue's pairing, a tournament's round), so
 //! that a match the store is given is always one the engine plays.
 
-use protocol::{ClockSpec, CreateMatch, DAY_MS, ErrorCode, TimeControl, Visibility};
+use protocol::{ClockSpec, CreateMatch, DAY_MS, ErrorCode, MatchId, TimeControl, Visibility};
+use tokio::sync::mpsc;
 
 use super::hosted::settle;
 use crate::error::{ApiError, ApiResult};
@@ -212,3 +213,7 @@ fn invite_code() -> String {
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect()
 }
+
+/// Where rooms send the second game of a series they stored, to have its room started
+/// (`series::next_game`).
+pub type NextGames = mpsc::UnboundedSender<(MatchId, Opening)>;

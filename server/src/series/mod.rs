@@ -5,18 +5,14 @@
 //! [`http`].
 //!
 //! When game 1 ends, the room stores game 2 in the same transaction (so a restart cannot lose
-//! it) and hands it to [`start_games`], which starts its room: the room of a match cannot reach
+//! it) and hands it to [`next_game`], which starts its room: the room of a match cannot reach
 //! the registry above it.
 
 pub mod http;
+pub mod next_game;
 pub mod store;
 
-use protocol::{MatchId, PlayerId, SeriesId, SeriesTiebreak};
-use tokio::sync::mpsc;
-
-use crate::matches::new_match::Opening;
-use crate::state::AppState;
-use crate::tournament::director::announce_game;
+use protocol::{SeriesId, SeriesTiebreak};
 
 /// Where a match stands in its series.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -136,34 +132,6 @@ pub fn decide(games: &[Played; 2]) -> Decision {
         halves,
         winner,
         tiebreak: winner.map(|_| SeriesTiebreak::LessTime),
-    }
-}
-
-/// Where rooms send the second game of a series they stored, to have its room started.
-pub type NextGames = mpsc::UnboundedSender<(MatchId, Opening)>;
-
-/// Starts the room of every second game a room stored, as they come.
-/// A tournament's game 2 is announced to its players as the round's game 1 was, so that a
-/// player who has left game 1's page finds it.
-pub async fn start_games(state: AppState, mut next: mpsc::UnboundedReceiver<(MatchId, Opening)>) {
-    while let Some((id, opening)) = next.recv().await {
-        let seating: Vec<(u8, PlayerId)> =
-            opening.seating.iter().map(|(s, p)| (*s, p.id)).collect();
-        let in_tournament = opening.series.filter(|_| opening.in_tournament);
-        if let Err(e) = state.rooms().start_opened(id, opening) {
-            // It is stored live: the next command for it, or the next start, starts it.
-            tracing::warn!(match_id = id.0, error = %e, "could not start a series' game 2");
-        }
-        let Some(series) = in_tournament else {
-            continue;
-        };
-        match state.store().tournament_round_of_series(series.id).await {
-            Ok(Some((tournament, round))) => {
-                announce_game(state.sockets(), tournament, round, id, seating);
-            }
-            Ok(None) => {}
-            Err(e) => tracing::warn!(match_id = id.0, error = %e, "could not announce game 2"),
-        }
     }
 }
 
