@@ -298,25 +298,31 @@ async fn a_tie_of_points_goes_to_the_shorter_win() {
 /// Short AI moves and a fast director.
 const FLAGS: &[&str] = &["--ai-move-ms", "20", "--tournament-poll-ms", "100"];
 
+/// A tournament's POST as `who`, which must succeed: the tournament then.
+async fn post_tournament(
+    addr: SocketAddr,
+    who: &Session,
+    path: String,
+    body: serde_json::Value,
+) -> TournamentDetails {
+    let response = common::http()
+        .post(format!("http://{addr}{path}"))
+        .bearer_auth(&who.token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "POST {path}");
+    response.json().await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_of_two_game_matches_runs_to_the_end() {
     let runs = BACKENDS.map(|backend| async move {
         let addr = start(&fresh_database(backend).await, FLAGS).await;
         let organiser = common::new_player(addr).await;
-        let post = |path: String, body: serde_json::Value| {
-            let token = organiser.token.clone();
-            async move {
-                let response = common::http()
-                    .post(format!("http://{addr}{path}"))
-                    .bearer_auth(token)
-                    .json(&body)
-                    .send()
-                    .await
-                    .unwrap();
-                assert_eq!(response.status(), 200, "POST {path}");
-                response.json::<TournamentDetails>().await.unwrap()
-            }
-        };
+        let post =
+            |path: String, body: serde_json::Value| post_tournament(addr, &organiser, path, body);
         let created = post(
             "/api/tournaments".into(),
             json!({"name": "Pairs", "game": "tafl", "variant": "brandubh", "format": "swiss",
@@ -449,32 +455,14 @@ async fn a_tournament_announces_a_series_second_game_to_its_players() {
     for backend in BACKENDS {
         let addr = start(&fresh_database(backend).await, FLAGS).await;
         let player = common::new_player(addr).await;
-        let post = |path: String, body: serde_json::Value| {
-            let token = player.token.clone();
-            async move {
-                let response = common::http()
-                    .post(format!("http://{addr}{path}"))
-                    .bearer_auth(token)
-                    .json(&body)
-                    .send()
-                    .await
-                    .unwrap();
-                assert_eq!(response.status(), 200, "POST {path}");
-            }
-        };
-        let created: TournamentDetails = common::http()
-            .post(format!("http://{addr}/api/tournaments"))
-            .bearer_auth(&player.token)
-            .json(
-                &json!({"name": "Pair", "game": "tafl", "variant": "brandubh",
-                          "format": "round_robin", "two_games": true, "time_control": "blitz"}),
-            )
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let post =
+            |path: String, body: serde_json::Value| post_tournament(addr, &player, path, body);
+        let created = post(
+            "/api/tournaments".into(),
+            json!({"name": "Pair", "game": "tafl", "variant": "brandubh",
+                   "format": "round_robin", "two_games": true, "time_control": "blitz"}),
+        )
+        .await;
         let id = created.summary.id.0;
         post(format!("/api/tournaments/{id}/register"), json!({})).await;
         post(
