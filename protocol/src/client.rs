@@ -346,7 +346,7 @@ impl ClientMessage {
 /// (`legal`, `act`, `resign`, `offer_draw`, `answer_draw`, `ask_takeback`, `answer_takeback`,
 /// `abort`, `claim_win`) differ only in
 /// this, so a server carries them as one [`SeatCommand`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatAct {
     Legal,
     Act { action: String },
@@ -360,7 +360,7 @@ pub enum SeatAct {
 }
 
 /// A command for one seat of a match, whichever message carried it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatCommand {
     /// The client's id for the command: a resent `act` with the same id is answered with its
     /// first ack instead of acting again.

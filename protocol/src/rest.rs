@@ -261,6 +261,24 @@ pub struct ReplayAction {
 pub struct Health {
     pub status: String,
     pub database: String,
+    /// The node that answered.
+    pub node: NodeHealth,
+    /// The cluster's live nodes (this one included), oldest first; one without a cluster.
+    pub nodes: Vec<NodeHealth>,
+    /// How many matches the answering node owns (runs the rooms of).
+    pub owned_matches: u64,
+}
+
+/// A server node of the cluster.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeHealth {
+    /// Its id: a new one each time a server process starts.
+    pub id: i64,
+    /// Its name (`--node-name`; the host name and process id by default).
+    pub name: String,
+    /// When it started, in milliseconds since the Unix epoch.
+    pub started_ms: i64,
 }
 
 /// One matchmaking pool and how many players wait in it.

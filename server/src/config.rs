@@ -138,6 +138,10 @@ pub struct Config {
     /// closed.
     #[arg(long, env = "TAFL_PING_SECS", default_value_t = 20, value_parser = at_least(1))]
     pub ping_secs: u64,
+    /// This node's name in `/api/health`, `/metrics` and the logs, when several server processes
+    /// share one PostgreSQL (the host name and process id when not given).
+    #[arg(long, env = "TAFL_NODE_NAME")]
+    pub node_name: Option<String>,
     /// Events each match keeps for resuming clients; older gaps get a snapshot.
     #[arg(long, env = "TAFL_RESUME_EVENTS", default_value_t = 64, value_parser = at_least_usize(1))]
     pub resume_events: usize,
@@ -191,6 +195,16 @@ pub struct Config {
 
 impl Config {
     /// Checks what one setting alone cannot say; the error names the settings.
+    /// This node's name: as configured, or the host name and process id.
+    pub fn node_name(&self) -> String {
+        self.node_name.clone().unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| "node".to_string());
+            format!("{host}-{}", std::process::id())
+        })
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         let window = [
             ("--queue-window", self.queue_window),

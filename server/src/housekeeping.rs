@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::cluster::Singleton;
 use crate::matches::Command;
 use crate::state::AppState;
 
@@ -25,9 +26,17 @@ pub fn start(state: AppState) {
     });
 }
 
-/// One round of housekeeping. A failure is logged and tried again next time.
+/// One round of housekeeping, on the one node of a cluster that runs it. A failure is logged
+/// and tried again next time.
 async fn pass(state: &AppState) {
+    if !state.cluster().leads(Singleton::Housekeeping) {
+        return;
+    }
     let now = crate::clock::now_ms();
+    // Long messages between nodes were read within the second they were sent.
+    if let Err(e) = state.store().forget_messages(now - 60_000).await {
+        tracing::warn!(error = %e, "could not remove old cluster messages");
+    }
     let config = state.config();
     let guests_idle_since = now - (config.guest_idle_days * 24 * 3600 * 1000) as i64;
     match state

@@ -339,12 +339,16 @@ async fn profile(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<Pl
 /// The longest the health check waits for the database.
 const HEALTH_PATIENCE: std::time::Duration = std::time::Duration::from_millis(1500);
 
-/// Whether the server can serve matches: its database answers.
+/// Whether the server can serve matches: its database answers. Also says which node answered,
+/// which nodes of the cluster are live, and how many matches the answering node owns.
 #[utoipa::path(
     get,
     path = "/api/health",
     tag = "server",
     summary = "Health check",
+    description = "Whether this node can serve matches (its database answers), which node it is, \
+        the cluster's live nodes, and how many matches this node owns. Any node serves any \
+        request: a load balancer may send each to any live node.",
     responses(
         (status = 200, description = "Serving", body = Health),
         (status = 503, description = "The database does not answer", body = Health),
@@ -361,9 +365,13 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
             "unavailable",
         ),
     };
+    let cluster = state.cluster();
     let health = Health {
         status: text.into(),
         database: database.into(),
+        node: cluster.me(),
+        nodes: cluster.live_nodes(),
+        owned_matches: state.rooms().count() as u64,
     };
     (status, Json(health))
 }

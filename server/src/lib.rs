@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod auth;
 pub mod chat;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod extract;
@@ -153,7 +154,15 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         None => None,
     };
     let ai_players = store.ai_players(clock::now_ms()).await?;
-    let state = AppState::new(config, store, ai_players);
+    let solo = store.backend() == store::Backend::Sqlite;
+    let cluster = cluster::Cluster::join(&store, &config.node_name(), solo).await?;
+    tracing::info!(
+        node_id = cluster.node().0,
+        node = cluster.name(),
+        solo,
+        "joined the cluster"
+    );
+    let state = AppState::new(config, store, cluster, ai_players);
     state.start_actors();
     housekeeping::start(state.clone());
     let restored = state.rooms().restore_all().await?;

@@ -12,9 +12,13 @@
 //! | `tafl_ai_move_seconds` | histogram | one AI search, as run |
 //! | `tafl_db_seconds{op}` | histogram | database writes: `append_action` (until durable, group commit included), `finish_match` |
 //! | `tafl_errors_total{code,via}` | counter | errors sent, by protocol code, on a `socket` or over `http` |
+//! | `tafl_node{id,name}` | gauge | 1, labelled with this node's id and name |
+//! | `tafl_cluster_nodes` | gauge | live nodes in the cluster, this one included |
+//! | `tafl_owned_matches` | gauge | matches this node owns (whose rooms run here) |
+//! | `tafl_cluster_messages_total{direction}` | counter | messages `sent` to and `received` from other nodes |
 //!
-//! The metrics are one set per process (a server is one process; tests that start several servers
-//! in one process see their sums).
+//! The metrics are one set per process (tests that start several servers in one process see
+//! their sums); a cluster's are scraped from each node.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -50,6 +54,10 @@ struct Metrics {
     ai_move_seconds: Histogram,
     db_seconds: HistogramVec,
     errors: IntCounterVec,
+    node: IntGaugeVec,
+    cluster_nodes: IntGauge,
+    owned_matches: IntGauge,
+    cluster_messages: IntCounterVec,
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
@@ -133,9 +141,51 @@ impl Metrics {
                 )
                 .expect(expect),
             ),
+            node: registered(
+                &registry,
+                IntGaugeVec::new(
+                    Opts::new("tafl_node", "This node's id and name"),
+                    &["id", "name"],
+                )
+                .expect(expect),
+            ),
+            cluster_nodes: registered(
+                &registry,
+                IntGauge::new("tafl_cluster_nodes", "Live nodes in the cluster").expect(expect),
+            ),
+            owned_matches: registered(
+                &registry,
+                IntGauge::new("tafl_owned_matches", "Matches this node owns").expect(expect),
+            ),
+            cluster_messages: registered(
+                &registry,
+                IntCounterVec::new(
+                    Opts::new("tafl_cluster_messages_total", "Messages between nodes"),
+                    &["direction"],
+                )
+                .expect(expect),
+            ),
             registry,
         }
     }
+}
+
+/// What the last heartbeat found: this node, the live nodes, the matches owned here.
+pub fn cluster(node_id: i64, name: &str, live_nodes: usize, owned: usize) {
+    METRICS
+        .node
+        .with_label_values(&[node_id.to_string().as_str(), name])
+        .set(1);
+    METRICS.cluster_nodes.set(live_nodes as i64);
+    METRICS.owned_matches.set(owned as i64);
+}
+
+/// A message sent to or received from another node.
+pub fn cluster_message(direction: &str) {
+    METRICS
+        .cluster_messages
+        .with_label_values(&[direction])
+        .inc();
 }
 
 /// `GET /metrics`: every metric, in the Prometheus text format.

@@ -16,11 +16,12 @@ pub fn ai_level(name: &str) -> Option<engine::ai::Level> {
     engine::ai::Level::new(level)
 }
 
-/// A player's account.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A player's account. Between nodes it travels without its password hash.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub id: PlayerId,
     pub name: String,
+    #[serde(skip)]
     pub password_hash: Option<String>,
     pub guest: bool,
 }

@@ -36,9 +36,29 @@ pub enum Owner {
     Visitor(IpAddr),
 }
 
+/// Whom a frame sent to sockets that may be on any node is for.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "to", rename_all = "snake_case")]
+pub enum Fanout {
+    /// Every socket of a player.
+    Player { player: PlayerId },
+    /// Every socket of these players and every socket following the tournament, once each.
+    Tournament {
+        tournament: TournamentId,
+        players: Vec<PlayerId>,
+    },
+    /// The sockets following the lobby's chat, but those of these players (who muted its
+    /// author).
+    Lobby { except: Vec<PlayerId> },
+}
+
+/// Sends a frame to the sockets of the other nodes (set when the node joins a cluster).
+pub type Elsewhere = Box<dyn Fn(&Fanout, &Frame) + Send + Sync>;
+
 #[derive(Default)]
 pub struct Sockets {
     inner: Mutex<Registry>,
+    elsewhere: std::sync::OnceLock<Elsewhere>,
 }
 
 #[derive(Default)]
@@ -136,35 +156,49 @@ impl Sockets {
         self.registry().lobby.retain(|(c, _, _)| *c != conn);
     }
 
-    /// Sends a frame to the sockets following the lobby whose player (none for a visitor)
-    /// `to` picks.
-    pub fn send_to_lobby(&self, frame: &Frame, to: impl Fn(Option<PlayerId>) -> bool) {
+    /// From now on, frames for sockets anywhere go to the other nodes too.
+    pub fn reach_elsewhere(&self, elsewhere: Elsewhere) {
+        let _ = self.elsewhere.set(elsewhere);
+    }
+
+    /// Sends a frame to the sockets it is for, on this node and every other.
+    pub fn send(&self, to: Fanout, frame: &Frame) {
+        if let Some(elsewhere) = self.elsewhere.get() {
+            elsewhere(&to, frame);
+        }
+        self.deliver(&to, frame);
+    }
+
+    /// Sends a frame to the sockets it is for on this node.
+    pub fn deliver(&self, to: &Fanout, frame: &Frame) {
+        match to {
+            Fanout::Player { player } => self.to_player(*player, frame),
+            Fanout::Tournament {
+                tournament,
+                players,
+            } => self.to_tournament(*tournament, players, frame),
+            Fanout::Lobby { except } => self.to_lobby(frame, except),
+        }
+    }
+
+    fn to_lobby(&self, frame: &Frame, except: &[PlayerId]) {
         for (_, player, outbox) in self.registry().lobby.iter() {
-            if to(*player) {
+            if !player.is_some_and(|p| except.contains(&p)) {
                 let _ = outbox.try_send(frame.clone());
             }
         }
     }
 
-    /// Sends a frame to every open socket of `player`; false if they have none.
-    pub fn send_to_player(&self, player: PlayerId, frame: &Frame) -> bool {
+    fn to_player(&self, player: PlayerId, frame: &Frame) {
         let registry = self.registry();
         let sockets = registry.players.get(&player).map_or(&[][..], Vec::as_slice);
         for (_, outbox) in sockets {
             // A socket this far behind resumes by other means (REST, `watch`).
             let _ = outbox.try_send(frame.clone());
         }
-        !sockets.is_empty()
     }
 
-    /// Sends a frame once to every socket of these players and every socket following the
-    /// tournament.
-    pub fn send_to_tournament(
-        &self,
-        tournament: TournamentId,
-        players: &[PlayerId],
-        frame: &Frame,
-    ) {
+    fn to_tournament(&self, tournament: TournamentId, players: &[PlayerId], frame: &Frame) {
         let registry = self.registry();
         let mut sent: Vec<ConnId> = Vec::new();
         let entrants = players

@@ -10,6 +10,7 @@ use protocol::{ErrorCode, MatchId, PlayerId};
 use tokio::sync::{Semaphore, broadcast, mpsc};
 
 use crate::analysis::runner::Analyst;
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
@@ -22,16 +23,19 @@ use crate::player::Player;
 use crate::queue::Queue;
 use crate::security::SecurityLog;
 use crate::shutdown::Shutdown;
-use crate::sockets::Sockets;
+use crate::sockets::{ConnId, Sockets};
 use crate::store::Store;
 use crate::token::token_hash;
 use crate::tournament::director::Tournaments;
 
-/// Sockets to close now: those of one session (a logout), or every one of a player (a ban).
-#[derive(Clone, Debug)]
+/// Sockets to close now: those of one session (a logout), every one of a player (a ban), or
+/// one socket whose match's room moved to another node (it reconnects and resumes).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Revocation {
     Session(String),
     Player(PlayerId),
+    Reconnect(ConnId),
 }
 
 #[derive(Clone)]
@@ -49,8 +53,8 @@ pub struct Shared {
     analyst: Analyst,
     pub rooms: Rooms,
     next_conn: AtomicU64,
-    /// Sessions and accounts just revoked, so that sockets opened with them close at once.
-    revocations: broadcast::Sender<Revocation>,
+    /// This node among the others, if any.
+    cluster: Cluster,
     /// Security events, for the log and for admins.
     security: SecurityLog,
     /// The AI's accounts, one per level (level 1 first).
@@ -71,7 +75,12 @@ pub struct Shared {
 }
 
 impl AppState {
-    pub fn new(config: Config, store: Store, ai_players: Vec<Player>) -> AppState {
+    pub fn new(
+        config: Config,
+        store: Store,
+        cluster: Cluster,
+        ai_players: Vec<Player>,
+    ) -> AppState {
         let sockets = Arc::new(Sockets::default());
         let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
         let (next_games, next_games_rx) = mpsc::unbounded_channel();
@@ -86,8 +95,8 @@ impl AppState {
             rated_games_per_pair: config.rated_games_per_pair,
             next_games,
             sockets: sockets.clone(),
+            cluster: cluster.clone(),
         });
-        let (revocations, _) = broadcast::channel(64);
         AppState {
             inner: Arc::new(Shared {
                 limits: Limits::new(&config),
@@ -96,8 +105,8 @@ impl AppState {
                 config,
                 store,
                 rooms,
-                next_conn: AtomicU64::new(1),
-                revocations,
+                next_conn: AtomicU64::new(cluster.first_conn() + 1),
+                cluster,
                 security: SecurityLog::default(),
                 ai_players,
                 queue: OnceLock::new(),
@@ -111,6 +120,7 @@ impl AppState {
 
     /// Starts the actors that need the state itself.
     pub fn start_actors(&self) {
+        crate::cluster::heartbeat::start(self.clone());
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
         tokio::spawn(crate::offers::challenges::expire(self.clone()));
@@ -179,6 +189,10 @@ impl AppState {
         &self.inner.rooms
     }
 
+    pub fn cluster(&self) -> &Cluster {
+        &self.inner.cluster
+    }
+
     pub fn next_conn(&self) -> u64 {
         self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
     }
@@ -187,17 +201,18 @@ impl AppState {
     pub async fn revoke(&self, token: &str) -> ApiResult<()> {
         let hash = token_hash(token);
         self.store().revoke_session(&hash).await?;
-        let _ = self.inner.revocations.send(Revocation::Session(hash));
+        self.cluster().revoke(Revocation::Session(hash));
         Ok(())
     }
 
-    /// Closes every socket of a player whose sessions were just revoked in the store (a ban).
+    /// Closes every socket of a player whose sessions were just revoked in the store (a ban),
+    /// on every node.
     pub fn revoke_player(&self, player: PlayerId) {
-        let _ = self.inner.revocations.send(Revocation::Player(player));
+        self.cluster().revoke(Revocation::Player(player));
     }
 
     pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
-        self.inner.revocations.subscribe()
+        self.cluster().revocations()
     }
 
     pub fn security(&self) -> &SecurityLog {
@@ -229,6 +244,13 @@ impl AppState {
         }
         if !self.rooms().stop(deadline).await {
             tracing::warn!("match rooms still busy at the shutdown deadline");
+        }
+        // Every room has stopped: the other nodes may take the matches now.
+        if tokio::time::timeout_at(deadline, self.cluster().leave())
+            .await
+            .is_err()
+        {
+            tracing::warn!("could not hand the matches over by the shutdown deadline");
         }
         if tokio::time::timeout_at(deadline, self.store().close())
             .await

@@ -21,6 +21,9 @@ use crate::player::{AI_PREFIX, Player};
 pub enum StoreError {
     /// A uniqueness rule was broken (a taken username or seat).
     Conflict(String),
+    /// A write of a match by a node that no longer owns it (another node took it over): it
+    /// was not made.
+    Fenced(MatchId),
     Database(sqlx::Error),
     /// The database could not be opened at start: where, and why.
     Unreachable {
@@ -33,6 +36,7 @@ impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StoreError::Conflict(what) => write!(f, "{what}"),
+            StoreError::Fenced(id) => write!(f, "match {} is owned by another node now", id.0),
             StoreError::Database(e) => write!(f, "database error: {e}"),
             StoreError::Unreachable { database, cause } => {
                 write!(f, "could not open the database ({database}): {cause}")
@@ -99,12 +103,23 @@ pub(crate) fn unique(what: impl FnOnce() -> String) -> impl FnOnce(sqlx::Error) 
     }
 }
 
+/// What a client is told when its command reached a node that just lost the match: the
+/// match goes on elsewhere, and the command may be sent again.
+pub const MOVED: &str = "the match moved to another server node: send the command again";
+
 /// Storage errors as the API reports them: a broken uniqueness rule is the client's `conflict`;
 /// anything else is our fault, logged here and reported as `internal` without its details.
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
+            StoreError::Fenced(id) => {
+                tracing::warn!(
+                    match_id = id.0,
+                    "a write of a match another node took over was refused"
+                );
+                ApiError::new(ErrorCode::Internal, MOVED)
+            }
             e @ (StoreError::Database(_) | StoreError::Unreachable { .. }) => {
                 // The details stay in the log; clients learn only that it was our fault.
                 tracing::error!(error = %e, "database error");

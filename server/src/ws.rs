@@ -318,6 +318,14 @@ impl Session {
                     break;
                 }
                 revoked = revocations.recv() => {
+                    if let Ok(Revocation::Reconnect(conn)) = revoked {
+                        if conn == self.conn {
+                            // The room of a match it follows moved to another node.
+                            say_goodbye(socket, &mut inbox).await;
+                            break;
+                        }
+                        continue;
+                    }
                     let (code, why) = match (revoked, &self.login) {
                         (Ok(Revocation::Session(hash)), Some(login)) if hash == login.token_hash => {
                             (NORMAL_CLOSURE, "the session was logged out")
@@ -389,6 +397,7 @@ impl Session {
             };
             self.state.rooms().tell(id, closed).await;
         }
+        self.state.cluster().closed(self.conn);
     }
 
     /// Handles one text frame; returns the direct answer, if any (events come via the outbox).

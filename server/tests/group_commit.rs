@@ -1,6 +1,8 @@
 //! The group-commit writer behind `ActionLog::append`: actions (and takebacks) of many matches
 //! arriving at once are all stored, in order per match, with each match's event count; an
-//! action that cannot be stored fails alone, without sinking the others written with it.
+//! action that cannot be stored fails alone, without sinking the others written with it; and
+//! an action written under an epoch another node has since taken the match at is refused
+//! (fenced), alone too.
 
 mod common;
 
@@ -9,11 +11,19 @@ use std::time::Duration;
 use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
+use server::cluster::{Epoch, FIRST_EPOCH, NodeId};
 use server::matches::new_match::Opening;
 use server::matches::store::StoredTakeback;
 use server::matches::writer::ActionLog;
 use server::matches::{Entry, NewMatch, StoredAction};
-use server::store::Store;
+use server::store::{Store, StoreError};
+
+/// A match stored and owned by `node` at the first epoch, as a room that opened it would.
+async fn owned_match(store: &Store, node: NodeId) -> MatchId {
+    let id = store.create_match(&mut spec()).await.unwrap();
+    assert!(store.claim_unowned(id, node).await.unwrap());
+    id
+}
 
 /// A match waiting for its players.
 fn spec() -> Opening {
@@ -72,16 +82,17 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
             .await
             .unwrap();
         let log = ActionLog::start(&store);
+        let node = store.add_node("test", 1).await.unwrap();
         let mut ids: Vec<MatchId> = Vec::new();
         for _ in 0..40 {
-            ids.push(store.create_match(&mut spec()).await.unwrap());
+            ids.push(owned_match(&store, node).await);
         }
         // Every match plays five actions, one after the other, all matches at the same time.
         let playing = ids.iter().map(|&id| {
             let log = log.clone();
             tokio::spawn(async move {
                 for ply in 0..5 {
-                    log.append(id, &action(ply)).await.unwrap();
+                    log.append(id, FIRST_EPOCH, &action(ply)).await.unwrap();
                 }
             })
         });
@@ -90,8 +101,8 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
         }
         // A ply stored twice is refused; the takebacks sent with it are stored all the same.
         let (again, sixth) = (action(2), takeback(5));
-        let refused = log.append(ids[0], &again);
-        let others = join_all(ids.iter().map(|&id| log.append(id, &sixth)));
+        let refused = log.append(ids[0], FIRST_EPOCH, &again);
+        let others = join_all(ids.iter().map(|&id| log.append(id, FIRST_EPOCH, &sixth)));
         let (refused, others) = tokio::join!(refused, others);
         assert!(refused.is_err(), "{backend:?}");
         for result in others {
@@ -122,8 +133,9 @@ async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
     let url = fresh_database(Backend::Postgres).await;
     let store = Store::connect(&url).await.unwrap();
     let log = ActionLog::start(&store);
-    let id = store.create_match(&mut spec()).await.unwrap();
-    log.append(id, &action(0)).await.unwrap();
+    let node = store.add_node("test", 1).await.unwrap();
+    let id = owned_match(&store, node).await;
+    log.append(id, FIRST_EPOCH, &action(0)).await.unwrap();
     let database = url.rsplit_once('/').unwrap().1;
     let admin = sqlx::PgPool::connect(&std::env::var("TEST_POSTGRES_URL").unwrap())
         .await
@@ -139,8 +151,73 @@ async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
     // Quiet for longer than a writer trusts its connection unchecked.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     for ply in 1..4 {
-        log.append(id, &action(ply)).await.unwrap();
+        log.append(id, FIRST_EPOCH, &action(ply)).await.unwrap();
     }
     let stored = store.load_match(id).await.unwrap().unwrap();
     assert_eq!(stored.log, (0..4).map(action).collect::<Vec<_>>());
+}
+
+/// A node that lost a match (another took it over, raising its epoch) cannot append to it: the
+/// write is refused as fenced, changes nothing, and the other matches written in the same
+/// batch are stored. The new owner writes under the new epoch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_under_a_passed_epoch_is_refused_alone() {
+    for backend in BACKENDS {
+        let store = Store::connect(&fresh_database(backend).await)
+            .await
+            .unwrap();
+        let log = ActionLog::start(&store);
+        let (old, new) = (
+            store.add_node("old", 1).await.unwrap(),
+            store.add_node("new", 1).await.unwrap(),
+        );
+        let mut ids = Vec::new();
+        for _ in 0..10 {
+            ids.push(owned_match(&store, old).await);
+        }
+        assert!(
+            store
+                .take_over(ids[0], FIRST_EPOCH, new, i64::MAX)
+                .await
+                .unwrap()
+        );
+        // The takeover saw the epoch it raised: a second one from the same reading fails.
+        assert!(
+            !store
+                .take_over(ids[0], FIRST_EPOCH, old, i64::MAX)
+                .await
+                .unwrap()
+        );
+        let first = action(0);
+        let written = join_all(ids.iter().map(|&id| log.append(id, FIRST_EPOCH, &first))).await;
+        assert!(
+            matches!(written[0], Err(StoreError::Fenced(id)) if id == ids[0]),
+            "{backend:?}: {:?}",
+            written[0]
+        );
+        for w in &written[1..] {
+            assert!(w.is_ok(), "{backend:?}: {w:?}");
+        }
+        assert!(
+            store
+                .load_match(ids[0])
+                .await
+                .unwrap()
+                .unwrap()
+                .log
+                .is_empty()
+        );
+        log.append(ids[0], Epoch(2), &action(0)).await.unwrap();
+        assert_eq!(
+            store.load_match(ids[0]).await.unwrap().unwrap().log,
+            vec![action(0)]
+        );
+        // Every other write of a match is fenced the same way.
+        let stale = store.set_live(ids[0], FIRST_EPOCH, 20, 5).await;
+        assert!(
+            matches!(stale, Err(StoreError::Fenced(_))),
+            "{backend:?}: {stale:?}"
+        );
+        store.set_live(ids[0], Epoch(2), 20, 5).await.unwrap();
+    }
 }

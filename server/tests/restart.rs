@@ -417,7 +417,9 @@ async fn a_final_move_stored_just_before_a_crash_still_ends_the_match_once() {
             command_id: Some("final".into()),
         });
         let log = server::matches::writer::ActionLog::start(&store);
-        log.append(match_id, &final_move).await.unwrap();
+        // The server that made the match owned it at the first epoch, and nobody took it over.
+        let epoch = server::cluster::FIRST_EPOCH;
+        log.append(match_id, epoch, &final_move).await.unwrap();
         drop((log, store));
 
         // A restart finds the game over by its rules and records the result, rated once.

@@ -23,7 +23,7 @@ pub enum ChatError {
 
 /// A message's text: trimmed, 1 to [`MAX_CHARS`] characters, and without control characters
 /// (line breaks, tabs, terminal escapes), which would let one message pass for several.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChatText(String);
 
 impl ChatText {

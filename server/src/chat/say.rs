@@ -8,7 +8,7 @@ use super::rules::{self, ChatText};
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::player::Player;
-use crate::sockets::{ConnId, frame};
+use crate::sockets::{ConnId, Fanout, frame};
 use crate::state::AppState;
 
 /// The refusal of a message from a visitor's socket: visitors read, never write.
@@ -56,8 +56,11 @@ async fn in_lobby(state: &AppState, author: &Player, text: &ChatText) -> ApiResu
     let chat = frame(&ServerMessage::Chat {
         message: written.message.clone(),
     });
-    state
-        .sockets()
-        .send_to_lobby(&chat, |reader| written.reaches(reader));
+    state.sockets().send(
+        Fanout::Lobby {
+            except: written.muters,
+        },
+        &chat,
+    );
     Ok(())
 }

@@ -14,7 +14,7 @@ use crate::store::{Store, StoreResult, unique};
 /// A message just stored, and the players who muted its author: it is not sent to them.
 pub struct Written {
     pub message: ChatMessage,
-    muters: Vec<PlayerId>,
+    pub muters: Vec<PlayerId>,
 }
 
 impl Written {

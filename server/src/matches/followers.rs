@@ -78,6 +78,11 @@ impl Followers {
         }
     }
 
+    /// Every socket that follows the match.
+    pub fn conns(&self) -> Vec<ConnId> {
+        self.followers.iter().map(|f| f.conn).collect()
+    }
+
     /// Whether this socket follows the match.
     pub fn follows(&self, conn: ConnId) -> bool {
         self.followers.iter().any(|f| f.conn == conn)

@@ -11,7 +11,7 @@ use crate::player::Player;
 use crate::series::InSeries;
 
 /// Everything chosen when a match is created.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NewMatch {
     pub game: String,
     pub variant: String,

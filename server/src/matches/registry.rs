@@ -15,9 +15,12 @@ use tracing::Instrument;
 use super::command::Command;
 use super::new_match::{NewMatch, Opening};
 use super::room::{Glance, GlanceCell, Room, RoomContext, unrated};
+use crate::cluster::remote::{self, Call, RoomCall};
+use crate::cluster::{Epoch, FIRST_EPOCH, NodeId, Place};
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
 use crate::shutdown::Tracker;
+use crate::store::MOVED;
 
 /// Commands a room may have waiting before senders wait for it.
 const ROOM_QUEUE: usize = 64;
@@ -27,6 +30,8 @@ const ROOM_QUEUE: usize = 64;
 struct Handle {
     commands: mpsc::Sender<Command>,
     glance: GlanceCell,
+    /// The epoch this node owns the match at.
+    epoch: Epoch,
 }
 
 impl Handle {
@@ -77,6 +82,16 @@ impl Running {
         true
     }
 
+    /// The matches whose rooms run here, with the epoch each was taken at.
+    fn epochs(&self) -> Vec<(MatchId, Epoch)> {
+        let running = self.lock();
+        running
+            .iter()
+            .filter(|(_, h)| h.open().is_some())
+            .map(|(id, h)| (*id, h.epoch))
+            .collect()
+    }
+
     /// Called by a room's task as it ends: without this, the channel of every match played
     /// since the start would stay in memory.
     fn forget_ended(&self, id: MatchId) {
@@ -87,6 +102,12 @@ impl Running {
             crate::metrics::match_rooms(-1);
         }
     }
+}
+
+/// Where a match's room runs, as the registry found it.
+enum Reach {
+    Here,
+    There(NodeId),
 }
 
 fn stopped() -> ApiError {
@@ -116,10 +137,16 @@ impl Rooms {
         }
     }
 
-    /// Starts a room's task and registers it, unless the server is stopping.
-    fn start(&self, id: MatchId, room: Room) -> ApiResult<mpsc::Sender<Command>> {
+    /// Starts a room's task and registers it, unless the server is stopping. `epoch`: the
+    /// epoch this node owns the match at, which the room writes under.
+    fn start(&self, id: MatchId, room: Room, epoch: Epoch) -> ApiResult<mpsc::Sender<Command>> {
         let mut running = self.running.lock();
         self.refuse_if_stopped()?;
+        // Started meanwhile by another path (a command, and the takeover of a dead node's
+        // matches): one room per match, the first.
+        if let Some(running) = running.get(&id).and_then(Handle::open) {
+            return Ok(running.commands.clone());
+        }
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let glance = room.glance();
         // The room holds only a weak sender to itself (for its AI's moves), so it still ends
@@ -127,14 +154,19 @@ impl Rooms {
         let weak = tx.downgrade();
         let entered = self.tasks.enter();
         let registry = self.running.clone();
+        let cluster = self.ctx.cluster.clone();
         // Its own span (not the one of the socket that started it): every line it logs names
         // the match.
         let span = tracing::info_span!(parent: None, "match", match_id = id.0);
         tokio::spawn(
             async move {
-                room.run(rx, weak, |commands| registry.close_if_quiet(commands))
+                let followers = room
+                    .run(rx, weak, |commands| registry.close_if_quiet(commands))
                     .await;
                 registry.forget_ended(id);
+                // Stopped with sockets still following (this node stops, or lost the match):
+                // they follow it again wherever it goes on.
+                cluster.reconnect(followers);
                 drop(entered);
             }
             .instrument(span),
@@ -142,6 +174,7 @@ impl Rooms {
         let handle = Handle {
             commands: tx.clone(),
             glance,
+            epoch,
         };
         if running.insert(id, handle).is_none() {
             crate::metrics::match_rooms(1);
@@ -202,6 +235,7 @@ impl Rooms {
     /// room started first if it sleeps (an untimed match nobody followed for a while). Rooms
     /// driven by a clock never sleep while live, so a correspondence match is always at hand.
     pub async fn glance_waking(&self, id: MatchId) -> ApiResult<Glance> {
+        // A match whose room runs on another node shows nothing to act on from here.
         self.room(id).await?;
         // A room that went to sleep again in between shows nothing to act on.
         Ok(self.glance(id).unwrap_or_default())
@@ -209,14 +243,19 @@ impl Rooms {
 
     /// Starts a room for every match that is not over, so that clocks run and players can come
     /// back. Returns how many were restored.
+    /// Starts a room for every match that is not over and that no live node owns, so that
+    /// clocks run and players can come back. Returns how many were restored.
     pub async fn restore_all(&self) -> ApiResult<usize> {
         let stored = self.ctx.store.unfinished_matches().await?;
         let mut n = 0;
         for m in stored {
             let id = m.id;
-            match Room::restore(m, self.ctx.clone()) {
+            let Some(Place::Here(epoch)) = self.ctx.cluster.locate(id).await? else {
+                continue;
+            };
+            match Room::restore(m, self.ctx.clone(), epoch) {
                 Ok(room) => {
-                    self.start(id, room)?;
+                    self.start(id, room, epoch)?;
                     n += 1;
                 }
                 Err(e) => tracing::error!(match_id = id.0, error = %e, "could not restore a match"),
@@ -225,21 +264,70 @@ impl Rooms {
         Ok(n)
     }
 
-    /// The command channel of a match's room, starting the room if needed.
-    async fn room(&self, id: MatchId) -> ApiResult<mpsc::Sender<Command>> {
+    /// Starts the room of a match this node just took over from a node that died or stopped,
+    /// rebuilt from the store. False if it could not be.
+    pub async fn adopt(&self, id: MatchId, epoch: Epoch) -> bool {
+        let _loading = self.loading.lock().await;
+        let restored = match self.ctx.store.load_match(id).await {
+            Ok(Some(stored)) => Room::restore(stored, self.ctx.clone(), epoch),
+            Ok(None) => return false,
+            Err(e) => Err(e.into()),
+        };
+        match restored.and_then(|room| self.start(id, room, epoch)) {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::error!(match_id = id.0, error = %e, "could not take over a match");
+                false
+            }
+        }
+    }
+
+    /// The matches whose rooms run here, with the epoch each was taken at.
+    pub fn epochs(&self) -> Vec<(MatchId, Epoch)> {
+        self.running.epochs()
+    }
+
+    /// How many rooms run here.
+    pub fn count(&self) -> usize {
+        self.running.epochs().len()
+    }
+
+    /// Stops a match's room at once: this node no longer owns the match. Its followers are
+    /// told to reconnect, and find the match where it went.
+    pub fn drop_room(&self, id: MatchId) {
+        let mut running = self.running.lock();
+        if running.remove(&id).is_some() {
+            crate::metrics::match_rooms(-1);
+        }
+    }
+
+    /// Where a match's room runs, starting it here (from the store) when this node owns the
+    /// match or may take it.
+    async fn room(&self, id: MatchId) -> ApiResult<Reach> {
         self.refuse_if_stopped()?;
-        if let Some(tx) = self.running.get(id) {
-            return Ok(tx);
+        if self.running.get(id).is_some() {
+            return Ok(Reach::Here);
+        }
+        if let Some(node) = self.ctx.cluster.known_owner(id) {
+            return Ok(Reach::There(node));
         }
         // Loading takes a database round trip; rooms already running stay reachable meanwhile.
         let _loading = self.loading.lock().await;
-        if let Some(tx) = self.running.get(id) {
-            return Ok(tx);
+        if self.running.get(id).is_some() {
+            return Ok(Reach::Here);
         }
-        let stored = self.ctx.store.load_match(id).await?.ok_or_else(|| {
-            ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
-        })?;
-        self.start(id, Room::restore(stored, self.ctx.clone())?)
+        let not_found =
+            || ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0));
+        match self.ctx.cluster.locate(id).await?.ok_or_else(not_found)? {
+            Place::There(node) => Ok(Reach::There(node)),
+            Place::Here(epoch) => {
+                // Read once the match is taken: a takeover waits for the last owner's writes.
+                let stored = self.ctx.store.load_match(id).await?.ok_or_else(not_found)?;
+                let room = Room::restore(stored, self.ctx.clone(), epoch)?;
+                self.start(id, room, epoch)?;
+                Ok(Reach::Here)
+            }
+        }
     }
 
     /// Sends a command built around a reply channel and waits for the room's answer.
@@ -255,31 +343,95 @@ impl Rooms {
 
     /// Queues a command for a match's room, starting the room from the store when it is not
     /// running: its match ended and nobody followed it any more, or it went to sleep.
-    async fn deliver(&self, id: MatchId, mut command: Command) -> ApiResult<()> {
+    async fn deliver(&self, id: MatchId, command: Command) -> ApiResult<()> {
+        self.deliver_to(id, command, true).await
+    }
+
+    /// Queues a command another node sent for a match it found this node owns: refused if the
+    /// match moved meanwhile (never sent on again, so that two nodes cannot pass it back and
+    /// forth).
+    pub async fn deliver_here(&self, id: MatchId, command: Command) -> ApiResult<()> {
+        self.deliver_to(id, command, false).await
+    }
+
+    async fn deliver_to(&self, id: MatchId, mut command: Command, onward: bool) -> ApiResult<()> {
         // A room just started closes again only after serving a command, so the second try
         // finds it; the third is for a room that closed in between.
         for _ in 0..3 {
             command = match self.running.try_send(id, command) {
                 Ok(()) => return Ok(()),
                 // A room with a full queue is busy, so it is not about to sleep: wait for space.
-                Err(TrySendError::Full(command)) => {
-                    let room = self.room(id).await?;
-                    return room.send(command).await.map_err(|_| stopped());
-                }
+                Err(TrySendError::Full(command)) => match self.running.get(id) {
+                    Some(room) => return room.send(command).await.map_err(|_| stopped()),
+                    None => command,
+                },
                 Err(TrySendError::Closed(command)) => command,
             };
-            self.room(id).await?;
+            match self.room(id).await? {
+                Reach::Here => {}
+                Reach::There(node) if onward => return self.forward(node, id, command).await,
+                Reach::There(_) => return Err(ApiError::new(ErrorCode::Internal, MOVED)),
+            }
         }
         Err(stopped())
     }
 
-    /// Tells a running room something without waiting for an answer (a socket left): a room
-    /// that is not running has nothing to be told.
-    pub async fn tell(&self, id: MatchId, command: Command) {
-        if let Err(TrySendError::Full(command)) = self.running.try_send(id, command)
-            && let Some(room) = self.running.get(id)
+    /// Sends a command to the node that owns its match, and gives its answer to the waiting
+    /// reply channel.
+    async fn forward(&self, node: NodeId, id: MatchId, command: Command) -> ApiResult<()> {
+        let cluster = &self.ctx.cluster;
+        let (call, port, outbox) = remote::split(command).map_err(|_| stopped())?;
+        match (&call, outbox) {
+            (RoomCall::Watch { conn, .. }, Some(outbox)) => {
+                cluster.follows_remotely(*conn, id, node, outbox)
+            }
+            (RoomCall::Unwatch { conn, .. }, _) => cluster.unfollows(*conn, id),
+            _ => {}
+        }
+        let call = Call::Room {
+            match_id: id,
+            command: call,
+        };
+        let answer = cluster.call(node, call).await;
+        if answer
+            .as_ref()
+            .is_err_and(|e| e.code == ErrorCode::Internal)
         {
-            let _ = room.send(command).await;
+            // Moved, or its owner is gone: looked up again next time.
+            cluster.forget_owner(id);
+        }
+        port.answer(answer);
+        Ok(())
+    }
+
+    /// Tells a match's room something without waiting for an answer (a socket left): a room
+    /// that is not running anywhere has nothing to be told.
+    pub async fn tell(&self, id: MatchId, command: Command) {
+        let command = match self.running.try_send(id, command) {
+            Err(TrySendError::Full(command)) => match self.running.get(id) {
+                Some(room) => {
+                    let _ = room.send(command).await;
+                    return;
+                }
+                None => command,
+            },
+            Err(TrySendError::Closed(command)) => command,
+            Ok(()) => return,
+        };
+        if let Some(node) = self.ctx.cluster.known_owner(id)
+            && let Ok((call, _, _)) = remote::split(command)
+        {
+            if let RoomCall::Unwatch { conn, .. } = &call {
+                self.ctx.cluster.unfollows(*conn, id);
+            }
+            let cluster = self.ctx.cluster.clone();
+            let call = Call::Room {
+                match_id: id,
+                command: call,
+            };
+            tokio::spawn(async move {
+                let _ = cluster.call(node, call).await;
+            });
         }
     }
 
@@ -386,7 +538,7 @@ impl Rooms {
     pub async fn open(&self, spec: NewMatch, seating: Vec<(u8, Player)>) -> ApiResult<MatchId> {
         let mut opening = self.opening(spec, seating, false).await?;
         let id = self.ctx.store.create_match(&mut opening).await?;
-        self.start_opened(id, opening)
+        self.start_opened(id, opening).await
     }
 
     /// A new match with its first players, as it will be stored: played casual if the players
@@ -418,9 +570,12 @@ impl Rooms {
 
     /// Starts the room of a match just stored from its opening: for a caller that stores it
     /// together with something else (the tournament director links it to its game).
-    pub fn start_opened(&self, id: MatchId, opening: Opening) -> ApiResult<MatchId> {
-        let room = Room::open(id, opening, self.ctx.clone())?;
-        self.start(id, room)?;
+    pub async fn start_opened(&self, id: MatchId, opening: Opening) -> ApiResult<MatchId> {
+        // Another node may have been asked for the match first and started it from the store.
+        if self.ctx.cluster.claim_new(id).await? {
+            let room = Room::open(id, opening, self.ctx.clone(), FIRST_EPOCH)?;
+            self.start(id, room, FIRST_EPOCH)?;
+        }
         Ok(id)
     }
 }

@@ -9,7 +9,7 @@ use super::new_match::NewMatch;
 use crate::player::Player;
 
 /// What a player says about a rematch.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RematchAnswer {
     /// Offer it, or agree to the offer standing.
     Offer,
@@ -33,6 +33,7 @@ pub enum Rematch {
 }
 
 /// The new match every player agreed on: the same match again, seated.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct Deal {
     pub spec: NewMatch,
     pub seating: Vec<(u8, Player)>,

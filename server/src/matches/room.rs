@@ -28,12 +28,13 @@ use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
 use super::store::{Entry, Finish, Status, StoredAction, StoredMatch, StoredTakeback, fold};
 use super::writer::ActionLog;
 use crate::chat::rules::{self, ChatText, Role};
+use crate::cluster::{Cluster, Epoch};
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
 use crate::series::InSeries;
-use crate::sockets::{ConnId, Frame, Outbox, Sockets, frame};
-use crate::store::Store;
+use crate::sockets::{ConnId, Fanout, Frame, Outbox, Sockets, frame};
+use crate::store::{Store, StoreError, StoreResult};
 use crate::vacation::Vacations;
 use engine::ai::Level;
 
@@ -59,6 +60,8 @@ pub struct RoomContext {
     /// Every player's open sockets: a correspondence match tells a player on all of them that
     /// it is their move.
     pub sockets: Arc<Sockets>,
+    /// The other nodes: where a match's room runs, and its followers elsewhere.
+    pub cluster: Cluster,
 }
 
 /// What the list of live matches shows of a room's match (see [`super::Rooms::attended`] and
@@ -122,6 +125,10 @@ enum Phase {
 
 pub struct Room {
     id: MatchId,
+    /// The epoch this node owns the match at: every write names it.
+    epoch: Epoch,
+    /// A write was refused because another node owns the match now: the room stops.
+    fenced: bool,
     spec: NewMatch,
     ctx: RoomContext,
     game: Box<dyn Hosted>,
@@ -232,7 +239,7 @@ impl Room {
     /// not charged). A per-move clock's move takes days, so its turn is a deadline on the wall
     /// clock: `Room::follow_vacations` charges the time since the turn began once the room
     /// runs.
-    pub fn restore(stored: StoredMatch, ctx: RoomContext) -> ApiResult<Room> {
+    pub fn restore(stored: StoredMatch, ctx: RoomContext, epoch: Epoch) -> ApiResult<Room> {
         let spec = stored.spec;
         let mut game = host(
             &spec.game,
@@ -304,6 +311,8 @@ impl Room {
         glance.update(|g| g.view = game.view(None));
         Ok(Room {
             id: stored.id,
+            epoch,
+            fenced: false,
             spec,
             ctx,
             game,
@@ -343,6 +352,13 @@ impl Room {
         })
     }
 
+    /// A store result, noting a write refused because another node owns the match now: the
+    /// room stops once the command that made it is answered.
+    fn noted<T>(&mut self, result: StoreResult<T>) -> StoreResult<T> {
+        self.fenced |= matches!(result, Err(StoreError::Fenced(_)));
+        result
+    }
+
     /// What the list of live matches shows of the match, as the room keeps it up to date.
     pub fn glance(&self) -> GlanceCell {
         self.glance.clone()
@@ -350,7 +366,7 @@ impl Room {
 
     /// The room of a match just stored with its first players: each seat's taking is
     /// announced, and a full match starts. Nothing is read back from the store.
-    pub fn open(id: MatchId, opening: Opening, ctx: RoomContext) -> ApiResult<Room> {
+    pub fn open(id: MatchId, opening: Opening, ctx: RoomContext, epoch: Epoch) -> ApiResult<Room> {
         let full = opening.full();
         let seats = usize::from(opening.spec.seats);
         let mut room = Room::restore(
@@ -367,6 +383,7 @@ impl Room {
                 started_ms: None,
             },
             ctx,
+            epoch,
         )?;
         for (seat, player) in opening.seating {
             room.seated(seat, player);
@@ -386,7 +403,7 @@ impl Room {
         mut commands: mpsc::Receiver<Command>,
         me: mpsc::WeakSender<Command>,
         close_if_quiet: impl Fn(&mut mpsc::Receiver<Command>) -> bool,
-    ) {
+    ) -> Vec<ConnId> {
         // A crash between storing a game's final action and storing its result leaves a live
         // match whose game is over: the result is recorded now, once.
         self.finish_by_rules().await;
@@ -423,7 +440,7 @@ impl Room {
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
-                    None => return,
+                    None => return self.followers.conns(),
                 },
                 () = timer => match alarm {
                     Some((_, Alarm::Flag)) => self.flag_fell().await,
@@ -438,7 +455,11 @@ impl Room {
             }
             if asleep {
                 tracing::debug!("nobody follows the match: its room sleeps");
-                return;
+                return Vec::new();
+            }
+            if self.fenced {
+                tracing::warn!("another node owns the match now: its room stops here");
+                return self.followers.conns();
             }
             if self.phase == Phase::Over && self.followers.is_empty() {
                 // Commands already queued (a sender may have found the room just before it
@@ -447,7 +468,7 @@ impl Room {
                 while let Some(command) = commands.recv().await {
                     self.handle(command).await;
                 }
-                return;
+                return Vec::new();
             }
         }
     }
@@ -690,10 +711,12 @@ impl Room {
     /// Seats a player who joins, persisting first; starts the match when the last seat is
     /// taken.
     async fn take_seat(&mut self, seat: u8, player: Player) -> ApiResult<()> {
-        self.ctx
+        let seq = self.followers.seq() + 1;
+        let stored = self
+            .ctx
             .store
-            .take_seat(self.id, seat, player.id, self.followers.seq() + 1)
-            .await?;
+            .take_seat(self.id, self.epoch, seat, player.id, seq);
+        self.noted(stored.await)?;
         self.seated(seat, player);
         if self.seats.iter().all(Option::is_some) {
             self.start().await?;
@@ -722,17 +745,16 @@ impl Room {
         let players: Vec<PlayerId> = self.seats.iter().flatten().map(|p| p.id).collect();
         let unrated = unrated(&self.ctx, &self.spec, self.in_tournament, &players).await?;
         if unrated.is_some() {
-            self.ctx.store.set_casual(self.id).await?;
+            let stored = self.ctx.store.set_casual(self.id, self.epoch).await;
+            self.noted(stored)?;
         }
         let events = 1 + u64::from(unrated.is_some());
-        self.ctx
+        let seq = self.followers.seq() + events;
+        let stored = self
+            .ctx
             .store
-            .set_live(
-                self.id,
-                self.followers.seq() + events,
-                crate::clock::now_ms(),
-            )
-            .await?;
+            .set_live(self.id, self.epoch, seq, crate::clock::now_ms());
+        self.noted(stored.await)?;
         self.begin(unrated);
         Ok(())
     }
@@ -1071,7 +1093,8 @@ impl Room {
                     .collect(),
                 deadline_ms: crate::clock::wall_ms(deadline),
             };
-            self.ctx.sockets.send_to_player(player.id, &frame(&message));
+            let to = Fanout::Player { player: player.id };
+            self.ctx.sockets.send(to, &frame(&message));
         }
     }
 
@@ -1122,8 +1145,9 @@ impl Room {
         let (seq, at_ms) = (stored.seq, stored.at_ms);
         let entry = Entry::Action(stored);
         // Timed here, where durability is waited for: group commit included.
-        let durable = self.ctx.actions.append(self.id, &entry);
-        if let Err(e) = crate::metrics::db("append_action", durable).await {
+        let durable = self.ctx.actions.append(self.id, self.epoch, &entry);
+        let durable = crate::metrics::db("append_action", durable).await;
+        if let Err(e) = self.noted(durable) {
             // Not durable, so it did not happen: rebuild the game without it.
             self.rebuild_game();
             return Err(e.into());
@@ -1476,8 +1500,9 @@ impl Room {
             clocks_ms: clocks_ms.clone(),
             at_ms,
         });
-        let durable = self.ctx.actions.append(self.id, &entry);
-        crate::metrics::db("append_action", durable).await?;
+        let durable = self.ctx.actions.append(self.id, self.epoch, &entry);
+        let durable = crate::metrics::db("append_action", durable).await;
+        self.noted(durable)?;
         self.entries += 1;
         self.takeback.clear();
         self.log.truncate(back_to as usize);
@@ -1537,6 +1562,7 @@ impl Room {
             .store
             .abort_match(
                 self.id,
+                self.epoch,
                 Finish {
                     places: &places,
                     reason,
@@ -1546,8 +1572,8 @@ impl Room {
                 self.followers.seq() + events,
                 crate::clock::now_ms(),
             )
-            .await?;
-        if !stored {
+            .await;
+        if !self.noted(stored)? {
             return Ok(false);
         }
         self.set_phase(Phase::Over);
@@ -1760,6 +1786,7 @@ impl Room {
         let mut next = self.next_game(now_ms);
         let stored = self.ctx.store.finish_match(
             self.id,
+            self.epoch,
             Finish {
                 places: &places,
                 reason,
@@ -1769,7 +1796,8 @@ impl Room {
             self.followers.seq() + 1,
             now_ms,
         );
-        let finished = match crate::metrics::db("finish_match", stored).await {
+        let stored = crate::metrics::db("finish_match", stored).await;
+        let finished = match self.noted(stored) {
             Ok(finished) => finished,
             Err(e) => {
                 tracing::error!(match_id = self.id.0, error = %e, "could not record a result");

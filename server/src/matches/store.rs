@@ -6,6 +6,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::new_match::{NewMatch, Opening};
+use crate::cluster::Epoch;
+use crate::cluster::store::fence;
 use crate::player::Player;
 use crate::ratings::{self, Rated};
 use crate::series::InSeries;
@@ -192,11 +194,14 @@ impl Store {
     }
 
     /// Makes a rated match casual before it starts.
-    pub async fn set_casual(&self, id: MatchId) -> StoreResult<()> {
+    pub async fn set_casual(&self, id: MatchId, epoch: Epoch) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        fence(&mut tx, self.backend(), id, epoch).await?;
         sqlx::query("UPDATE matches SET rated = 0 WHERE id = $1")
             .bind(id.0)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -239,11 +244,13 @@ impl Store {
     pub async fn take_seat(
         &self,
         id: MatchId,
+        epoch: Epoch,
         seat: u8,
         player: PlayerId,
         seq: u64,
     ) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
+        fence(&mut tx, self.backend(), id, epoch).await?;
         sqlx::query("INSERT INTO match_seats (match_id, seat, player_id) VALUES ($1, $2, $3)")
             .bind(id.0)
             .bind(i32::from(seat))
@@ -260,15 +267,24 @@ impl Store {
         Ok(())
     }
 
-    pub async fn set_live(&self, id: MatchId, seq: u64, now_ms: i64) -> StoreResult<()> {
+    pub async fn set_live(
+        &self,
+        id: MatchId,
+        epoch: Epoch,
+        seq: u64,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        fence(&mut tx, self.backend(), id, epoch).await?;
         sqlx::query(
             "UPDATE matches SET status = 'live', last_seq = $1, started_ms = $3 WHERE id = $2",
         )
         .bind(seq as i64)
         .bind(id.0)
         .bind(now_ms)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -279,6 +295,7 @@ impl Store {
     pub async fn finish_match(
         &self,
         id: MatchId,
+        epoch: Epoch,
         finish: Finish<'_>,
         seq: u64,
         now_ms: i64,
@@ -290,6 +307,7 @@ impl Store {
             next,
         } = finish;
         let mut tx = self.pool.begin().await?;
+        fence(&mut tx, self.backend(), id, epoch).await?;
         let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
         let done = sqlx::query(
             "UPDATE matches SET status = 'finished', result_places = $1, result_reason = $2,
@@ -415,6 +433,7 @@ impl Store {
     pub async fn abort_match(
         &self,
         id: MatchId,
+        epoch: Epoch,
         finish: Finish<'_>,
         seq: u64,
         now_ms: i64,
@@ -426,6 +445,7 @@ impl Store {
             ..
         } = finish;
         let mut tx = self.pool.begin().await?;
+        fence(&mut tx, self.backend(), id, epoch).await?;
         let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
         let done = sqlx::query(
             "UPDATE matches SET status = 'aborted', result_places = $4, result_reason = $5,

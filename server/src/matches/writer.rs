@@ -3,11 +3,12 @@
 //! that a busy server pays one round trip and one commit for many moves.
 
 use protocol::MatchId;
-use sqlx::{AnyPool, Connection};
+use sqlx::{AnyPool, Connection, Row as _};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
 use super::store::Entry;
+use crate::cluster::Epoch;
 use crate::store::{Backend, Store, StoreError, StoreResult};
 
 /// Where rooms append their accepted actions: a handle on the group-commit writer, which runs
@@ -25,12 +26,12 @@ impl ActionLog {
         ActionLog { appends }
     }
 
-    /// Appends one entry (an accepted action, or a takeback) to the match's log. Returns once
-    /// it is durable.
-    pub async fn append(&self, id: MatchId, entry: &Entry) -> StoreResult<()> {
+    /// Appends one entry (an accepted action, or a takeback) to the match's log, if the match
+    /// is still owned at `epoch` (else [`StoreError::Fenced`]). Returns once it is durable.
+    pub async fn append(&self, id: MatchId, epoch: Epoch, entry: &Entry) -> StoreResult<()> {
         let (done, written) = oneshot::channel();
         let append = Append {
-            row: Row::of(id, entry),
+            row: Row::of(id, epoch, entry),
             done,
         };
         let gone = || StoreError::Database(sqlx::Error::PoolClosed);
@@ -51,6 +52,8 @@ struct Append {
 #[derive(Debug, serde::Serialize)]
 struct Row {
     match_id: i64,
+    /// The owner's epoch the entry was accepted under: written only while it still holds.
+    epoch: i64,
     ply: u32,
     seq: u64,
     seat: u8,
@@ -63,10 +66,11 @@ struct Row {
 }
 
 impl Row {
-    fn of(id: MatchId, entry: &Entry) -> Row {
+    fn of(id: MatchId, epoch: Epoch, entry: &Entry) -> Row {
         match entry {
             Entry::Action(a) => Row {
                 match_id: id.0,
+                epoch: epoch.0,
                 ply: a.ply,
                 seq: a.seq,
                 seat: a.seat,
@@ -79,6 +83,7 @@ impl Row {
             },
             Entry::Takeback(t) => Row {
                 match_id: id.0,
+                epoch: epoch.0,
                 ply: t.ply,
                 seq: t.seq,
                 seat: t.seat,
@@ -131,9 +136,13 @@ async fn write_appends(
         let idle = idle.clone();
         tokio::spawn(async move {
             match writer.write(&batch).await {
-                Ok(()) => {
+                Ok(fenced) => {
                     for append in batch {
-                        let _ = append.done.send(Ok(()));
+                        let done = match fenced.contains(&append.row.match_id) {
+                            true => Err(StoreError::Fenced(MatchId(append.row.match_id))),
+                            false => Ok(()),
+                        };
+                        let _ = append.done.send(done);
                     }
                 }
                 Err(e) if batch.len() == 1 => {
@@ -144,6 +153,10 @@ async fn write_appends(
                 Err(_) => {
                     for append in batch {
                         let written = writer.write(std::slice::from_ref(&append)).await;
+                        let written = written.and_then(|fenced| match fenced.is_empty() {
+                            true => Ok(()),
+                            false => Err(StoreError::Fenced(MatchId(append.row.match_id))),
+                        });
                         let _ = append.done.send(written);
                     }
                 }
@@ -171,8 +184,11 @@ enum Writer {
 /// load, batches follow each other much faster than this.
 const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
+/// The matches of a batch whose entries were not written: their owner's epoch had passed.
+type Fenced = Vec<i64>;
+
 impl Writer {
-    async fn write(&mut self, batch: &[Append]) -> StoreResult<()> {
+    async fn write(&mut self, batch: &[Append]) -> StoreResult<Fenced> {
         let (pool, own) = match self {
             Writer::Sqlite(pool) => return insert_in_transaction(pool, batch).await,
             Writer::Postgres { pool, own } => (pool, own),
@@ -205,35 +221,52 @@ impl Writer {
 /// Writes actions on PostgreSQL (at most one per match: a room waits for each) in one statement.
 /// The match's event count is not touched: an action carries its own event number, and
 /// [`Store::load_match`] takes the larger of the two, which saves a row update per move.
-async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> StoreResult<()> {
+///
+/// Each row is written only if its match is still owned at the row's epoch; the owner's row is
+/// locked (shared) until the commit, so a takeover waits for this write and then sees it.
+async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> StoreResult<Fenced> {
     // The batch goes as one JSON parameter, so the statement's text is the same for every
     // batch size: it is prepared once per connection instead of planned for each batch.
     let rows: Vec<&Row> = batch.iter().map(|append| &append.row).collect();
-    sqlx::query(
-        "INSERT INTO match_actions
+    let written = sqlx::query(
+        "WITH v AS (
+             SELECT v.* FROM json_to_recordset($1::json) AS v (match_id BIGINT, epoch BIGINT,
+                    ply INTEGER, seq BIGINT, seat INTEGER, action TEXT, clock_ms BIGINT,
+                    at_ms BIGINT, command_id TEXT, back_to INTEGER, clocks_ms TEXT)
+             JOIN match_owners o ON o.match_id = v.match_id AND o.epoch = v.epoch
+             FOR SHARE OF o)
+         INSERT INTO match_actions
              (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms)
          SELECT match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms
-         FROM json_to_recordset($1::json) AS v (match_id BIGINT, ply INTEGER, seq BIGINT,
-                                                seat INTEGER, action TEXT,
-                                                clock_ms BIGINT, at_ms BIGINT,
-                                                command_id TEXT, back_to INTEGER,
-                                                clocks_ms TEXT)",
+         FROM v
+         RETURNING match_id",
     )
     .bind(serde_json::to_string(&rows).expect("actions serialise"))
-    .execute(conn)
+    .fetch_all(conn)
     .await?;
-    Ok(())
+    let written: Vec<i64> = written
+        .iter()
+        .map(|r| r.try_get::<i64, _>("match_id"))
+        .collect::<sqlx::Result<_>>()?;
+    Ok(batch
+        .iter()
+        .map(|a| a.row.match_id)
+        .filter(|m| !written.contains(m))
+        .collect())
 }
 
 /// Writes actions on SQLite, one statement each, in one transaction (as in
-/// [`insert_as_json`], the match's event count is not touched).
-async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<()> {
+/// [`insert_as_json`], the match's event count is not touched, and a row is written only
+/// while its match is owned at its epoch).
+async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<Fenced> {
     let mut tx = pool.begin().await?;
+    let mut fenced = Vec::new();
     for Append { row, .. } in batch {
-        sqlx::query(
+        let done = sqlx::query(
             "INSERT INTO match_actions (match_id, ply, seq, seat, action, clock_ms, at_ms,
                                         command_id, back_to, clocks_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+             WHERE EXISTS (SELECT 1 FROM match_owners WHERE match_id = $1 AND epoch = $11)",
         )
         .bind(row.match_id)
         .bind(row.ply as i32)
@@ -245,9 +278,13 @@ async fn insert_in_transaction(pool: &AnyPool, batch: &[Append]) -> StoreResult<
         .bind(row.command_id.as_deref())
         .bind(row.back_to.map(|n| n as i32))
         .bind(row.clocks_ms.as_deref())
+        .bind(row.epoch)
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() == 0 {
+            fenced.push(row.match_id);
+        }
     }
     tx.commit().await?;
-    Ok(())
+    Ok(fenced)
 }

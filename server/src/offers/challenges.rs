@@ -13,12 +13,13 @@ use protocol::{
 use tokio::sync::{Mutex, Notify};
 
 use super::store::{NewChallenge, StoredChallenge};
+use crate::cluster::Singleton;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
 use crate::player::Player;
 use crate::security::Kind;
-use crate::sockets::{Outbox, frame};
+use crate::sockets::{Fanout, Outbox, frame};
 use crate::state::AppState;
 
 /// The least the expiry waits between two looks, so that a database that fails to forget an
@@ -230,7 +231,8 @@ pub async fn greet(state: &AppState, player: PlayerId, outbox: &Outbox) -> ApiRe
     Ok(())
 }
 
-/// Ends the challenges whose time is up, each when it comes, until the server stops.
+/// Ends the challenges whose time is up, each when it comes, until the server stops (in a
+/// cluster, on the node that runs the housekeeping).
 pub async fn expire(state: AppState) {
     let stopping = state.shutdown().stopped();
     tokio::pin!(stopping);
@@ -256,6 +258,10 @@ pub async fn expire(state: AppState) {
             () = &mut stopping => return,
             () = desk.made.notified() => continue,
             () = due => {}
+        }
+        // In a cluster, the node that runs the housekeeping ends them.
+        if !state.cluster().leads(Singleton::Housekeeping) {
+            continue;
         }
         let _one = desk.desk.lock().await;
         match state
@@ -302,6 +308,6 @@ async fn end(
 
 fn tell_both(state: &AppState, challenge: &StoredChallenge, frame: &crate::sockets::Frame) {
     for player in [challenge.from.id, challenge.to.id] {
-        state.sockets().send_to_player(player, frame);
+        state.sockets().send(Fanout::Player { player }, frame);
     }
 }

@@ -11,13 +11,16 @@
 
 pub mod wave;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{ErrorCode, MatchId, PlayerId, QueuePool, ServerMessage, TimeControl};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::cluster::remote::Call;
+use crate::cluster::{Cluster, NodeId, Singleton};
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
@@ -46,7 +49,9 @@ const WAVE_EVERY: Duration = Duration::from_secs(1);
 const RECENT_SIDES: i64 = 10;
 
 /// A matchmaking pool.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Pool {
     pub game: String,
     pub variant: String,
@@ -154,12 +159,17 @@ enum Request {
     },
 }
 
-/// The handle every socket and handler uses.
+/// The handle every socket and handler uses. In a cluster, one node runs the queue: the
+/// others send their players' requests there, and its messages come back to their sockets.
 #[derive(Clone)]
 pub struct Queue {
     tx: mpsc::Sender<Request>,
     /// Where a joining player's rating is looked up.
     store: Store,
+    cluster: Cluster,
+    /// This node's sockets that joined the queue on another node: only they need asking
+    /// there when they close.
+    joined_elsewhere: Arc<std::sync::Mutex<HashSet<ConnId>>>,
 }
 
 impl Queue {
@@ -167,6 +177,7 @@ impl Queue {
     pub fn start(state: AppState) -> Queue {
         let (tx, rx) = mpsc::channel(256);
         let store = state.store().clone();
+        let cluster = state.cluster().clone();
         tokio::spawn(
             Matchmaker {
                 state,
@@ -176,7 +187,26 @@ impl Queue {
             }
             .run(rx),
         );
-        Queue { tx, store }
+        Queue {
+            tx,
+            store,
+            cluster,
+            joined_elsewhere: Arc::default(),
+        }
+    }
+
+    /// The node that runs the queue, when it is not this one.
+    fn elsewhere(&self) -> Option<NodeId> {
+        self.cluster
+            .holder(Singleton::Queue)
+            .filter(|node| *node != self.cluster.node())
+    }
+
+    /// Asks the node that runs the queue.
+    async fn call<T: serde::de::DeserializeOwned>(&self, node: NodeId, call: Call) -> ApiResult<T> {
+        let answer = self.cluster.call(node, call).await?;
+        serde_json::from_value(answer)
+            .map_err(|_| ApiError::new(ErrorCode::Internal, "the queue's answer could not be read"))
     }
 
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> ApiResult<T> {
@@ -188,6 +218,37 @@ impl Queue {
 
     /// Puts a socket's player in a pool's queue, at their rating in the pool.
     pub async fn join(
+        &self,
+        pool: Pool,
+        conn: ConnId,
+        player: Player,
+        ai_after: Option<Duration>,
+        outbox: Outbox,
+    ) -> ApiResult<()> {
+        let Some(node) = self.elsewhere() else {
+            return self.join_here(pool, conn, player, ai_after, outbox).await;
+        };
+        self.cluster.relay_to(conn, outbox);
+        let ai_after_ms = ai_after.map(|d| d.as_millis() as u64);
+        let call = Call::QueueJoin {
+            pool,
+            conn,
+            player,
+            ai_after_ms,
+        };
+        self.call::<()>(node, call).await?;
+        self.joined_elsewhere().insert(conn);
+        Ok(())
+    }
+
+    fn joined_elsewhere(&self) -> std::sync::MutexGuard<'_, HashSet<ConnId>> {
+        self.joined_elsewhere
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// [`Queue::join`] on the node that runs the queue.
+    pub async fn join_here(
         &self,
         pool: Pool,
         conn: ConnId,
@@ -210,18 +271,41 @@ impl Queue {
 
     /// Takes a socket's player out of the queue; false if they were not in it.
     pub async fn leave(&self, conn: ConnId) -> ApiResult<bool> {
+        let joined_elsewhere = self.joined_elsewhere().remove(&conn);
+        match self.elsewhere() {
+            Some(node) if joined_elsewhere => self.call(node, Call::QueueLeave { conn }).await,
+            Some(_) => Ok(false),
+            None => self.leave_here(conn).await,
+        }
+    }
+
+    pub async fn leave_here(&self, conn: ConnId) -> ApiResult<bool> {
         let who = Leaving::Socket(conn);
         self.ask(|reply| Request::Leave { who, reply }).await
     }
 
     /// Takes a player out of the queue, whichever socket they joined from.
     pub async fn remove_player(&self, player: PlayerId) -> ApiResult<bool> {
+        match self.elsewhere() {
+            Some(node) => self.call(node, Call::QueueRemovePlayer { player }).await,
+            None => self.remove_player_here(player).await,
+        }
+    }
+
+    pub async fn remove_player_here(&self, player: PlayerId) -> ApiResult<bool> {
         let who = Leaving::Player(player);
         self.ask(|reply| Request::Leave { who, reply }).await
     }
 
     /// Every pool with players waiting.
     pub async fn pools(&self) -> ApiResult<Vec<QueuePool>> {
+        match self.elsewhere() {
+            Some(node) => self.call(node, Call::QueuePools).await,
+            None => self.pools_here().await,
+        }
+    }
+
+    pub async fn pools_here(&self) -> ApiResult<Vec<QueuePool>> {
         self.ask(|reply| Request::Pools { reply }).await
     }
 }

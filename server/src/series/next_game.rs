@@ -16,7 +16,7 @@ pub async fn start_games(state: AppState, mut next: mpsc::UnboundedReceiver<(Mat
         let seating: Vec<(u8, PlayerId)> =
             opening.seating.iter().map(|(s, p)| (*s, p.id)).collect();
         let in_tournament = opening.series.filter(|_| opening.in_tournament);
-        if let Err(e) = state.rooms().start_opened(id, opening) {
+        if let Err(e) = state.rooms().start_opened(id, opening).await {
             // It is stored live: the next command for it, or the next start, starts it.
             tracing::warn!(match_id = id.0, error = %e, "could not start a series' game 2");
         }

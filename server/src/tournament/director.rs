@@ -31,11 +31,13 @@ use super::store::{
     Started, StoredEntrant, StoredGame, StoredTournament, TournamentStatus, outcome_name,
 };
 use super::{Entrant, Outcome};
+use crate::cluster::remote::{Call, Wire};
+use crate::cluster::{Cluster, Singleton};
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::NewMatch;
 use crate::player::{Player, ai_level};
-use crate::sockets::{ConnId, Outbox, Sockets, frame};
+use crate::sockets::{ConnId, Fanout, Outbox, Sockets, frame};
 use crate::state::AppState;
 
 enum Request {
@@ -49,15 +51,19 @@ enum Request {
 }
 
 /// The handle the REST API and the sockets use.
+/// In a cluster, one node's director runs the tournaments: the others send it what they are
+/// asked.
 #[derive(Clone)]
 pub struct Tournaments {
     tx: mpsc::Sender<Request>,
+    cluster: Cluster,
 }
 
 impl Tournaments {
     /// Starts the director. It stops when the last handle is dropped.
     pub fn start(state: AppState) -> Tournaments {
         let (tx, rx) = mpsc::channel(64);
+        let cluster = state.cluster().clone();
         let config = state.config();
         let director = Director {
             poll: Duration::from_millis(config.tournament_poll_ms.max(10)),
@@ -67,11 +73,30 @@ impl Tournaments {
             state,
         };
         tokio::spawn(director.run(rx));
-        Tournaments { tx }
+        Tournaments { tx, cluster }
     }
 
-    /// Closes registration and starts the first round now.
+    /// Closes registration and starts the first round now, on the node whose director runs.
     pub async fn begin(&self, id: TournamentId) -> ApiResult<()> {
+        match self.cluster.holder(Singleton::Director) {
+            Some(node) if node != self.cluster.node() => {
+                let answer = self
+                    .cluster
+                    .call(node, Call::StartTournament { id })
+                    .await?;
+                serde_json::from_value(answer).map_err(|_| {
+                    ApiError::new(
+                        ErrorCode::Internal,
+                        "the director's answer could not be read",
+                    )
+                })
+            }
+            _ => self.begin_here(id).await,
+        }
+    }
+
+    /// [`Tournaments::begin`] on this node.
+    pub async fn begin_here(&self, id: TournamentId) -> ApiResult<()> {
         let stopped = || ApiError::new(ErrorCode::Internal, "the tournament director stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
@@ -81,8 +106,16 @@ impl Tournaments {
         answer.await.map_err(|_| stopped())?
     }
 
-    /// Asks the director to look at the tournaments now rather than at its next pass.
+    /// Asks the director, wherever it runs, to look at the tournaments now rather than at its
+    /// next pass.
     pub fn poke(&self) {
+        let from = self.cluster.node();
+        self.cluster.send(None, &Wire::Poke { from });
+        self.poke_here();
+    }
+
+    /// Asks this node's director to look now (it does if it runs).
+    pub fn poke_here(&self) {
         let _ = self.tx.try_send(Request::Poke);
     }
 }
@@ -214,8 +247,12 @@ impl Director {
         }
     }
 
-    /// One look at every tournament that may need something.
+    /// One look at every tournament that may need something, if this node's director is the
+    /// one that runs.
     async fn pass(&mut self) {
+        if !self.state.cluster().leads(Singleton::Director) {
+            return;
+        }
         let store = self.state.store().clone();
         match store.tournaments_due(crate::clock::now_ms()).await {
             Ok(due) => {
@@ -374,9 +411,13 @@ impl Director {
             let games = store.tournament_games(id).await?;
             let players: Vec<PlayerId> = entrants.iter().map(|e| e.player.id).collect();
             let message = standings_message(&t, &entrants, &games);
-            self.state
-                .sockets()
-                .send_to_tournament(id, &players, &frame(&message));
+            self.state.sockets().send(
+                Fanout::Tournament {
+                    tournament: id,
+                    players,
+                },
+                &frame(&message),
+            );
         }
         Ok(())
     }
@@ -436,7 +477,7 @@ impl Director {
         else {
             return Ok(None);
         };
-        rooms.start_opened(match_id, opening)?;
+        rooms.start_opened(match_id, opening).await?;
         self.announce(t, g, match_id, &players);
         Ok(Some(match_id))
     }
@@ -557,6 +598,6 @@ pub fn announce_game(
             match_id,
             seats: vec![seat],
         };
-        sockets.send_to_player(player, &frame(&message));
+        sockets.send(Fanout::Player { player }, &frame(&message));
     }
 }

@@ -111,6 +111,13 @@ impl ServerProcess {
         assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     }
 
+    /// Sends a signal: SIGSTOP pauses the process, SIGCONT wakes it.
+    pub fn signal(&self, signal: libc::c_int) {
+        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
+        // SAFETY: kill only sends a signal to our own child, which we have not reaped yet.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    }
+
     /// Waits up to `patience` for the process to exit by itself; `None` if it did not.
     pub async fn exit_within(&mut self, patience: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + patience;

@@ -1,0 +1,518 @@
+//! Several server nodes on one PostgreSQL. Each live match has one owner node at a time, whose
+//! room is the match's only actor; any node serves any socket, and a command for a match owned
+//! elsewhere travels to its owner, its events back, over PostgreSQL's LISTEN/NOTIFY (`bus.rs`,
+//! the calls in `remote.rs`). Each node says it is alive once a second (`heartbeat.rs`); a node
+//! silent for [`LEASE`] is dead, and the others take its matches and its single jobs.
+//!
+//! Ownership is a row per match (`match_owners`: node and fencing epoch) and a heartbeat row
+//! per node, rather than an advisory lock: a lock dies with its connection, not with a paused
+//! process, and cannot be checked inside the statement that writes. A takeover raises the
+//! epoch, and every write of a match runs in a transaction that first checks (and on
+//! PostgreSQL locks) the owner's row at the room's epoch (`store::fence`), so a node that lost
+//! a match, paused or not, cannot write it again, and the new owner reads every write the old
+//! one made. The design, its measured limits and the path past them: `docs/architecture.md`.
+//!
+//! SQLite is one node by design (the server locks the file); the same rows are kept there, and
+//! every other node counts as dead.
+
+pub mod bus;
+pub mod heartbeat;
+pub mod remote;
+pub mod store;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::Duration;
+
+use protocol::{ErrorCode, MatchId, NodeHealth};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, oneshot};
+use tokio::time::Instant;
+
+use crate::error::{ApiError, ApiResult};
+use crate::sockets::{ConnId, Outbox};
+use crate::state::Revocation;
+use crate::store::{Store, StoreResult};
+use bus::Bus;
+use remote::{Call, Wire};
+use store::NodeRow;
+
+/// A server process, as the cluster knows it: a new id each time a process starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct NodeId(pub i64);
+
+/// A match's fencing epoch: it grows with every change of owner.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Epoch(pub i64);
+
+/// The epoch of a match's first owner.
+pub const FIRST_EPOCH: Epoch = Epoch(1);
+
+/// How often a node says it is alive, looks at its peers and takes what dead ones left.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// A node not heard of for this long is dead: its matches and jobs go to others. Three
+/// heartbeats, so that one slow write does not cost a node its matches.
+pub const LEASE: Duration = Duration::from_secs(3);
+
+/// Heartbeats after this say a node is live.
+pub fn alive_since() -> i64 {
+    crate::clock::now_ms() - LEASE.as_millis() as i64
+}
+
+/// How long a node waits for another's answer to a call before giving up on it.
+const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A connection id's low bits count the node's sockets; the high ones are the node's id, so
+/// that ids are unique across the cluster and name the node a socket is on.
+const CONN_BITS: u32 = 40;
+
+/// The jobs exactly one node of the cluster runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Singleton {
+    /// The matchmaking queue: one pool for every node's players.
+    Queue,
+    /// The tournament director.
+    Director,
+    /// The periodic jobs: idle guests and matches, expired challenges, old cluster messages.
+    Housekeeping,
+}
+
+impl Singleton {
+    pub const ALL: [Singleton; 3] = [
+        Singleton::Queue,
+        Singleton::Director,
+        Singleton::Housekeeping,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Singleton::Queue => "queue",
+            Singleton::Director => "director",
+            Singleton::Housekeeping => "housekeeping",
+        }
+    }
+}
+
+/// Where a match's room runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// On this node, which owns the match at this epoch.
+    Here(Epoch),
+    /// On another live node.
+    There(NodeId),
+}
+
+#[derive(Clone)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+/// A call to another node waiting for its answer: the node, and where the answer goes.
+type Waiting = (NodeId, oneshot::Sender<ApiResult<serde_json::Value>>);
+
+struct Inner {
+    node: NodeId,
+    name: String,
+    started_ms: i64,
+    store: Store,
+    /// SQLite: this node is the only one.
+    solo: bool,
+    view: RwLock<View>,
+    bus: OnceLock<Bus>,
+    /// Calls this node made to others, waiting for their answers.
+    calls: Mutex<HashMap<u64, Waiting>>,
+    next_call: AtomicU64,
+    /// The owners of matches whose rooms run elsewhere, as last found.
+    owners: Mutex<HashMap<MatchId, NodeId>>,
+    /// This node's sockets that follow a match owned elsewhere, by owner: if the owner dies,
+    /// they are told to reconnect and resume.
+    follows: Mutex<HashMap<(ConnId, MatchId), NodeId>>,
+    /// The outboxes of this node's sockets that another node sends frames to (a remote match
+    /// they follow, the queue).
+    relays: Mutex<HashMap<ConnId, Outbox>>,
+    /// Sessions and accounts just revoked, and sockets to send elsewhere, so that this node's
+    /// sockets close at once.
+    revocations: broadcast::Sender<Revocation>,
+}
+
+/// What the last heartbeat found.
+#[derive(Default)]
+struct View {
+    live: Vec<NodeRow>,
+    holders: HashMap<Singleton, (NodeId, Epoch)>,
+    /// When this node's heartbeat was last stored: it holds its jobs only while that is recent.
+    confirmed: Option<Instant>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Cluster {
+    /// Registers this process as a new node. `solo`: the database serves one node (SQLite).
+    pub async fn join(store: &Store, name: &str, solo: bool) -> StoreResult<Cluster> {
+        let now = crate::clock::now_ms();
+        let node = store.add_node(name, now).await?;
+        let me = NodeRow {
+            id: node,
+            name: name.to_string(),
+            started_ms: now,
+        };
+        // Its peers from the start, before the first heartbeat.
+        let live = match solo {
+            true => vec![me],
+            false => store.live_nodes(alive_since()).await?,
+        };
+        Ok(Cluster {
+            inner: Arc::new(Inner {
+                node,
+                name: name.to_string(),
+                started_ms: now,
+                store: store.clone(),
+                solo,
+                view: RwLock::new(View {
+                    live,
+                    holders: HashMap::new(),
+                    confirmed: Some(Instant::now()),
+                }),
+                bus: OnceLock::new(),
+                calls: Mutex::new(HashMap::new()),
+                next_call: AtomicU64::new(1),
+                owners: Mutex::new(HashMap::new()),
+                follows: Mutex::new(HashMap::new()),
+                relays: Mutex::new(HashMap::new()),
+                revocations: broadcast::channel(64).0,
+            }),
+        })
+    }
+
+    pub fn node(&self) -> NodeId {
+        self.inner.node
+    }
+
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    pub fn solo(&self) -> bool {
+        self.inner.solo
+    }
+
+    /// The first connection id of this node's sockets.
+    pub fn first_conn(&self) -> ConnId {
+        (self.inner.node.0 as u64) << CONN_BITS
+    }
+
+    /// The node a socket is on.
+    pub fn node_of(conn: ConnId) -> NodeId {
+        NodeId((conn >> CONN_BITS) as i64)
+    }
+
+    fn view(&self) -> std::sync::RwLockReadGuard<'_, View> {
+        self.inner
+            .view
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The live nodes, this one included, oldest first.
+    pub fn live_nodes(&self) -> Vec<NodeHealth> {
+        self.view().live.iter().map(NodeRow::health).collect()
+    }
+
+    /// This node.
+    pub fn me(&self) -> NodeHealth {
+        NodeHealth {
+            id: self.inner.node.0,
+            name: self.inner.name.clone(),
+            started_ms: self.inner.started_ms,
+        }
+    }
+
+    pub fn is_live(&self, node: NodeId) -> bool {
+        node == self.inner.node
+            || (!self.inner.solo && self.view().live.iter().any(|n| n.id == node))
+    }
+
+    /// Whether this node runs a single job now: it holds it, and its own heartbeat is recent
+    /// (a node that was paused for longer than a lease gives its jobs up until it looks again).
+    pub fn leads(&self, job: Singleton) -> bool {
+        if self.inner.solo {
+            return true;
+        }
+        let view = self.view();
+        let fresh = view.confirmed.is_some_and(|at| at.elapsed() < LEASE);
+        fresh
+            && view
+                .holders
+                .get(&job)
+                .is_some_and(|(n, _)| *n == self.inner.node)
+    }
+
+    /// The node that runs a single job, if any does.
+    pub fn holder(&self, job: Singleton) -> Option<NodeId> {
+        if self.inner.solo {
+            return Some(self.inner.node);
+        }
+        let view = self.view();
+        view.holders
+            .get(&job)
+            .map(|(n, _)| *n)
+            .filter(|n| view.live.iter().any(|l| l.id == *n))
+    }
+
+    /// Where a match's room runs, taking the match if nobody live owns it: unowned yet, or its
+    /// owner dead or stopped. The caller starts the room when it is here. `None`: there is no
+    /// such match.
+    pub async fn locate(&self, id: MatchId) -> StoreResult<Option<Place>> {
+        let store = &self.inner.store;
+        // A race lost (another node took it first) means looking again.
+        loop {
+            let place = match store.match_owner(id).await? {
+                None => match store.claim_unowned(id, self.node()).await? {
+                    true => Some(Place::Here(FIRST_EPOCH)),
+                    false if store.match_owner(id).await?.is_none() => return Ok(None),
+                    false => None,
+                },
+                Some(o) if o.node == self.node() => Some(Place::Here(o.epoch)),
+                Some(o) if self.is_live(o.node) => Some(Place::There(o.node)),
+                Some(o) => match store
+                    .take_over(id, o.epoch, self.node(), alive_since())
+                    .await?
+                {
+                    true => Some(Place::Here(Epoch(o.epoch.0 + 1))),
+                    // Live after all (it started since the last heartbeat), or taken by
+                    // another node meanwhile: looked at again.
+                    false => {
+                        self.heard_from(o.node);
+                        None
+                    }
+                },
+            };
+            if let Some(place) = place {
+                let mut owners = lock(&self.inner.owners);
+                match place {
+                    Place::There(node) => owners.insert(id, node),
+                    Place::Here(_) => owners.remove(&id),
+                };
+                return Ok(Some(place));
+            }
+        }
+    }
+
+    /// The live node last found to own a match whose room runs elsewhere.
+    pub fn known_owner(&self, id: MatchId) -> Option<NodeId> {
+        let owner = lock(&self.inner.owners).get(&id).copied()?;
+        self.is_live(owner).then_some(owner)
+    }
+
+    /// Forgets where a match was: it moved.
+    pub fn forget_owner(&self, id: MatchId) {
+        lock(&self.inner.owners).remove(&id);
+    }
+
+    /// Takes a match just created on this node, at the first epoch. False if another node
+    /// took it first (someone asked for it there before its room started here).
+    pub async fn claim_new(&self, id: MatchId) -> StoreResult<bool> {
+        self.inner.store.claim_unowned(id, self.node()).await
+    }
+
+    /// Calls another node and waits for its answer.
+    pub async fn call(&self, node: NodeId, call: Call) -> ApiResult<serde_json::Value> {
+        let Some(bus) = self.inner.bus.get() else {
+            return Err(unreachable_node());
+        };
+        let req = self.inner.next_call.fetch_add(1, Ordering::Relaxed);
+        let (reply, answer) = oneshot::channel();
+        lock(&self.inner.calls).insert(req, (node, reply));
+        bus.send(
+            Some(node),
+            &Wire::Ask {
+                from: self.node(),
+                req,
+                call,
+            },
+        );
+        let answered = tokio::time::timeout(CALL_TIMEOUT, answer).await;
+        lock(&self.inner.calls).remove(&req);
+        match answered {
+            Ok(Ok(answer)) => answer,
+            _ => Err(unreachable_node()),
+        }
+    }
+
+    /// An answer to one of this node's calls came.
+    fn answered(&self, req: u64, answer: ApiResult<serde_json::Value>) {
+        if let Some((_, reply)) = lock(&self.inner.calls).remove(&req) {
+            let _ = reply.send(answer);
+        }
+    }
+
+    /// Calls waiting on nodes no longer live fail now, rather than when they time out: their
+    /// callers try again, and find the match's new owner.
+    fn fail_calls_to_dead(&self) {
+        let mut calls = lock(&self.inner.calls);
+        let dead: Vec<u64> = calls
+            .iter()
+            .filter(|(_, (node, _))| !self.is_live(*node))
+            .map(|(req, _)| *req)
+            .collect();
+        for req in dead {
+            if let Some((_, reply)) = calls.remove(&req) {
+                let _ = reply.send(Err(unreachable_node()));
+            }
+        }
+    }
+
+    /// Sends a message to one node, or to every node (`None`). Nothing to send to alone.
+    pub fn send(&self, to: Option<NodeId>, wire: &Wire) {
+        if let Some(bus) = self.inner.bus.get() {
+            bus.send(to, wire);
+        }
+    }
+
+    /// A socket of this node follows a match whose room runs on `owner`, through `outbox`.
+    pub fn follows_remotely(&self, conn: ConnId, id: MatchId, owner: NodeId, outbox: Outbox) {
+        lock(&self.inner.follows).insert((conn, id), owner);
+        self.relay_to(conn, outbox);
+    }
+
+    /// Frames from other nodes for this socket go to `outbox`.
+    pub fn relay_to(&self, conn: ConnId, outbox: Outbox) {
+        lock(&self.inner.relays).insert(conn, outbox);
+    }
+
+    /// A socket of this node stopped following a match.
+    pub fn unfollows(&self, conn: ConnId, id: MatchId) {
+        lock(&self.inner.follows).remove(&(conn, id));
+    }
+
+    /// A socket of this node closed.
+    pub fn closed(&self, conn: ConnId) {
+        lock(&self.inner.follows).retain(|(c, _), _| *c != conn);
+        lock(&self.inner.relays).remove(&conn);
+    }
+
+    /// Frames another node sent one of this node's sockets.
+    fn deliver(&self, conn: ConnId, frames: Vec<String>) {
+        let relays = lock(&self.inner.relays);
+        if let Some(outbox) = relays.get(&conn) {
+            for frame in frames {
+                let _ = outbox.try_send(frame.into());
+            }
+        }
+    }
+
+    /// The sockets of this node that follow a match owned by a node no longer live.
+    fn orphaned_follows(&self) -> Vec<ConnId> {
+        let mut follows = lock(&self.inner.follows);
+        let mut conns = Vec::new();
+        follows.retain(|(conn, _), owner| {
+            let live = self.is_live(*owner);
+            if !live && !conns.contains(conn) {
+                conns.push(*conn);
+            }
+            live
+        });
+        conns
+    }
+}
+
+impl Cluster {
+    /// A node spoke: it is live, even if the last heartbeat had not seen it yet (it started
+    /// since). The next heartbeat has the full picture again.
+    fn heard_from(&self, node: NodeId) {
+        if self.is_live(node) {
+            return;
+        }
+        let mut view = self
+            .inner
+            .view
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        view.live.push(NodeRow {
+            id: node,
+            name: String::new(),
+            started_ms: 0,
+        });
+    }
+
+    /// A node said it stops: it is not live from now on, and the next heartbeat takes its
+    /// share of what it held.
+    fn forget_node(&self, node: NodeId) {
+        let mut view = self
+            .inner
+            .view
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        view.live.retain(|n| n.id != node);
+    }
+
+    /// This node stops (its rooms have): it says so in the store and to the others, so that
+    /// they take its matches and jobs at once rather than after a lease.
+    pub async fn leave(&self) {
+        if let Err(e) = self
+            .inner
+            .store
+            .node_stopped(self.node(), crate::clock::now_ms())
+            .await
+        {
+            tracing::warn!(error = %e, "cluster: could not say this node stops");
+        }
+        self.send(None, &Wire::Gone { node: self.node() });
+        if let Some(bus) = self.inner.bus.get() {
+            bus.flush().await;
+        }
+    }
+
+    /// This node's sockets hear of revocations here.
+    pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
+        self.inner.revocations.subscribe()
+    }
+
+    /// Closes the sockets a revocation names, on every node.
+    pub fn revoke(&self, revocation: Revocation) {
+        self.send(
+            None,
+            &Wire::Revoke {
+                from: self.node(),
+                revocation: revocation.clone(),
+            },
+        );
+        self.revoke_here(revocation);
+    }
+
+    /// Closes the sockets a revocation names on this node.
+    pub fn revoke_here(&self, revocation: Revocation) {
+        let _ = self.inner.revocations.send(revocation);
+    }
+
+    /// Tells these sockets, on whichever node, to reconnect: the room they followed stopped
+    /// here, and goes on wherever its match goes.
+    pub fn reconnect(&self, conns: Vec<ConnId>) {
+        let mut by_node: HashMap<NodeId, Vec<ConnId>> = HashMap::new();
+        for conn in conns {
+            by_node
+                .entry(Cluster::node_of(conn))
+                .or_default()
+                .push(conn);
+        }
+        for (node, conns) in by_node {
+            match node == self.node() {
+                true => conns
+                    .into_iter()
+                    .for_each(|conn| self.revoke_here(Revocation::Reconnect(conn))),
+                false => self.send(Some(node), &Wire::Reconnect { conns }),
+            }
+        }
+    }
+}
+
+fn unreachable_node() -> ApiError {
+    ApiError::new(
+        ErrorCode::Internal,
+        "another server node did not answer: reconnect and try again",
+    )
+}

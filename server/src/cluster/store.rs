@@ -1,0 +1,287 @@
+//! The cluster's tables: nodes and their heartbeats, the owner and fencing epoch of each match,
+//! the holders of the single jobs, and the messages too long for a notification. Plain SQL that
+//! both backends run; the clock is the caller's.
+
+use protocol::MatchId;
+use sqlx::{AnyConnection, Row};
+
+use super::{Epoch, NodeId};
+use crate::store::{Backend, Store, StoreError, StoreResult};
+
+/// A node as the cluster's table shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeRow {
+    pub id: NodeId,
+    pub name: String,
+    pub started_ms: i64,
+}
+
+impl NodeRow {
+    pub fn health(&self) -> protocol::NodeHealth {
+        protocol::NodeHealth {
+            id: self.id.0,
+            name: self.name.clone(),
+            started_ms: self.started_ms,
+        }
+    }
+}
+
+/// Who owns a match, as stored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Owner {
+    pub node: NodeId,
+    pub epoch: Epoch,
+}
+
+impl Store {
+    /// Registers a node that starts now; its id is new, never one a node had before.
+    pub async fn add_node(&self, name: &str, now_ms: i64) -> StoreResult<NodeId> {
+        let row = sqlx::query(
+            "INSERT INTO nodes (name, started_ms, seen_ms) VALUES ($1, $2, $2) RETURNING id",
+        )
+        .bind(name)
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(NodeId(row.try_get("id")?))
+    }
+
+    /// A node's heartbeat. False if the node had said it stopped.
+    pub async fn node_seen(&self, node: NodeId, now_ms: i64) -> StoreResult<bool> {
+        let done =
+            sqlx::query("UPDATE nodes SET seen_ms = $2 WHERE id = $1 AND stopped_ms IS NULL")
+                .bind(node.0)
+                .bind(now_ms)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// A node stops: from now on it is not live, and what it held may be taken at once.
+    pub async fn node_stopped(&self, node: NodeId, now_ms: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE nodes SET stopped_ms = $2 WHERE id = $1")
+            .bind(node.0)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The nodes whose heartbeat came after `since_ms` and that have not stopped, oldest first.
+    pub async fn live_nodes(&self, since_ms: i64) -> StoreResult<Vec<NodeRow>> {
+        let rows = sqlx::query(
+            "SELECT id, name, started_ms FROM nodes
+             WHERE seen_ms > $1 AND stopped_ms IS NULL ORDER BY id",
+        )
+        .bind(since_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(NodeRow {
+                    id: NodeId(r.try_get("id")?),
+                    name: r.try_get("name")?,
+                    started_ms: r.try_get("started_ms")?,
+                })
+            })
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
+
+    /// Who owns a match, if anyone ever did.
+    pub async fn match_owner(&self, id: MatchId) -> StoreResult<Option<Owner>> {
+        let row = sqlx::query("SELECT node, epoch FROM match_owners WHERE match_id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| owner_of(&r)).transpose().map_err(Into::into)
+    }
+
+    /// Takes a match nobody owned yet, at the first epoch. False if someone came first, or if
+    /// there is no such match.
+    pub async fn claim_unowned(&self, id: MatchId, node: NodeId) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "INSERT INTO match_owners (match_id, node, epoch)
+             SELECT $1, $2, 1 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1)
+             ON CONFLICT (match_id) DO NOTHING",
+        )
+        .bind(id.0)
+        .bind(node.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Takes a match from the owner seen at epoch `seen`, at the next epoch, unless that owner's
+    /// heartbeat came after `alive_since_ms` (it is live: whoever thought it dead had not heard
+    /// of it yet). False if it is live or its owner changed meanwhile. On PostgreSQL this waits
+    /// for any write of the old owner in progress (it holds the row shared), so the new owner
+    /// reads a log that has it.
+    pub async fn take_over(
+        &self,
+        id: MatchId,
+        seen: Epoch,
+        node: NodeId,
+        alive_since_ms: i64,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE match_owners SET node = $3, epoch = epoch + 1
+             WHERE match_id = $1 AND epoch = $2
+               AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = match_owners.node
+                               AND n.seen_ms > $4 AND n.stopped_ms IS NULL)",
+        )
+        .bind(id.0)
+        .bind(seen.0)
+        .bind(node.0)
+        .bind(alive_since_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The matches a node owns, with their epochs.
+    pub async fn owned_by(&self, node: NodeId) -> StoreResult<Vec<(MatchId, Epoch)>> {
+        let rows = sqlx::query("SELECT match_id, epoch FROM match_owners WHERE node = $1")
+            .bind(node.0)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((MatchId(r.try_get("match_id")?), Epoch(r.try_get("epoch")?))))
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
+
+    /// Unfinished matches whose owner is none of `live`, oldest first: what a dead or stopped
+    /// node left behind.
+    pub async fn orphaned_matches(&self, live: &[NodeId]) -> StoreResult<Vec<(MatchId, Epoch)>> {
+        let live: Vec<String> = live.iter().map(|n| n.0.to_string()).collect();
+        // The ids are numbers we hold, not input: written into the statement, as SQLite has no
+        // array parameters.
+        let sql = format!(
+            "SELECT o.match_id, o.epoch FROM match_owners o JOIN matches m ON m.id = o.match_id
+             WHERE m.status IN ('waiting', 'live') AND o.node NOT IN ({})
+             ORDER BY o.match_id",
+            if live.is_empty() {
+                "0".to_string()
+            } else {
+                live.join(", ")
+            }
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((MatchId(r.try_get("match_id")?), Epoch(r.try_get("epoch")?))))
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
+
+    /// The holder of every single job that has one.
+    pub async fn singleton_holders(&self) -> StoreResult<Vec<(String, NodeId, Epoch)>> {
+        let rows = sqlx::query("SELECT name, node, epoch FROM singletons")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("name")?,
+                    NodeId(r.try_get("node")?),
+                    Epoch(r.try_get("epoch")?),
+                ))
+            })
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
+
+    /// Takes a single job nobody held, or whose holder at epoch `seen` is gone. False if
+    /// another node came first.
+    pub async fn claim_singleton(
+        &self,
+        name: &str,
+        seen: Option<Epoch>,
+        node: NodeId,
+    ) -> StoreResult<bool> {
+        let done = match seen {
+            None => {
+                sqlx::query(
+                    "INSERT INTO singletons (name, node, epoch) VALUES ($1, $2, 1)
+                     ON CONFLICT (name) DO NOTHING",
+                )
+                .bind(name)
+                .bind(node.0)
+                .execute(&self.pool)
+                .await?
+            }
+            Some(seen) => {
+                sqlx::query(
+                    "UPDATE singletons SET node = $2, epoch = epoch + 1
+                     WHERE name = $1 AND epoch = $3",
+                )
+                .bind(name)
+                .bind(node.0)
+                .bind(seen.0)
+                .execute(&self.pool)
+                .await?
+            }
+        };
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Keeps a message too long for a notification; returns its id.
+    pub async fn keep_message(&self, body: &str, now_ms: i64) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "INSERT INTO cluster_messages (body, created_ms) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(body)
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("id")?)
+    }
+
+    pub async fn kept_message(&self, id: i64) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT body FROM cluster_messages WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("body")).transpose()?)
+    }
+
+    /// Deletes the long messages written before `before_ms` (every reader had them long since).
+    pub async fn forget_messages(&self, before_ms: i64) -> StoreResult<u64> {
+        let done = sqlx::query("DELETE FROM cluster_messages WHERE created_ms < $1")
+            .bind(before_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+}
+
+fn owner_of(row: &sqlx::any::AnyRow) -> sqlx::Result<Owner> {
+    Ok(Owner {
+        node: NodeId(row.try_get("node")?),
+        epoch: Epoch(row.try_get("epoch")?),
+    })
+}
+
+/// Fails with [`StoreError::Fenced`] unless the match is still owned at `epoch`: the first
+/// statement of every transaction that writes a match. On PostgreSQL the owner's row stays
+/// locked (shared) until the transaction ends, so a takeover waits for the write and then
+/// sees it; SQLite has one writer at a time anyway.
+pub(crate) async fn fence(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    id: MatchId,
+    epoch: Epoch,
+) -> StoreResult<()> {
+    let sql = match backend {
+        Backend::Postgres => "SELECT epoch FROM match_owners WHERE match_id = $1 FOR SHARE",
+        Backend::Sqlite => "SELECT epoch FROM match_owners WHERE match_id = $1",
+    };
+    let row = sqlx::query(sql).bind(id.0).fetch_optional(conn).await?;
+    let held = row.map(|r| r.try_get::<i64, _>("epoch")).transpose()?;
+    match held == Some(epoch.0) {
+        true => Ok(()),
+        false => Err(StoreError::Fenced(id)),
+    }
+}
