@@ -37,3 +37,19 @@ CREATE TABLE cluster_messages (
     body TEXT NOT NULL,
     created_ms BIGINT NOT NULL
 );
+
+-- Failed logins per username (lowercased), counted here rather than in a node's memory so that
+-- a username's lock holds on every node.
+CREATE TABLE login_failures (
+    username TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    locked_until_ms BIGINT NOT NULL
+);
+
+-- The players with a socket open on each node (that said hello): who is online anywhere, for
+-- challenges. Rows of a node that is not live are ignored, and removed by the housekeeping.
+CREATE TABLE online_players (
+    node BIGINT NOT NULL,
+    player_id BIGINT NOT NULL,
+    PRIMARY KEY (node, player_id)
+);

@@ -1,7 +1,8 @@
 //! Housekeeping, every `--housekeeping-secs`: guest accounts unused for `--guest-idle-days` are
 //! removed (their finished matches stay, under an anonymous name), and casual matches without a
 //! clock in which nothing has happened for `--idle-match-mins` are called off (reason `idle`),
-//! so that abandoned games do not pile up among the live ones.
+//! so that abandoned games do not pile up among the live ones. Also forgotten: failed logins
+//! long past, and messages between nodes long read. In a cluster, one node does it.
 
 use std::time::Duration;
 
@@ -36,6 +37,19 @@ async fn pass(state: &AppState) {
     // Long messages between nodes were read within the second they were sent.
     if let Err(e) = state.store().forget_messages(now - 60_000).await {
         tracing::warn!(error = %e, "could not remove old cluster messages");
+    }
+    // Who was online on nodes that are gone.
+    if let Err(e) = state
+        .store()
+        .forget_dead_presence(crate::cluster::alive_since())
+        .await
+    {
+        tracing::warn!(error = %e, "could not forget who was online on dead nodes");
+    }
+    // Failed logins a quiet spell as long as the longest lock ago start afresh anyway.
+    let memory = state.limits().failed_logins().memory().as_millis() as i64;
+    if let Err(e) = state.store().forget_login_failures(now - memory).await {
+        tracing::warn!(error = %e, "could not forget old failed logins");
     }
     let config = state.config();
     let guests_idle_since = now - (config.guest_idle_days * 24 * 3600 * 1000) as i64;

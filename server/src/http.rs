@@ -2,8 +2,6 @@
 //! routes of matches are in `matches/http.rs`, of tournaments in `tournament/http.rs`). Every
 //! error is an `ErrorBody` JSON with the status its code maps to.
 
-use std::time::Instant;
-
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
@@ -124,7 +122,8 @@ async fn login(
 ) -> ApiResult<Response> {
     refused_if_limited(&state, ip, None, state.limits().login_attempt(ip))?;
     let backoff = state.limits().failed_logins();
-    if let Err(locked) = backoff.check(&c.username, Instant::now()) {
+    let failures = state.store().login_failures(&c.username).await?;
+    if let Err(locked) = backoff.check(failures, crate::clock::now_ms()) {
         let detail = "a login for a username locked after failed logins";
         state
             .security()
@@ -137,7 +136,11 @@ async fn login(
         None => false,
     };
     let Some(player) = player.filter(|_| verified) else {
-        backoff.failed(&c.username, Instant::now());
+        let failures = backoff.failed(failures, crate::clock::now_ms());
+        state
+            .store()
+            .set_login_failures(&c.username, Some(failures))
+            .await?;
         state.security().record(
             Kind::LoginRefused,
             Some(&c.username),
@@ -149,7 +152,9 @@ async fn login(
             "wrong username or password",
         ));
     };
-    backoff.succeeded(&c.username);
+    if failures.is_some() {
+        state.store().set_login_failures(&c.username, None).await?;
+    }
     if let Some(reason) = state.store().ban_reason(player.id).await? {
         state.security().record(
             Kind::BannedLogin,

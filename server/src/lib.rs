@@ -155,7 +155,8 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     };
     let ai_players = store.ai_players(clock::now_ms()).await?;
     let solo = store.backend() == store::Backend::Sqlite;
-    let cluster = cluster::Cluster::join(&store, &config.node_name(), solo).await?;
+    let url = &config.database_url;
+    let cluster = cluster::Cluster::join(&store, url, &config.node_name(), solo).await?;
     tracing::info!(
         node_id = cluster.node().0,
         node = cluster.name(),
@@ -163,6 +164,8 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         "joined the cluster"
     );
     let state = AppState::new(config, store, cluster, ai_players);
+    // The node's heartbeat and its messages first: the actors may send some.
+    cluster::heartbeat::start(state.clone());
     state.start_actors();
     housekeeping::start(state.clone());
     let restored = state.rooms().restore_all().await?;

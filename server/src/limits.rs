@@ -3,13 +3,15 @@
 //! and challenge others, a growing lock on a username after repeated failed logins, and which
 //! other origins' pages may call the API (CORS). A refusal is a `rate_limited` error (over REST
 //! with a `Retry-After` header).
+//!
+//! In a cluster, the failed logins are counted in the database, so a username's lock holds on
+//! every node. The rates are kept by each node in memory: a client spreading its requests over
+//! `n` nodes gets `n` times the rate (see docs/architecture.md for why, and the proxy's part).
 
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -22,9 +24,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-
-/// Usernames with failed logins remembered before the stale ones are forgotten.
-const REMEMBERED_USERNAMES: usize = 10_000;
+use crate::store::Failures;
 
 /// Keys (addresses, players) a limiter remembers before it forgets those back to a full burst.
 const REMEMBERED_KEYS: usize = 10_000;
@@ -77,7 +77,6 @@ impl Limits {
                 free: config.login_free_failures,
                 first: Duration::from_secs(config.login_backoff_secs),
                 max: Duration::from_secs(config.login_backoff_max_secs),
-                usernames: Mutex::default(),
             },
         }
     }
@@ -155,60 +154,43 @@ pub struct LoginBackoff {
     free: u32,
     first: Duration,
     max: Duration,
-    usernames: Mutex<HashMap<String, Failures>>,
-}
-
-struct Failures {
-    count: u32,
-    /// The end of the lock; the last failure's time while failures are free.
-    locked_until: Instant,
 }
 
 impl LoginBackoff {
-    /// Refuses a login for a username that is locked at `now`.
-    pub fn check(&self, username: &str, now: Instant) -> ApiResult<()> {
-        let usernames = self
-            .usernames
-            .lock()
-            .expect("the back-off lock is never poisoned");
-        match usernames.get(&username.to_lowercase()) {
-            Some(f) if f.locked_until > now => Err(ApiError::rate_limited(
+    /// Refuses a login for a username whose failures lock it at `now_ms`.
+    pub fn check(&self, failures: Option<Failures>, now_ms: i64) -> ApiResult<()> {
+        match failures {
+            Some(f) if f.locked_until_ms > now_ms => Err(ApiError::rate_limited(
                 "too many failed logins for this username",
-                f.locked_until - now,
+                Duration::from_millis((f.locked_until_ms - now_ms) as u64),
             )),
             _ => Ok(()),
         }
     }
 
-    pub fn failed(&self, username: &str, now: Instant) {
-        let mut usernames = self
-            .usernames
-            .lock()
-            .expect("the back-off lock is never poisoned");
-        if usernames.len() >= REMEMBERED_USERNAMES {
-            usernames.retain(|_, f| now < f.locked_until + self.max);
-        }
-        let f = usernames
-            .entry(username.to_lowercase())
-            .or_insert(Failures {
-                count: 0,
-                locked_until: now,
-            });
-        if now >= f.locked_until + self.max {
-            f.count = 0;
-        }
-        f.count += 1;
-        f.locked_until = match f.count.checked_sub(self.free + 1) {
-            Some(over) => now + self.first.saturating_mul(1 << over.min(20)).min(self.max),
-            None => now,
+    /// The failures after one more at `now_ms`.
+    pub fn failed(&self, failures: Option<Failures>, now_ms: i64) -> Failures {
+        let max_ms = self.max.as_millis() as i64;
+        let count = match failures {
+            Some(f) if now_ms < f.locked_until_ms + max_ms => f.count + 1,
+            _ => 1,
         };
+        let locked_until_ms = match count.checked_sub(self.free + 1) {
+            Some(over) => {
+                let lock = self.first.saturating_mul(1 << over.min(20)).min(self.max);
+                now_ms + lock.as_millis() as i64
+            }
+            None => now_ms,
+        };
+        Failures {
+            count,
+            locked_until_ms,
+        }
     }
 
-    pub fn succeeded(&self, username: &str) {
-        self.usernames
-            .lock()
-            .expect("the back-off lock is never poisoned")
-            .remove(&username.to_lowercase());
+    /// How long failures are remembered after their lock: a quiet spell this long starts afresh.
+    pub fn memory(&self) -> Duration {
+        self.max
     }
 }
 
@@ -278,49 +260,49 @@ mod tests {
             free: 2,
             first: Duration::from_secs(1),
             max: Duration::from_secs(5),
-            usernames: Mutex::default(),
         }
     }
 
-    fn retry_after(b: &LoginBackoff, name: &str, now: Instant) -> Option<u64> {
-        b.check(name, now).err().map(|e| e.retry_after.unwrap())
+    /// The stored failures of one username, as the store keeps them.
+    struct Name(Option<Failures>);
+
+    impl Name {
+        fn fail(&mut self, b: &LoginBackoff, now: i64) {
+            self.0 = Some(b.failed(self.0, now));
+        }
+
+        fn retry_after(&self, b: &LoginBackoff, now: i64) -> Option<u64> {
+            b.check(self.0, now).err().map(|e| e.retry_after.unwrap())
+        }
     }
 
     #[test]
     fn locks_grow_after_the_free_failures_up_to_the_max() {
         let b = backoff();
-        let t0 = Instant::now();
-        let at = |s: u64| t0 + Duration::from_secs(s);
-        b.failed("Alice", at(0));
-        b.failed("alice", at(0));
-        assert_eq!(
-            retry_after(&b, "ALICE", at(0)),
-            None,
-            "two failures are free"
-        );
+        let at = |s: i64| 1_000_000 + s * 1000;
+        let (mut alice, bob) = (Name(None), Name(None));
+        alice.fail(&b, at(0));
+        alice.fail(&b, at(0));
+        assert_eq!(alice.retry_after(&b, at(0)), None, "two failures are free");
         // Each further failure, once the lock is over, doubles it: 1, 2, 4, then 5 (the max).
         let mut now = 0;
         for lock in [1, 2, 4, 5, 5] {
-            b.failed("alice", at(now));
-            assert_eq!(retry_after(&b, "Alice", at(now)), Some(lock));
-            assert_eq!(
-                retry_after(&b, "bob", at(now)),
-                None,
-                "other names are free"
-            );
-            now += lock;
-            assert_eq!(retry_after(&b, "alice", at(now)), None, "the lock ends");
+            alice.fail(&b, at(now));
+            assert_eq!(alice.retry_after(&b, at(now)), Some(lock));
+            assert_eq!(bob.retry_after(&b, at(now)), None, "other names are free");
+            now += lock as i64;
+            assert_eq!(alice.retry_after(&b, at(now)), None, "the lock ends");
         }
-        // A success clears the count: two free failures again.
-        b.succeeded("ALICE");
-        b.failed("alice", at(now));
-        b.failed("alice", at(now));
-        assert_eq!(retry_after(&b, "alice", at(now)), None);
-        b.failed("alice", at(now));
-        assert_eq!(retry_after(&b, "alice", at(now)), Some(1));
+        // A success clears the count (the store forgets it): two free failures again.
+        alice = Name(None);
+        alice.fail(&b, at(now));
+        alice.fail(&b, at(now));
+        assert_eq!(alice.retry_after(&b, at(now)), None);
+        alice.fail(&b, at(now));
+        assert_eq!(alice.retry_after(&b, at(now)), Some(1));
         // So does a quiet spell as long as the longest lock, after the last lock.
         now += 1 + 5;
-        b.failed("alice", at(now));
-        assert_eq!(retry_after(&b, "alice", at(now)), None);
+        alice.fail(&b, at(now));
+        assert_eq!(alice.retry_after(&b, at(now)), None);
     }
 }

@@ -28,6 +28,16 @@ pub fn frame(message: &ServerMessage) -> Frame {
     Frame::from(serde_json::to_string(message).expect("protocol messages serialise"))
 }
 
+/// Sockets to close now: those of one session (a logout), every one of a player (a ban), or
+/// one socket whose match's room moved to another node (it reconnects and resumes).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Revocation {
+    Session(String),
+    Player(PlayerId),
+    Reconnect(ConnId),
+}
+
 /// Whom a socket counts against for the cap on open sockets: its player, or, for a visitor's
 /// socket (opened without a session), the address it comes from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -104,17 +114,19 @@ impl Sockets {
         }
     }
 
-    /// A socket of `player` said hello: the server may reach them through it.
-    pub fn register(&self, player: PlayerId, conn: ConnId, outbox: Outbox) {
+    /// A socket of `player` said hello: the server may reach them through it. True if it is
+    /// the player's first here.
+    pub fn register(&self, player: PlayerId, conn: ConnId, outbox: Outbox) -> bool {
         let mut registry = self.registry();
         let sockets = registry.players.entry(player).or_default();
         sockets.retain(|(c, _)| *c != conn);
         sockets.push((conn, outbox));
+        sockets.len() == 1
     }
 
     /// A socket closed: it leaves every list (a visitor's, `player` none, is only in those of
-    /// tournaments and the lobby).
-    pub fn unregister(&self, player: Option<PlayerId>, conn: ConnId) {
+    /// tournaments and the lobby). True if it was its player's last here.
+    pub fn unregister(&self, player: Option<PlayerId>, conn: ConnId) -> bool {
         let mut registry = self.registry();
         let keep = |sockets: &mut Vec<(ConnId, Outbox)>| {
             sockets.retain(|(c, _)| *c != conn);
@@ -122,14 +134,17 @@ impl Sockets {
         };
         // Only its player's list: going through every player's would make each close cost as
         // much as all open sockets, and a server's sockets often close all at once.
+        let mut last = false;
         if let Some(player) = player
             && let Some(sockets) = registry.players.get_mut(&player)
             && !keep(sockets)
         {
             registry.players.remove(&player);
+            last = true;
         }
         registry.tournaments.retain(|_, sockets| keep(sockets));
         registry.lobby.retain(|(c, _, _)| *c != conn);
+        last
     }
 
     /// A socket follows a tournament.
@@ -140,7 +155,7 @@ impl Sockets {
         sockets.push((conn, outbox));
     }
 
-    /// Whether `player` has a socket open (that said hello).
+    /// Whether `player` has a socket open here (that said hello).
     pub fn online(&self, player: PlayerId) -> bool {
         self.registry().players.contains_key(&player)
     }

@@ -23,20 +23,10 @@ use crate::player::Player;
 use crate::queue::Queue;
 use crate::security::SecurityLog;
 use crate::shutdown::Shutdown;
-use crate::sockets::{ConnId, Sockets};
+use crate::sockets::{Revocation, Sockets};
 use crate::store::Store;
 use crate::token::token_hash;
 use crate::tournament::director::Tournaments;
-
-/// Sockets to close now: those of one session (a logout), every one of a player (a ban), or
-/// one socket whose match's room moved to another node (it reconnects and resumes).
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Revocation {
-    Session(String),
-    Player(PlayerId),
-    Reconnect(ConnId),
-}
 
 #[derive(Clone)]
 pub struct AppState {
@@ -120,7 +110,6 @@ impl AppState {
 
     /// Starts the actors that need the state itself.
     pub fn start_actors(&self) {
-        crate::cluster::heartbeat::start(self.clone());
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
         tokio::spawn(crate::offers::challenges::expire(self.clone()));
@@ -191,6 +180,20 @@ impl AppState {
 
     pub fn cluster(&self) -> &Cluster {
         &self.inner.cluster
+    }
+
+    /// Whether `player` has a socket open (that said hello) on any node.
+    pub async fn online(&self, player: PlayerId) -> ApiResult<bool> {
+        if self.sockets().online(player) {
+            return Ok(true);
+        }
+        match self.cluster().solo() {
+            true => Ok(false),
+            false => Ok(self
+                .store()
+                .online_elsewhere(player, crate::cluster::alive_since())
+                .await?),
+        }
     }
 
     pub fn next_conn(&self) -> u64 {

@@ -147,6 +147,15 @@ pub struct Store {
     sole: Option<Arc<std::fs::File>>,
 }
 
+/// A username's failed logins, as stored (in the database, so that every node of a cluster
+/// counts them): how many, and the end of the lock (the last failure's time while failures
+/// are free), in milliseconds since the Unix epoch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Failures {
+    pub count: u32,
+    pub locked_until_ms: i64,
+}
+
 /// How much the database holds.
 pub struct Counts {
     pub players: u64,
@@ -169,6 +178,53 @@ pub(crate) fn player_from(row: &AnyRow, prefix: &str) -> sqlx::Result<Player> {
 }
 
 impl Store {
+    /// A username's failed logins, if it has any remembered.
+    pub async fn login_failures(&self, username: &str) -> StoreResult<Option<Failures>> {
+        let row =
+            sqlx::query("SELECT count, locked_until_ms FROM login_failures WHERE username = $1")
+                .bind(username.to_lowercase())
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| {
+            Ok(Failures {
+                count: r.try_get::<i64, _>("count")? as u32,
+                locked_until_ms: r.try_get("locked_until_ms")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Stores a username's failed logins (`None`: forgets them, after a successful login).
+    pub async fn set_login_failures(
+        &self,
+        username: &str,
+        failures: Option<Failures>,
+    ) -> StoreResult<()> {
+        let name = username.to_lowercase();
+        match failures {
+            Some(f) => sqlx::query(
+                "INSERT INTO login_failures (username, count, locked_until_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (username) DO UPDATE SET count = $2, locked_until_ms = $3",
+            )
+            .bind(name)
+            .bind(i64::from(f.count))
+            .bind(f.locked_until_ms),
+            None => sqlx::query("DELETE FROM login_failures WHERE username = $1").bind(name),
+        }
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Forgets the failed logins whose lock ended before `before_ms`.
+    pub async fn forget_login_failures(&self, before_ms: i64) -> StoreResult<u64> {
+        let done = sqlx::query("DELETE FROM login_failures WHERE locked_until_ms < $1")
+            .bind(before_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Connects to `url` (`postgres://...` or `sqlite://path`), creating an SQLite file if it
     /// does not exist, and runs the backend's migrations.
     pub async fn connect(url: &str) -> StoreResult<Store> {

@@ -38,9 +38,9 @@ use crate::player::Player;
 use crate::queue::Pool;
 use crate::security::Kind;
 use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
+use crate::sockets::Revocation;
 use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, Owner, frame};
 use crate::state::AppState;
-use crate::state::Revocation;
 use crate::token::token_hash;
 
 /// The longest command id a client may choose, in characters.
@@ -389,7 +389,11 @@ impl Session {
         tracing::debug!("socket closed");
         // Leaving the socket leaves the queue.
         let _ = self.state.queue().leave(self.conn).await;
-        self.state.sockets().unregister(self.player_id(), self.conn);
+        if self.state.sockets().unregister(self.player_id(), self.conn)
+            && let Some(player) = self.player_id()
+        {
+            self.state.cluster().online(player, false).await;
+        }
         for id in std::mem::take(&mut self.watching) {
             let closed = Command::Unwatch {
                 conn: self.conn,
@@ -495,7 +499,9 @@ impl Session {
                     // From now on the server may reach this player here (tournament rounds,
                     // challenges), and is told of the challenges that stand.
                     let outbox = self.outbox.clone();
-                    self.state.sockets().register(player.id, self.conn, outbox);
+                    if self.state.sockets().register(player.id, self.conn, outbox) {
+                        self.state.cluster().online(player.id, true).await;
+                    }
                     offers::challenges::greet(&self.state, player.id, &self.outbox).await?;
                 }
                 Ok(Some(ServerMessage::Welcome {

@@ -11,8 +11,8 @@ use sqlx::Connection;
 use sqlx::postgres::{PgConnection, PgListener};
 use tokio::sync::mpsc;
 
-use super::NodeId;
-use super::remote::Wire;
+use super::store::NodeId;
+use super::wire::Wire;
 use crate::store::Store;
 
 /// The channel every node listens to.

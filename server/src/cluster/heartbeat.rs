@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use tokio::time::Instant;
 
 use super::store::NodeRow;
-use super::{Cluster, HEARTBEAT, NodeId, Singleton, View, bus, lock, remote};
+use super::{Cluster, HEARTBEAT, NodeId, Singleton, View, bus, lock, remote, wire};
 use crate::state::AppState;
 use crate::store::StoreResult;
 
@@ -25,7 +25,7 @@ pub fn start(state: AppState) {
             let (to, frame) = (to.clone(), frame.to_string());
             elsewhere.send(
                 None,
-                &remote::Wire::Fanout {
+                &wire::Wire::Fanout {
                     from: me,
                     to,
                     frame,
@@ -61,7 +61,7 @@ async fn beat(state: &AppState) -> StoreResult<()> {
     let me = cluster.node();
     let sent = Instant::now();
     let now = crate::clock::now_ms();
-    if !store.node_seen(me, now).await? {
+    if !cluster.beat(now).await? {
         // This node said it stopped: it holds nothing any more.
         return Ok(());
     }

@@ -19,35 +19,28 @@ pub mod bus;
 pub mod heartbeat;
 pub mod remote;
 pub mod store;
+pub mod wire;
 
 use std::collections::HashMap;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
-use protocol::{ErrorCode, MatchId, NodeHealth};
-use serde::{Deserialize, Serialize};
+use protocol::{MatchId, NodeHealth};
+use sqlx::Connection;
+use sqlx::postgres::{PgConnectOptions, PgConnection};
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
+use crate::sockets::Revocation;
 use crate::sockets::{ConnId, Outbox};
-use crate::state::Revocation;
 use crate::store::{Store, StoreResult};
 use bus::Bus;
-use remote::{Call, Wire};
 use store::NodeRow;
-
-/// A server process, as the cluster knows it: a new id each time a process starts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct NodeId(pub i64);
-
-/// A match's fencing epoch: it grows with every change of owner.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Epoch(pub i64);
-
-/// The epoch of a match's first owner.
-pub const FIRST_EPOCH: Epoch = Epoch(1);
+pub use store::{Epoch, FIRST_EPOCH, NodeId};
+use wire::{Call, Wire, unreachable_node};
 
 /// How often a node says it is alive, looks at its peers and takes what dead ones left.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
@@ -120,6 +113,11 @@ struct Inner {
     /// SQLite: this node is the only one.
     solo: bool,
     view: RwLock<View>,
+    /// The connection the heartbeat goes through (PostgreSQL), named for this node: while it
+    /// is open, the other nodes know this process is alive.
+    beat: tokio::sync::Mutex<Option<PgConnection>>,
+    /// Where the cluster's PostgreSQL is.
+    url: String,
     bus: OnceLock<Bus>,
     /// Calls this node made to others, waiting for their answers.
     calls: Mutex<HashMap<u64, Waiting>>,
@@ -151,10 +149,16 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Cluster {
-    /// Registers this process as a new node. `solo`: the database serves one node (SQLite).
-    pub async fn join(store: &Store, name: &str, solo: bool) -> StoreResult<Cluster> {
+    /// Registers this process as a new node of the cluster on the database at `url`. `solo`:
+    /// the database serves one node (SQLite).
+    pub async fn join(store: &Store, url: &str, name: &str, solo: bool) -> StoreResult<Cluster> {
         let now = crate::clock::now_ms();
         let node = store.add_node(name, now).await?;
+        // Its named connection is open before any node may look for it.
+        let beat = match solo {
+            true => None,
+            false => Some(beat_connection(url, node).await?),
+        };
         let me = NodeRow {
             id: node,
             name: name.to_string(),
@@ -177,6 +181,8 @@ impl Cluster {
                     holders: HashMap::new(),
                     confirmed: Some(Instant::now()),
                 }),
+                beat: tokio::sync::Mutex::new(beat),
+                url: url.to_string(),
                 bus: OnceLock::new(),
                 calls: Mutex::new(HashMap::new()),
                 next_call: AtomicU64::new(1),
@@ -270,25 +276,26 @@ impl Cluster {
         let store = &self.inner.store;
         // A race lost (another node took it first) means looking again.
         loop {
-            let place = match store.match_owner(id).await? {
+            let place = match store.match_owner(id, alive_since()).await? {
                 None => match store.claim_unowned(id, self.node()).await? {
                     true => Some(Place::Here(FIRST_EPOCH)),
-                    false if store.match_owner(id).await?.is_none() => return Ok(None),
+                    false if store.match_owner(id, 0).await?.is_none() => return Ok(None),
                     false => None,
                 },
                 Some(o) if o.node == self.node() => Some(Place::Here(o.epoch)),
-                Some(o) if self.is_live(o.node) => Some(Place::There(o.node)),
+                // What the database says, not this node's view of a second ago: the owner may
+                // have started since, or died since.
+                Some(o) if o.live && !self.inner.solo => {
+                    self.heard_from(o.node);
+                    Some(Place::There(o.node))
+                }
                 Some(o) => match store
                     .take_over(id, o.epoch, self.node(), alive_since())
                     .await?
                 {
                     true => Some(Place::Here(Epoch(o.epoch.0 + 1))),
-                    // Live after all (it started since the last heartbeat), or taken by
-                    // another node meanwhile: looked at again.
-                    false => {
-                        self.heard_from(o.node);
-                        None
-                    }
+                    // Taken by another node meanwhile: looked at again.
+                    false => None,
                 },
             };
             if let Some(place) = place {
@@ -467,6 +474,22 @@ impl Cluster {
         }
     }
 
+    /// A player's first socket on this node said hello (`true`), or their last here closed:
+    /// what the other nodes read to know who is online. Alone, there is nobody to tell.
+    pub async fn online(&self, player: protocol::PlayerId, online: bool) {
+        if self.inner.solo {
+            return;
+        }
+        if let Err(e) = self
+            .inner
+            .store
+            .set_online(self.node(), player, online)
+            .await
+        {
+            tracing::warn!(error = %e, "cluster: could not say who is online here");
+        }
+    }
+
     /// This node's sockets hear of revocations here.
     pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
         self.inner.revocations.subscribe()
@@ -510,9 +533,35 @@ impl Cluster {
     }
 }
 
-fn unreachable_node() -> ApiError {
-    ApiError::new(
-        ErrorCode::Internal,
-        "another server node did not answer: reconnect and try again",
-    )
+/// A connection to the cluster's PostgreSQL named for `node` (see `store::alive`).
+async fn beat_connection(url: &str, node: NodeId) -> StoreResult<PgConnection> {
+    let options = PgConnectOptions::from_str(url)?.application_name(&store::connection_name(node));
+    Ok(PgConnection::connect_with(&options).await?)
+}
+
+impl Cluster {
+    /// This node's heartbeat: through its named connection (opened again if it was lost), or
+    /// the pool when alone. False if the node had said it stopped.
+    async fn beat(&self, now_ms: i64) -> StoreResult<bool> {
+        if self.inner.solo {
+            return self.inner.store.node_seen(self.node(), now_ms).await;
+        }
+        let mut conn = self.inner.beat.lock().await;
+        let c = match conn.as_mut() {
+            Some(c) => c,
+            None => conn.insert(beat_connection(&self.inner.url, self.node()).await?),
+        };
+        let done = sqlx::query(store::NODE_SEEN)
+            .bind(self.node().0)
+            .bind(now_ms)
+            .execute(&mut *c)
+            .await;
+        match done {
+            Ok(done) => Ok(done.rows_affected() == 1),
+            Err(e) => {
+                *conn = None;
+                Err(e.into())
+            }
+        }
+    }
 }

@@ -2,11 +2,48 @@
 //! the holders of the single jobs, and the messages too long for a notification. Plain SQL that
 //! both backends run; the clock is the caller's.
 
-use protocol::MatchId;
+use std::collections::HashMap;
+
+use protocol::{MatchId, PlayerId};
 use sqlx::{AnyConnection, Row};
 
-use super::{Epoch, NodeId};
 use crate::store::{Backend, Store, StoreError, StoreResult};
+
+/// A server process, as the cluster knows it: a new id each time a process starts.
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct NodeId(pub i64);
+
+/// A match's fencing epoch: it grows with every change of owner.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Epoch(pub i64);
+
+/// The epoch of a match's first owner.
+pub const FIRST_EPOCH: Epoch = Epoch(1);
+
+/// A node's heartbeat: its time, unless it said it stopped.
+pub const NODE_SEEN: &str = "UPDATE nodes SET seen_ms = $2 WHERE id = $1 AND stopped_ms IS NULL";
+
+/// The name a node's heartbeat connection goes by in PostgreSQL's `pg_stat_activity`.
+pub fn connection_name(node: NodeId) -> String {
+    format!("tafl-node-{}", node.0)
+}
+
+/// When the node `n` is live: its heartbeat came after the parameter `since` and it has not
+/// said it stopped; on PostgreSQL, its heartbeat connection is also still open. A process
+/// that dies (killed, crashed) loses its connections at once, so it is found dead at the next
+/// heartbeat rather than a lease later; a paused one keeps them, and its lease decides.
+fn alive(backend: Backend, since: &str) -> String {
+    let beat = format!("n.seen_ms > {since} AND n.stopped_ms IS NULL");
+    match backend {
+        Backend::Sqlite => beat,
+        Backend::Postgres => format!(
+            "{beat} AND EXISTS (SELECT 1 FROM pg_stat_activity a
+                                WHERE a.application_name = 'tafl-node-' || n.id)"
+        ),
+    }
+}
 
 /// A node as the cluster's table shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +68,7 @@ impl NodeRow {
 pub struct Owner {
     pub node: NodeId,
     pub epoch: Epoch,
+    pub live: bool,
 }
 
 impl Store {
@@ -46,14 +84,14 @@ impl Store {
         Ok(NodeId(row.try_get("id")?))
     }
 
-    /// A node's heartbeat. False if the node had said it stopped.
+    /// A node's heartbeat, through the pool (alone, on SQLite). False if the node had said it
+    /// stopped.
     pub async fn node_seen(&self, node: NodeId, now_ms: i64) -> StoreResult<bool> {
-        let done =
-            sqlx::query("UPDATE nodes SET seen_ms = $2 WHERE id = $1 AND stopped_ms IS NULL")
-                .bind(node.0)
-                .bind(now_ms)
-                .execute(&self.pool)
-                .await?;
+        let done = sqlx::query(NODE_SEEN)
+            .bind(node.0)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -67,15 +105,16 @@ impl Store {
         Ok(())
     }
 
-    /// The nodes whose heartbeat came after `since_ms` and that have not stopped, oldest first.
+    /// The live nodes (see [`alive`]), oldest first.
     pub async fn live_nodes(&self, since_ms: i64) -> StoreResult<Vec<NodeRow>> {
-        let rows = sqlx::query(
-            "SELECT id, name, started_ms FROM nodes
-             WHERE seen_ms > $1 AND stopped_ms IS NULL ORDER BY id",
-        )
-        .bind(since_ms)
-        .fetch_all(&self.pool)
-        .await?;
+        let sql = format!(
+            "SELECT id, name, started_ms FROM nodes n WHERE {} ORDER BY id",
+            alive(self.backend(), "$1")
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(since_ms)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|r| {
                 Ok(NodeRow {
@@ -88,13 +127,43 @@ impl Store {
             .map_err(Into::into)
     }
 
-    /// Who owns a match, if anyone ever did.
-    pub async fn match_owner(&self, id: MatchId) -> StoreResult<Option<Owner>> {
-        let row = sqlx::query("SELECT node, epoch FROM match_owners WHERE match_id = $1")
+    /// Who owns a match, if anyone ever did, and whether that node is live (its heartbeat
+    /// came after `alive_since_ms`; see [`alive`]).
+    pub async fn match_owner(
+        &self,
+        id: MatchId,
+        alive_since_ms: i64,
+    ) -> StoreResult<Option<Owner>> {
+        let sql = format!(
+            "SELECT o.node, o.epoch,
+                    EXISTS (SELECT 1 FROM nodes n WHERE n.id = o.node AND {}) AS live
+             FROM match_owners o WHERE o.match_id = $1",
+            alive(self.backend(), "$2")
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(id.0)
+            .bind(alive_since_ms)
             .fetch_optional(&self.pool)
             .await?;
         row.map(|r| owner_of(&r)).transpose().map_err(Into::into)
+    }
+
+    /// The owners of these matches (those that have one).
+    pub async fn match_owners(&self, ids: &[MatchId]) -> StoreResult<HashMap<MatchId, NodeId>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = format!(
+            "SELECT match_id, node FROM match_owners WHERE match_id IN ({})",
+            numbers(ids.iter().map(|id| id.0))
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((MatchId(r.try_get("match_id")?), NodeId(r.try_get("node")?))))
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
     }
 
     /// Takes a match nobody owned yet, at the first epoch. False if someone came first, or if
@@ -124,18 +193,19 @@ impl Store {
         node: NodeId,
         alive_since_ms: i64,
     ) -> StoreResult<bool> {
-        let done = sqlx::query(
+        let sql = format!(
             "UPDATE match_owners SET node = $3, epoch = epoch + 1
              WHERE match_id = $1 AND epoch = $2
-               AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = match_owners.node
-                               AND n.seen_ms > $4 AND n.stopped_ms IS NULL)",
-        )
-        .bind(id.0)
-        .bind(seen.0)
-        .bind(node.0)
-        .bind(alive_since_ms)
-        .execute(&self.pool)
-        .await?;
+               AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = match_owners.node AND {})",
+            alive(self.backend(), "$4")
+        );
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(id.0)
+            .bind(seen.0)
+            .bind(node.0)
+            .bind(alive_since_ms)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -145,35 +215,22 @@ impl Store {
             .bind(node.0)
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
-            .map(|r| Ok((MatchId(r.try_get("match_id")?), Epoch(r.try_get("epoch")?))))
-            .collect::<sqlx::Result<_>>()
-            .map_err(Into::into)
+        match_epochs(&rows)
     }
 
     /// Unfinished matches whose owner is none of `live`, oldest first: what a dead or stopped
     /// node left behind.
     pub async fn orphaned_matches(&self, live: &[NodeId]) -> StoreResult<Vec<(MatchId, Epoch)>> {
-        let live: Vec<String> = live.iter().map(|n| n.0.to_string()).collect();
-        // The ids are numbers we hold, not input: written into the statement, as SQLite has no
-        // array parameters.
         let sql = format!(
             "SELECT o.match_id, o.epoch FROM match_owners o JOIN matches m ON m.id = o.match_id
              WHERE m.status IN ('waiting', 'live') AND o.node NOT IN ({})
              ORDER BY o.match_id",
-            if live.is_empty() {
-                "0".to_string()
-            } else {
-                live.join(", ")
-            }
+            numbers(live.iter().map(|n| n.0))
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
-            .map(|r| Ok((MatchId(r.try_get("match_id")?), Epoch(r.try_get("epoch")?))))
-            .collect::<sqlx::Result<_>>()
-            .map_err(Into::into)
+        match_epochs(&rows)
     }
 
     /// The holder of every single job that has one.
@@ -227,6 +284,59 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// A player has sockets on a node (`true`), or no longer has.
+    pub async fn set_online(
+        &self,
+        node: NodeId,
+        player: PlayerId,
+        online: bool,
+    ) -> StoreResult<()> {
+        match online {
+            true => sqlx::query(
+                "INSERT INTO online_players (node, player_id) VALUES ($1, $2)
+                 ON CONFLICT (node, player_id) DO NOTHING",
+            ),
+            false => sqlx::query("DELETE FROM online_players WHERE node = $1 AND player_id = $2"),
+        }
+        .bind(node.0)
+        .bind(player.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Whether a player has sockets on a node whose heartbeat came after `alive_since_ms`.
+    pub async fn online_elsewhere(
+        &self,
+        player: PlayerId,
+        alive_since_ms: i64,
+    ) -> StoreResult<bool> {
+        let sql = format!(
+            "SELECT 1 AS one FROM online_players o JOIN nodes n ON n.id = o.node
+             WHERE o.player_id = $1 AND {} LIMIT 1",
+            alive(self.backend(), "$2")
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(player.0)
+            .bind(alive_since_ms)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Forgets who was online on nodes whose heartbeat is older than `alive_since_ms` (dead).
+    pub async fn forget_dead_presence(&self, alive_since_ms: i64) -> StoreResult<u64> {
+        let sql = format!(
+            "DELETE FROM online_players WHERE node NOT IN (SELECT id FROM nodes n WHERE {})",
+            alive(self.backend(), "$1")
+        );
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(alive_since_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Keeps a message too long for a notification; returns its id.
     pub async fn keep_message(&self, body: &str, now_ms: i64) -> StoreResult<i64> {
         let row = sqlx::query(
@@ -257,10 +367,33 @@ impl Store {
     }
 }
 
+/// Ids for an `IN (...)` list: numbers the server holds, not input, written into the statement
+/// (SQLite has no array parameters). An empty list is `0`, which no row has.
+fn numbers(ids: impl Iterator<Item = i64>) -> String {
+    let list: Vec<String> = ids.map(|id| id.to_string()).collect();
+    match list.is_empty() {
+        true => "0".to_string(),
+        false => list.join(", "),
+    }
+}
+
+/// Rows of `match_id` and `epoch`.
+fn match_epochs(rows: &[sqlx::any::AnyRow]) -> StoreResult<Vec<(MatchId, Epoch)>> {
+    rows.iter()
+        .map(|r| Ok((MatchId(r.try_get("match_id")?), Epoch(r.try_get("epoch")?))))
+        .collect::<sqlx::Result<_>>()
+        .map_err(Into::into)
+}
+
 fn owner_of(row: &sqlx::any::AnyRow) -> sqlx::Result<Owner> {
+    // A truth value: a boolean on PostgreSQL, an integer on SQLite.
+    let live = row
+        .try_get::<bool, _>("live")
+        .or_else(|_| row.try_get::<i64, _>("live").map(|n| n != 0))?;
     Ok(Owner {
         node: NodeId(row.try_get("node")?),
         epoch: Epoch(row.try_get("epoch")?),
+        live,
     })
 }
 

@@ -201,18 +201,27 @@ async fn live_matches(
     viewer: Viewer,
     page: Result<Query<Page>, QueryRejection>,
 ) -> ApiResult<Json<Vec<LiveMatch>>> {
+    // Watchers and position are what each room keeps for the list, here or on its node: no
+    // room is asked.
+    let ids: Vec<MatchId> = state
+        .store()
+        .listed_matches(Status::Live, viewer.player)
+        .await?
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    let glimpses = state.rooms().glimpses(&ids, false).await?;
     // A match its players have left (a game against the AI, most often) would otherwise stay
     // listed until the housekeeping calls it off.
-    let shown = |id, seated| seated || state.rooms().attended(id);
+    let shown = |id, seated| seated || glimpses.get(&id).is_some_and(|g| g.attended);
     let Json(matches) = listed(&state, Status::Live, viewer.player, page, shown).await?;
-    // Watchers and position are what each room keeps for the list: no room is asked.
     let live = matches
         .into_iter()
         .map(|summary| {
-            let glance = state.rooms().glance(summary.id);
+            let glimpse = glimpses.get(&summary.id);
             LiveMatch {
-                watchers: glance.as_ref().map_or(0, |g| g.watchers),
-                view: glance.map(|g| g.view),
+                watchers: glimpse.map_or(0, |g| g.watchers),
+                view: glimpse.map(|g| g.view.clone()),
                 summary,
             }
         })
@@ -495,9 +504,16 @@ async fn ongoing(
     theirs_only: bool,
 ) -> ApiResult<Vec<OngoingMatch>> {
     let mut listed = Vec::new();
-    for m in state.store().ongoing_matches_of(player).await? {
+    let matches = state.store().ongoing_matches_of(player).await?;
+    let live: Vec<MatchId> = matches
+        .iter()
+        .filter(|m| m.status == Status::Live)
+        .map(|m| m.id)
+        .collect();
+    let mut glimpses = state.rooms().glimpses(&live, true).await?;
+    for m in matches {
         let glance = match m.status {
-            Status::Live => state.rooms().glance_waking(m.id).await?,
+            Status::Live => glimpses.remove(&m.id).unwrap_or_default(),
             _ => Default::default(),
         };
         let your_seats: Vec<u8> = (0..m.spec.seats)
@@ -516,7 +532,7 @@ async fn ongoing(
             summary: summary(&m),
             your_seats,
             to_act: glance.to_act,
-            deadline_ms: glance.deadline.map(crate::clock::wall_ms),
+            deadline_ms: glance.deadline_ms,
             on_vacation: glance.on_vacation,
             view: (m.status == Status::Live).then_some(glance.view),
         };

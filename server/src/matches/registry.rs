@@ -14,8 +14,8 @@ use tracing::Instrument;
 
 use super::command::Command;
 use super::new_match::{NewMatch, Opening};
-use super::room::{Glance, GlanceCell, Room, RoomContext, unrated};
-use crate::cluster::remote::{self, Call, RoomCall};
+use super::room::{GlanceCell, Glimpse, Room, RoomContext, unrated};
+use crate::cluster::wire::{self, Call, RoomCall};
 use crate::cluster::{Epoch, FIRST_EPOCH, NodeId, Place};
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
@@ -205,22 +205,10 @@ impl Rooms {
         self.tasks.idle(deadline).await
     }
 
-    /// Whether someone plays a match: its room is running, and one of its human players follows
-    /// it or left it less than the disconnect grace ago (a match the AI plays on every seat
-    /// always is). Nobody follows the match of a room that is not running. What the list of
-    /// live matches goes by.
-    pub fn attended(&self, id: MatchId) -> bool {
-        let running = self.running.lock();
-        running.get(&id).and_then(Handle::open).is_some_and(|h| {
-            h.glance
-                .read(|g| g.away_since)
-                .is_none_or(|since| since.elapsed() < self.ctx.grace)
-        })
-    }
-
-    /// What the list of live matches shows of a match, if its room is running: read from what
-    /// the room keeps up to date, without a round trip to the room.
-    pub fn glance(&self, id: MatchId) -> Option<Glance> {
+    /// What the lists of matches show of a running room here: whether someone plays it (one
+    /// of its human players follows it or left it less than the disconnect grace ago; a match
+    /// the AI plays on every seat always is), and what its room keeps up to date for them.
+    fn glimpse_here(&self, id: MatchId) -> Option<Glimpse> {
         let cell = self
             .running
             .lock()
@@ -228,17 +216,84 @@ impl Rooms {
             .and_then(Handle::open)?
             .glance
             .clone();
-        Some(cell.read(Glance::clone))
+        Some(cell.read(|g| {
+            Glimpse {
+                attended: g
+                    .away_since
+                    .is_none_or(|since| since.elapsed() < self.ctx.grace),
+                watchers: g.watchers,
+                view: g.view.clone(),
+                to_act: g.to_act.clone(),
+                deadline_ms: g.deadline.map(crate::clock::wall_ms),
+                on_vacation: g.on_vacation.clone(),
+            }
+        }))
     }
 
-    /// What the lists of a player's own matches show of a live match: as [`Rooms::glance`], its
-    /// room started first if it sleeps (an untimed match nobody followed for a while). Rooms
-    /// driven by a clock never sleep while live, so a correspondence match is always at hand.
-    pub async fn glance_waking(&self, id: MatchId) -> ApiResult<Glance> {
-        // A match whose room runs on another node shows nothing to act on from here.
-        self.room(id).await?;
-        // A room that went to sleep again in between shows nothing to act on.
-        Ok(self.glance(id).unwrap_or_default())
+    /// What the lists show of these matches, read from what each room keeps up to date, here
+    /// or on the node that owns it (one call per node), never asking a room. A match whose
+    /// room is not running anywhere has none, unless `wake`: then its room is started (an
+    /// untimed match nobody followed for a while), so that a player's own lists show whose turn
+    /// it is.
+    pub async fn glimpses(
+        &self,
+        ids: &[MatchId],
+        wake: bool,
+    ) -> ApiResult<HashMap<MatchId, Glimpse>> {
+        let mut found = HashMap::new();
+        let mut elsewhere: HashMap<NodeId, Vec<MatchId>> = HashMap::new();
+        let owners = self.ctx.store.match_owners(ids).await?;
+        for &id in ids {
+            if let Some(g) = self.glimpse_here(id) {
+                found.insert(id, g);
+                continue;
+            }
+            let owner = owners
+                .get(&id)
+                .copied()
+                .filter(|n| self.ctx.cluster.is_live(*n));
+            let reach = match (owner, wake) {
+                (Some(node), _) if node != self.ctx.cluster.node() => Reach::There(node),
+                (_, true) => self.room(id).await?,
+                (_, false) => continue,
+            };
+            match reach {
+                Reach::Here => found.extend(self.glimpse_here(id).map(|g| (id, g))),
+                Reach::There(node) => elsewhere.entry(node).or_default().push(id),
+            }
+        }
+        let asked = elsewhere.into_iter().map(|(node, ids)| async move {
+            let answer = self
+                .ctx
+                .cluster
+                .call(node, Call::Glimpses { ids, wake })
+                .await;
+            answer.and_then(|v| {
+                serde_json::from_value::<Vec<(MatchId, Glimpse)>>(v).map_err(|_| {
+                    ApiError::new(ErrorCode::Internal, "a node's answer could not be read")
+                })
+            })
+        });
+        for answer in futures_util::future::join_all(asked).await {
+            // A node that does not answer (it is dying) shows nothing of its matches.
+            found.extend(answer.unwrap_or_default());
+        }
+        Ok(found)
+    }
+
+    /// [`Rooms::glimpses`] of the rooms that run here, for another node.
+    pub async fn glimpses_here(&self, ids: &[MatchId], wake: bool) -> Vec<(MatchId, Glimpse)> {
+        let mut found = Vec::new();
+        for &id in ids {
+            if wake
+                && self.running.get(id).is_none()
+                && !matches!(self.room(id).await, Ok(Reach::Here))
+            {
+                continue;
+            }
+            found.extend(self.glimpse_here(id).map(|g| (id, g)));
+        }
+        found
     }
 
     /// Starts a room for every match that is not over, so that clocks run and players can come
@@ -377,35 +432,56 @@ impl Rooms {
     }
 
     /// Sends a command to the node that owns its match, and gives its answer to the waiting
-    /// reply channel.
-    async fn forward(&self, node: NodeId, id: MatchId, command: Command) -> ApiResult<()> {
+    /// reply channel. If that node lost the match or does not answer (it died), the command
+    /// goes where the match is now: on to its new owner, or into its room here.
+    async fn forward(&self, mut node: NodeId, id: MatchId, command: Command) -> ApiResult<()> {
         let cluster = &self.ctx.cluster;
-        let (call, port, outbox) = remote::split(command).map_err(|_| stopped())?;
-        match (&call, outbox) {
-            (RoomCall::Watch { conn, .. }, Some(outbox)) => {
-                cluster.follows_remotely(*conn, id, node, outbox)
+        let (call, port, outbox) = wire::split(command).map_err(|_| stopped())?;
+        if let RoomCall::Unwatch { conn, .. } = &call {
+            cluster.unfollows(*conn, id);
+        }
+        for _ in 0..3 {
+            if let (RoomCall::Watch { conn, .. }, Some(outbox)) = (&call, &outbox) {
+                cluster.follows_remotely(*conn, id, node, outbox.clone());
             }
-            (RoomCall::Unwatch { conn, .. }, _) => cluster.unfollows(*conn, id),
-            _ => {}
-        }
-        let call = Call::Room {
-            match_id: id,
-            command: call,
-        };
-        let answer = cluster.call(node, call).await;
-        if answer
-            .as_ref()
-            .is_err_and(|e| e.code == ErrorCode::Internal)
-        {
-            // Moved, or its owner is gone: looked up again next time.
+            let asked = Call::Room {
+                match_id: id,
+                command: call.clone(),
+            };
+            let answer = cluster.call(node, asked).await;
+            let moved = answer
+                .as_ref()
+                .is_err_and(|e| e.code == ErrorCode::Internal);
+            if !moved {
+                port.answer(answer);
+                return Ok(());
+            }
             cluster.forget_owner(id);
+            match self.room(id).await {
+                Ok(Reach::There(next)) if next != node => node = next,
+                Ok(Reach::Here) => {
+                    if let RoomCall::Watch { conn, .. } = &call {
+                        cluster.unfollows(*conn, id);
+                    }
+                    // A watch always has its socket's outbox; a closed one would only drop the
+                    // follower.
+                    let outbox = outbox.unwrap_or_else(|| mpsc::channel(1).0);
+                    let command = call.into_command(port, |_| outbox).ok_or_else(stopped)?;
+                    return Box::pin(self.deliver_to(id, command, false)).await;
+                }
+                // Still there, or nowhere: what it said stands.
+                _ => {
+                    port.answer(answer);
+                    return Ok(());
+                }
+            }
         }
-        port.answer(answer);
-        Ok(())
+        Err(stopped())
     }
 
-    /// Tells a match's room something without waiting for an answer (a socket left): a room
-    /// that is not running anywhere has nothing to be told.
+    /// Tells a match's room something without waiting for an answer (a socket left, a
+    /// vacation began), here or on the node that runs it: a room that is not running anywhere
+    /// has nothing to be told.
     pub async fn tell(&self, id: MatchId, command: Command) {
         let command = match self.running.try_send(id, command) {
             Err(TrySendError::Full(command)) => match self.running.get(id) {
@@ -418,8 +494,24 @@ impl Rooms {
             Err(TrySendError::Closed(command)) => command,
             Ok(()) => return,
         };
-        if let Some(node) = self.ctx.cluster.known_owner(id)
-            && let Ok((call, _, _)) = remote::split(command)
+        let cluster = &self.ctx.cluster;
+        let owner = match cluster.known_owner(id) {
+            Some(node) => Some(node),
+            None => {
+                let owner = self
+                    .ctx
+                    .store
+                    .match_owner(id, crate::cluster::alive_since());
+                owner
+                    .await
+                    .ok()
+                    .flatten()
+                    .filter(|o| o.live)
+                    .map(|o| o.node)
+            }
+        };
+        if let Some(node) = owner.filter(|n| *n != cluster.node())
+            && let Ok((call, _, _)) = wire::split(command)
         {
             if let RoomCall::Unwatch { conn, .. } = &call {
                 self.ctx.cluster.unfollows(*conn, id);

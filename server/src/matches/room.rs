@@ -28,7 +28,8 @@ use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
 use super::store::{Entry, Finish, Status, StoredAction, StoredMatch, StoredTakeback, fold};
 use super::writer::ActionLog;
 use crate::chat::rules::{self, ChatText, Role};
-use crate::cluster::{Cluster, Epoch};
+use crate::cluster::Cluster;
+use crate::cluster::store::Epoch;
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
 use crate::player::{Player, ai_level};
@@ -81,6 +82,21 @@ pub struct Glance {
     /// When the first running clock runs out.
     pub deadline: Option<Instant>,
     /// The seats whose player is on vacation.
+    pub on_vacation: Vec<u8>,
+}
+
+/// What the lists of matches show of one, from its room's [`Glance`]: as it travels between
+/// nodes, its times on the wall clock.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Glimpse {
+    /// Someone plays it: a human player follows it or left it less than the disconnect grace
+    /// ago (a match the AI plays on every seat always is).
+    pub attended: bool,
+    pub watchers: u32,
+    pub view: Value,
+    pub to_act: Vec<u8>,
+    /// When the first running clock runs out, in milliseconds since the Unix epoch.
+    pub deadline_ms: Option<i64>,
     pub on_vacation: Vec<u8>,
 }
 

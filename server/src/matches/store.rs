@@ -6,8 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::new_match::{NewMatch, Opening};
-use crate::cluster::Epoch;
-use crate::cluster::store::fence;
+use crate::cluster::store::{Epoch, fence};
 use crate::player::Player;
 use crate::ratings::{self, Rated};
 use crate::series::InSeries;

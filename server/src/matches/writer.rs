@@ -8,7 +8,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
 use super::store::Entry;
-use crate::cluster::Epoch;
+use crate::cluster::store::Epoch;
 use crate::store::{Backend, Store, StoreError, StoreResult};
 
 /// Where rooms append their accepted actions: a handle on the group-commit writer, which runs

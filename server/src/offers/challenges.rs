@@ -90,7 +90,7 @@ pub async fn issue(state: &AppState, from: &Player, ask: ChallengeSpec) -> ApiRe
             format!("{} is a guest, and guests play casual games only", to.name),
         ));
     }
-    if !state.sockets().online(to.id) {
+    if !state.online(to.id).await? {
         return Err(ApiError::new(
             ErrorCode::Conflict,
             format!("{} is not online: challenge them when they are", to.name),
@@ -172,7 +172,7 @@ pub async fn answer(
         return Ok(Ack::default());
     }
     // A challenger who has gone would find their clock running in a match they never saw.
-    if !state.sockets().online(challenge.from.id) {
+    if !state.online(challenge.from.id).await? {
         return Err(ApiError::new(
             ErrorCode::Conflict,
             format!("{} is not online now", challenge.from.name),

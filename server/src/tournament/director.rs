@@ -31,7 +31,7 @@ use super::store::{
     Started, StoredEntrant, StoredGame, StoredTournament, TournamentStatus, outcome_name,
 };
 use super::{Entrant, Outcome};
-use crate::cluster::remote::{Call, Wire};
+use crate::cluster::wire::{Call, Wire};
 use crate::cluster::{Cluster, Singleton};
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
