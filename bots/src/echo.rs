@@ -241,6 +241,7 @@ pub async fn echo(options: &EchoOptions) -> Result<Report> {
         mode: if options.relay { "relay" } else { "echo" },
         sockets: options.sockets,
         connected,
+        nodes: 1,
         elapsed,
         stats,
         server_rss_kib: None,

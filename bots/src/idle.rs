@@ -90,6 +90,7 @@ pub async fn idle(options: &IdleOptions) -> Result<Report> {
         mode: "idle",
         sockets: options.sockets,
         connected,
+        nodes: 1,
         elapsed: Instant::now().min(deadline) - start,
         stats,
         server_rss_kib: before.zip(during),

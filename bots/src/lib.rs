@@ -11,11 +11,14 @@
 //!   its sender and on to the sender's partner).
 //! - [`idle`]: authenticated sockets that say hello and stay idle, to measure the server's memory
 //!   per socket.
+//! - [`failover`]: a match played across two nodes of a cluster whose owner node is then killed;
+//!   measures the time until the next move is acknowledged on a surviving node.
 //!
 //! Targets must be on this machine (127.0.0.0/8, `::1` or `localhost`): anything else is refused
 //! by [`target`] before a single packet is sent.
 
 pub mod echo;
+pub mod failover;
 pub mod game;
 pub mod idle;
 pub mod journal;

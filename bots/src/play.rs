@@ -3,6 +3,12 @@
 //! second joins it by id, and each side moves when the previous move's `acted` event has reached
 //! it, as a real client would. The time from sending `act` to receiving its `ack` (the move is
 //! durable by then) is the measured latency. A finished match is unwatched and a new one starts.
+//!
+//! Over several server nodes (a cluster on one database), the sockets are spread over the nodes
+//! and each pair's two sockets are on different nodes: pair k creates its matches on node k
+//! (round robin), which owns them, and joins them from the next node, whose moves cross nodes
+//! (the command travels to the owner and its events come back). The report then also gives the
+//! share of moves sent from a node that does not own the match and the latency of each kind.
 
 use std::time::Duration;
 
@@ -22,8 +28,8 @@ pub const DEFAULT_RATE: f64 = 25.0;
 
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
-    /// The match server's base URL; must be loopback.
-    pub server: Url,
+    /// The match server's base URL, or one per node of a cluster; must be loopback.
+    pub servers: Vec<Url>,
     /// Sockets to open (rounded down to an even number: two per match).
     pub sockets: usize,
     /// How long to play once every socket is open.
@@ -42,7 +48,7 @@ pub struct PlayOptions {
 impl PlayOptions {
     pub fn new(server: Url, sockets: usize, duration: Duration) -> PlayOptions {
         PlayOptions {
-            server,
+            servers: vec![server],
             sockets,
             duration,
             game: "tafl".into(),
@@ -56,28 +62,58 @@ impl PlayOptions {
 
 /// Opens the sockets, plays for the duration and reports.
 pub async fn play(options: &PlayOptions) -> Result<Report> {
-    crate::target::server_url(options.server.as_str())?;
+    let Some(first) = options.servers.first() else {
+        return Err("play needs a server URL".into());
+    };
+    for server in &options.servers {
+        crate::target::server_url(server.as_str())?;
+    }
     new_game(&options.game, options.variant.as_deref(), 0)?;
     limits::raise_open_files(options.sockets as u64 + 256);
     let mut stats = Stats::default();
     let pairs = options.sockets / 2;
-    let sockets = wire::player_sockets(
-        &options.server,
-        pairs * 2,
-        options.connect_concurrency,
-        &mut stats,
-    )
-    .await?;
-    let connected = sockets.len();
+    let nodes = options.servers.len();
+    // Each pair's sockets, and which of them sends its moves from a node that does not own the
+    // match (none on one node).
+    let mut paired: Vec<([Ws; 2], Option<[bool; 2]>)> = Vec::with_capacity(pairs);
+    let mut unpaired = Vec::new();
+    let connected;
+    if nodes == 1 {
+        let sockets =
+            wire::player_sockets(first, pairs * 2, options.connect_concurrency, &mut stats).await?;
+        connected = sockets.len();
+        let mut sockets = sockets.into_iter();
+        while let (Some(a), Some(b)) = (sockets.next(), sockets.next()) {
+            paired.push(([a, b], None));
+        }
+        unpaired.extend(sockets);
+    } else {
+        // Pair k: the creator on node k, the joiner on the next one.
+        let targets: Vec<Url> = (0..pairs)
+            .flat_map(|k| [k % nodes, (k + 1) % nodes])
+            .map(|i| options.servers[i].clone())
+            .collect();
+        let slots =
+            wire::player_sockets_at(&targets, options.connect_concurrency, &mut stats).await?;
+        connected = slots.iter().flatten().count();
+        let mut slots = slots.into_iter();
+        while let (Some(a), Some(b)) = (slots.next(), slots.next()) {
+            match (a, b) {
+                (Some(a), Some(b)) => paired.push(([a, b], Some([false, true]))),
+                // Its partner could not connect: it has nobody to play with on another node.
+                (a, b) => unpaired.extend(a.into_iter().chain(b)),
+            }
+        }
+    }
     let start = Instant::now();
     let deadline = start + options.duration;
     let mut tasks = Vec::with_capacity(pairs);
-    let mut sockets = sockets.into_iter();
     let mut n = 0u64;
-    while let (Some(a), Some(b)) = (sockets.next(), sockets.next()) {
+    for (ws, cross) in paired {
         n += 1;
         let pair = Pair {
-            ws: [a, b],
+            ws,
+            cross,
             next_id: 0,
             rng: Rng::new(options.seed.wrapping_mul(0x1000_0000_01B3).wrapping_add(n)),
             stats: Stats::default(),
@@ -94,7 +130,7 @@ pub async fn play(options: &PlayOptions) -> Result<Report> {
         };
         tasks.push(tokio::spawn(pair.run()));
     }
-    wire::close_all(sockets).await;
+    wire::close_all(unpaired).await;
     for task in tasks {
         match task.await {
             Ok(s) => stats.merge(&s),
@@ -106,6 +142,7 @@ pub async fn play(options: &PlayOptions) -> Result<Report> {
         mode: "play",
         sockets: options.sockets,
         connected,
+        nodes,
         elapsed,
         stats,
         server_rss_kib: None,
@@ -132,6 +169,9 @@ enum Answer {
 
 struct Pair {
     ws: [Ws; 2],
+    /// Over several nodes: for each socket, whether it is on a node that does not own the
+    /// match (its moves cross nodes). `None` on one node.
+    cross: Option<[bool; 2]>,
     next_id: u64,
     rng: Rng,
     stats: Stats,
@@ -354,7 +394,10 @@ impl Pair {
             };
             match self.request(usize::from(seat), act).await? {
                 (Answer::Ack { seq, .. }, took) => {
-                    self.stats.round_trip(took);
+                    match self.cross {
+                        Some(cross) => self.stats.round_trip_on(took, cross[usize::from(seat)]),
+                        None => self.stats.round_trip(took),
+                    }
                     if game.play(seat, &action).is_err() {
                         self.stats.error("local_copy_refused");
                         given_up = Some(seat);

@@ -178,6 +178,44 @@ pub async fn player_sockets(
     Ok(sockets)
 }
 
+/// Opens one guest socket on each server of `targets` (a server may come several times),
+/// `concurrency` at a time, and returns them in the order of `targets`: `None` where one could
+/// not be opened (counted in `stats` as `connect_failed`). An error only when none opened.
+pub async fn player_sockets_at(
+    targets: &[Url],
+    concurrency: usize,
+    stats: &mut Stats,
+) -> Result<Vec<Option<Ws>>> {
+    let http = http_client()?;
+    let mut results: Vec<(usize, Result<Ws>)> = stream::iter(targets.iter().enumerate())
+        .map(|(i, server)| {
+            let http = &http;
+            async move { (i, player_socket(http, server).await) }
+        })
+        .buffer_unordered(concurrency.max(1))
+        .collect()
+        .await;
+    results.sort_by_key(|(i, _)| *i);
+    let mut sockets = Vec::with_capacity(targets.len());
+    let mut first_error = None;
+    for (i, result) in results {
+        match result {
+            Ok(ws) => sockets.push(Some(ws)),
+            Err(e) => {
+                stats.error("connect_failed");
+                first_error.get_or_insert_with(|| format!("{}: {e}", targets[i]));
+                sockets.push(None);
+            }
+        }
+    }
+    if sockets.iter().all(Option::is_none)
+        && let Some(e) = first_error
+    {
+        return Err(format!("no socket could be opened: {e}").into());
+    }
+    Ok(sockets)
+}
+
 /// Closes sockets politely, without waiting long for the other side.
 pub async fn close_all(sockets: impl IntoIterator<Item = Ws>) {
     let closing = sockets.into_iter().map(|mut ws| async move {

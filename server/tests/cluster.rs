@@ -706,3 +706,96 @@ async fn a_rolling_restart_loses_nothing() {
     w.assert_gapless("spectator");
     assert_kept(at[0], id, &moves, winner, [&alice, &bjorn]).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_one_node_knows_every_node_knows() {
+    let url = database().await;
+    let nodes = nodes(&url, 3, &["--login-free-failures", "2"]).await;
+    let at = addrs(&nodes);
+
+    // A username locked after failed logins on one node is locked on the others.
+    register(at[0], "carol").await;
+    let login = |addr: SocketAddr, password: &'static str| async move {
+        let body = json!({"username": "carol", "password": password});
+        common::post(addr, "/api/login", body).await.status()
+    };
+    for _ in 0..3 {
+        assert_eq!(login(at[0], "wrong").await, 401);
+    }
+    assert_eq!(
+        login(at[1], "correct horse battery").await,
+        429,
+        "locked on node 1 too"
+    );
+
+    // A challenge to a player whose only socket is on another node reaches them, and its
+    // acceptance reaches the challenger.
+    let alice = register(at[0], "alice").await;
+    let bjorn = register(at[1], "bjorn").await;
+    let mut a = common::Client::connect(at[0], &alice.token).await;
+    let mut b = common::Client::connect(at[1], &bjorn.token).await;
+    let spec: protocol::ChallengeSpec = serde_json::from_value(json!({
+        "player": bjorn.player.id, "game": "tafl", "variant": "brandubh"}))
+    .unwrap();
+    let made = a.ok(|id| ClientMessage::Challenge { id, spec }).await;
+    let challenge_id = made.challenge_id.unwrap();
+    let open = |m: &ServerMessage| matches!(m, ServerMessage::ChallengeOpen { .. });
+    b.message_where(open).await;
+    let accepted = b
+        .ok(|id| ClientMessage::AnswerChallenge {
+            id,
+            challenge_id,
+            accept: true,
+        })
+        .await;
+    let match_id = accepted.match_id.unwrap();
+    let ended = |m: &ServerMessage| matches!(m, ServerMessage::ChallengeEnded { .. });
+    let ServerMessage::ChallengeEnded { match_id: told, .. } = a.message_where(ended).await else {
+        unreachable!()
+    };
+    assert_eq!(told, Some(match_id));
+
+    // Both follow it; node 2, which runs none of it, lists it with its position.
+    let mut fa = Follower::new(&at, 0, Some(&alice.token), match_id).await;
+    let mut fb = Follower::new(&at, 1, Some(&bjorn.token), match_id).await;
+    let first = fa.legal(&at, 0).await.remove(0);
+    fa.act(&at, 0, &first).await;
+    let reply = fb.legal(&at, 1).await.remove(0);
+    fb.act(&at, 1, &reply).await;
+    let live = common::get(at[2], "/api/matches/live").await;
+    let listed = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == match_id.0)
+        .unwrap_or_else(|| panic!("node 2 lists the match: {live}"));
+    assert!(listed["view"].is_object(), "with its position: {listed}");
+    let mine = common::http()
+        .get(format!("http://{}/api/me/games", at[2]))
+        .bearer_auth(&alice.token)
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(
+        mine[0]["to_act"],
+        json!([0]),
+        "whose move, from node 2: {mine}"
+    );
+
+    // Every node's metrics name it and count the live nodes (as of its last heartbeat, at
+    // most a second old).
+    for addr in &at {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let metrics = common::get_text(*addr, "/metrics").await;
+            if metrics.contains("tafl_cluster_nodes 3") && metrics.contains("tafl_node{id=") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{metrics}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //!
 //! ```text
 //! loadgen play --url http://127.0.0.1:8080 --sockets 1000 --duration 20s
+//! loadgen play --url http://127.0.0.1:8081 --url http://127.0.0.1:8082 --sockets 200
+//! loadgen failover --url http://127.0.0.1:8081 --url http://127.0.0.1:8082 --owner-pid PID
 //! loadgen echo-server --bind 127.0.0.1:0
 //! loadgen echo --url ws://127.0.0.1:PORT --sockets 1000 --duration 20s
 //! loadgen idle --url http://127.0.0.1:8080 --sockets 5000 --hold 10s --server-pid PID
@@ -14,11 +16,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bots::echo::{EchoOptions, echo, serve};
+use bots::failover::{FailoverOptions, failover};
 use bots::idle::{IdleOptions, idle};
 use bots::journal::Journal;
 use bots::play::{PlayOptions, play};
 use bots::target::server_url;
 use clap::{Parser, Subcommand};
+use reqwest::Url;
 
 #[derive(Parser)]
 #[command(
@@ -37,10 +41,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Guest players paired into casual matches, playing random legal moves; measures act → ack.
+    /// Given several nodes of a cluster, each match is created on one node and joined from the
+    /// next, and the report splits the moves by whether they were sent on the match's owner.
     Play {
-        /// The match server, e.g. http://127.0.0.1:8080.
-        #[arg(long)]
-        url: String,
+        /// The match server, e.g. http://127.0.0.1:8080. Give `--url` once per node of a cluster
+        /// (repeat the option; not comma-separated): the sockets are spread round robin over
+        /// the nodes, each match's two players on two different nodes.
+        #[arg(long = "url", value_name = "URL", required = true)]
+        urls: Vec<String>,
         #[arg(long, default_value_t = 100)]
         sockets: usize,
         /// How long to play once every socket is open: 20s, 500ms, 2m.
@@ -59,6 +67,34 @@ enum Command {
         /// pacing: every move is sent as soon as the previous one has been seen.
         #[arg(long, default_value_t = bots::play::DEFAULT_RATE)]
         rate: f64,
+    },
+    /// Kills the node that owns a match (SIGKILL) and measures how long until the next move is
+    /// acknowledged on a surviving node; prints `failover_ms=<n>`. The match is created on the
+    /// first `--url`, joined from the second, and a few legal moves are played first.
+    Failover {
+        /// Every node of the cluster, once per `--url` (repeat the option): the first is the
+        /// node that is killed, the second is where the opponent plays from; the player to
+        /// move reconnects to the surviving ones (second, third...) in turn.
+        #[arg(long = "url", value_name = "URL", required = true)]
+        urls: Vec<String>,
+        /// The process id of the first node's server, which is killed: a process of this
+        /// machine whose command line (or TAFL_BIND) names the first URL's port.
+        #[arg(long)]
+        owner_pid: u32,
+        /// Legal moves played before the kill. In tafl (the first seat moves first), an even
+        /// number leaves the move to the creator on the killed node (who reconnects first), an
+        /// odd one to the opponent on the second node.
+        #[arg(long, default_value_t = 2)]
+        moves: usize,
+        /// How long to wait for the move's acknowledgement after the kill before giving up.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        give_up: Duration,
+        #[arg(long, default_value = "tafl")]
+        game: String,
+        #[arg(long, default_value = "brandubh")]
+        variant: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// A bare WebSocket echo server on a loopback address; prints its address and serves until
     /// `--for` has passed.
@@ -107,6 +143,22 @@ enum Command {
     },
 }
 
+/// Server URLs given with `--url`, each checked: loopback, one per option.
+fn server_urls(texts: &[String]) -> bots::Result<Vec<Url>> {
+    texts
+        .iter()
+        .map(|text| {
+            if text.contains(',') {
+                return Err(format!(
+                    "'{text}': give --url once per node (repeat the option), not comma-separated"
+                )
+                .into());
+            }
+            server_url(text)
+        })
+        .collect()
+}
+
 /// `20s`, `500ms`, `2m`, `1h`, or a number of seconds.
 fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
@@ -147,7 +199,7 @@ fn main() -> ExitCode {
 async fn run(command: Command) -> bots::Result<()> {
     match command {
         Command::Play {
-            url,
+            urls,
             sockets,
             duration,
             game,
@@ -156,13 +208,34 @@ async fn run(command: Command) -> bots::Result<()> {
             seed,
             rate,
         } => {
-            let mut options = PlayOptions::new(server_url(&url)?, sockets, duration);
+            let servers = server_urls(&urls)?;
+            let mut options = PlayOptions::new(servers[0].clone(), sockets, duration);
+            options.servers = servers;
             options.game = game;
             options.variant = Some(variant);
             options.connect_concurrency = connect_concurrency;
             options.seed = seed;
             options.rate = (rate > 0.0).then_some(rate);
             print!("{}", play(&options).await?);
+        }
+        Command::Failover {
+            urls,
+            owner_pid,
+            moves,
+            give_up,
+            game,
+            variant,
+            seed,
+        } => {
+            let mut options = FailoverOptions::new(server_urls(&urls)?, owner_pid);
+            options.moves = moves;
+            options.give_up = give_up;
+            options.game = game;
+            options.variant = Some(variant);
+            options.seed = seed;
+            let measured = failover(&options).await?;
+            eprint!("{measured}");
+            println!("failover_ms={}", measured.elapsed.as_millis());
         }
         Command::EchoServer {
             bind,
@@ -221,5 +294,35 @@ mod tests {
         assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
         assert!(parse_duration("fast").is_err());
         assert!(parse_duration("3d").is_err());
+    }
+
+    #[test]
+    fn urls_are_given_once_per_node() {
+        let cli = Cli::try_parse_from([
+            "loadgen",
+            "play",
+            "--url",
+            "http://127.0.0.1:8081",
+            "--url",
+            "http://127.0.0.1:8082",
+        ])
+        .unwrap();
+        let Command::Play { urls, .. } = cli.command else {
+            panic!("play");
+        };
+        assert_eq!(server_urls(&urls).unwrap().len(), 2);
+        let one = vec!["http://127.0.0.1:8081,http://127.0.0.1:8082".to_string()];
+        assert!(
+            server_urls(&one)
+                .unwrap_err()
+                .to_string()
+                .contains("once per node")
+        );
+        assert!(Cli::try_parse_from(["loadgen", "play"]).is_err());
+        let far = vec![
+            "http://127.0.0.1:8081".to_string(),
+            "http://10.0.0.2:8081".to_string(),
+        ];
+        assert!(server_urls(&far).is_err());
     }
 }

@@ -87,9 +87,12 @@ async fn beat(state: &AppState) -> StoreResult<()> {
             confirmed: Some(sent),
         };
     }
-    // Rooms of matches another node took: this node must not serve them any more.
+    // Rooms of matches another node took: this node must not serve them any more. The rooms
+    // are listed first: a match taken here is in the table before its room starts, so a room
+    // started after this reading is not mistaken for one lost.
+    let rooms = state.rooms().epochs();
     let owned: HashMap<_, _> = store.owned_by(me).await?.into_iter().collect();
-    for (id, epoch) in state.rooms().epochs() {
+    for (id, epoch) in rooms {
         if owned.get(&id) != Some(&epoch) {
             tracing::warn!(
                 match_id = id.0,
