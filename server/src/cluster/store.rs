@@ -105,7 +105,7 @@ impl Store {
         Ok(())
     }
 
-    /// The live nodes (see [`alive`]), oldest first.
+    /// The live nodes (see `alive`), oldest first.
     pub async fn live_nodes(&self, since_ms: i64) -> StoreResult<Vec<NodeRow>> {
         let sql = format!(
             "SELECT id, name, started_ms FROM nodes n WHERE {} ORDER BY id",
@@ -128,7 +128,7 @@ impl Store {
     }
 
     /// Who owns a match, if anyone ever did, and whether that node is live (its heartbeat
-    /// came after `alive_since_ms`; see [`alive`]).
+    /// came after `alive_since_ms`; see `alive`).
     pub async fn match_owner(
         &self,
         id: MatchId,

@@ -497,7 +497,7 @@ async fn my_turns(
 
 /// A player's matches that are not over, or (`theirs_only`) those where it is their move, in
 /// the order of [`my_games`]. What is happening in each is what its room keeps for the lists
-/// (see [`super::Rooms::glance`]): no room is asked.
+/// (see [`super::Rooms::glimpses`]): no room is asked.
 async fn ongoing(
     state: &AppState,
     player: PlayerId,

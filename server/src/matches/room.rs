@@ -65,9 +65,8 @@ pub struct RoomContext {
     pub cluster: Cluster,
 }
 
-/// What the list of live matches shows of a room's match (see [`super::Rooms::attended`] and
-/// [`super::Rooms::glance`]), kept up to date by the room, so that listing a page of matches
-/// never waits on their rooms.
+/// What the lists of matches show of a room's match (see [`super::Rooms::glimpses`]), kept up
+/// to date by the room, so that listing a page of matches never waits on their rooms.
 #[derive(Clone, Default)]
 pub struct Glance {
     /// Since when every human player has been away: `None` while one of them follows the match,
