@@ -117,3 +117,101 @@ async fn a_command_resent_after_a_lost_ack_is_answered_once_and_applied_once() {
         assert_eq!(stored_actions(&url, m).await, 3);
     }
 }
+
+/// Spellings of `text` that `game`'s notation reads as the same action: other cases, spacing, a
+/// capture suffix (tafl reads `b5-b4xb3` as `b5-b4`, whatever the suffix says). Only those the
+/// notation accepts are kept, and the canonical text itself is not among them.
+fn other_spellings(game: &dyn server::matches::hosted::Hosted, text: &str) -> Vec<String> {
+    let candidates = [
+        text.to_uppercase(),
+        text.to_lowercase(),
+        format!(" {text} "),
+        format!("{text}xa1"),
+        format!("{text}xa1/b1"),
+    ];
+    let mut kept: Vec<String> = Vec::new();
+    for c in candidates {
+        if c != text && !kept.contains(&c) && game.canonical(&c).as_deref() == Some(text) {
+            kept.push(c);
+        }
+    }
+    kept
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_spelling_of_an_action_resent_after_a_kill_gets_the_original_ack() {
+    let games: Vec<(String, String)> = server::matches::hosted::catalog()
+        .into_iter()
+        .map(|g| (g.id, g.variants[0].name.clone()))
+        .collect();
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let server = ServerProcess::start(&url).await;
+        let player = common::new_player(server.addr).await;
+        let mut c = Client::connect(server.addr, &player.token).await;
+        // One hot-seat match per game; in each, one action sent first in one spelling, and the
+        // server killed once every one is stored.
+        let mut sent = Vec::new();
+        for (game, variant) in &games {
+            let created = c
+                .ok(|id| create(id, game, variant, json!({"hotseat": true})))
+                .await;
+            let m = created.match_id.unwrap();
+            let seats = created.seats.clone();
+            let mut chosen = None;
+            for &seat in &seats {
+                let legal = c
+                    .ok(|id| ClientMessage::Legal {
+                        id,
+                        match_id: m,
+                        seat,
+                    })
+                    .await
+                    .actions
+                    .unwrap_or_default();
+                if let Some(action) = legal.first() {
+                    chosen = Some((seat, action.clone()));
+                    break;
+                }
+            }
+            let (seat, canonical) = chosen.unwrap_or_else(|| panic!("{game}: nobody may act"));
+            let probe = host(game, variant, seats.len(), 0).unwrap();
+            let spellings = other_spellings(probe.as_ref(), &canonical);
+            // The first send uses another spelling where the notation has one.
+            let first = spellings.first().cloned().unwrap_or(canonical.clone());
+            let id = CommandId(format!("spell-{game}-{:08x}", rand::random::<u32>()));
+            c.send(&act(id.clone(), m, seat, &first)).await;
+            let ack = match c.answer(&id).await {
+                ServerMessage::Ack { ack, .. } => ack,
+                other => panic!("{backend:?} {game}: '{first}' refused: {other:?}"),
+            };
+            sent.push((game.clone(), m, seat, id, ack, canonical, spellings));
+        }
+        assert!(
+            sent.iter().any(|s| s.0 == "tafl" && s.6.len() >= 2),
+            "tafl reads a move with capture suffixes as the move"
+        );
+        server.kill();
+        drop(c);
+
+        let server = ServerProcess::start(&url).await;
+        let mut c = Client::connect(server.addr, &player.token).await;
+        for (game, m, seat, id, original, canonical, spellings) in &sent {
+            for spelling in std::iter::once(canonical).chain(spellings) {
+                c.send(&act(id.clone(), *m, *seat, spelling)).await;
+                match c.answer(id).await {
+                    ServerMessage::Ack { ack, .. } => assert_eq!(
+                        &ack, original,
+                        "{backend:?} {game}: '{spelling}' resent is answered as first"
+                    ),
+                    other => panic!("{backend:?} {game}: '{spelling}' resent: {other:?}"),
+                }
+            }
+            assert_eq!(
+                stored_actions(&url, *m).await,
+                1,
+                "{backend:?} {game}: applied once"
+            );
+        }
+    }
+}

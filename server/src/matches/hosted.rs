@@ -20,6 +20,11 @@ pub trait Hosted: Send {
     /// Plays `action` (in the game's notation) for `seat`; returns the action as the game writes
     /// it. Nothing changes on error.
     fn play(&mut self, seat: u8, action: &str) -> ApiResult<String>;
+    /// The action a text denotes, written as [`Hosted::play`] writes it, whatever the spelling
+    /// (a capture suffix, case, spacing); `None` if the text is no action of this game. Reading
+    /// needs only what never changes in a game (its board's size), so any position gives the
+    /// same answer: a resent command is recognised by what it means.
+    fn canonical(&self, action: &str) -> Option<String>;
     /// Places per seat and the reason, once the game has ended by its own rules.
     fn outcome(&self) -> Option<(Vec<u8>, String)>;
     /// The state as one seat (or, for `None`, a spectator) may see it.
@@ -94,6 +99,11 @@ impl<G: Hostable> Hosted for Live<G> {
             ApiError::new(code, e.to_string())
         })?;
         Ok(self.game.action_text(&action))
+    }
+
+    fn canonical(&self, text: &str) -> Option<String> {
+        let action = self.game.parse_action(text).ok()?;
+        Some(self.game.action_text(&action))
     }
 
     fn outcome(&self) -> Option<(Vec<u8>, String)> {

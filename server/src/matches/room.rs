@@ -1121,11 +1121,12 @@ impl Room {
         command: Option<String>,
     ) -> ApiResult<Ack> {
         // A command already carried out (its ack was lost on the way: a dropped connection, a
-        // restart) is answered as it was then, whatever happened since.
+        // restart) is answered as it was then, whatever happened since. It is recognised by the
+        // action it denotes, not by its spelling: `b5-b4xb3` was stored as `b5-b4`.
         if let Some(command) = &command
             && self.holds(player, seat)
             && let Some((seq, done)) = self.commands.get(&(seat, command.clone()))
-            && done == action
+            && self.game.canonical(action).as_deref() == Some(done.as_str())
         {
             let seq = *seq;
             return Ok(Ack {
