@@ -2,7 +2,7 @@
 //! removed (their finished matches stay, under an anonymous name), and casual matches without a
 //! clock in which nothing has happened for `--idle-match-mins` are called off (reason `idle`),
 //! so that abandoned games do not pile up among the live ones. Also forgotten: failed logins
-//! long past, and messages between nodes long read. In a cluster, one node does it.
+//! long past, messages between nodes long read, and commands' acks kept for resends. In a cluster, one node does it.
 
 use std::time::Duration;
 
@@ -37,6 +37,14 @@ async fn pass(state: &AppState) {
     // Long messages between nodes were read within the second they were sent.
     if let Err(e) = state.store().forget_messages(now - 60_000).await {
         tracing::warn!(error = %e, "could not remove old cluster messages");
+    }
+    // A command is resent within moments of its lost ack, not a day later.
+    if let Err(e) = state
+        .store()
+        .forget_acks(now - crate::resends::KEPT_MS)
+        .await
+    {
+        tracing::warn!(error = %e, "could not forget old command acks");
     }
     // Who was online on nodes that are gone.
     if let Err(e) = state

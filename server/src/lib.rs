@@ -18,11 +18,13 @@ pub mod matches;
 pub mod metrics;
 pub mod offers;
 pub mod openapi;
+pub mod origin;
 pub mod player;
 pub mod policy;
 pub mod queue;
 pub mod ratings;
 pub mod request_id;
+pub mod resends;
 pub mod rules;
 pub mod security;
 pub mod series;
@@ -73,6 +75,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/{*path}", any(error::no_endpoint))
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            origin::guard,
+        ))
         .layer(axum::middleware::from_fn(request_id::span))
         .with_state(state);
     match cors {

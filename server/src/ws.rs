@@ -34,8 +34,10 @@ use crate::matches::new_match::Day;
 use crate::matches::rematch::RematchAnswer;
 use crate::metrics::{OpenSocket, Via};
 use crate::offers;
+use crate::origin::Source;
 use crate::player::Player;
 use crate::queue::Pool;
+use crate::resends;
 use crate::security::Kind;
 use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::sockets::Revocation;
@@ -60,25 +62,6 @@ const POLICY_VIOLATION: u16 = 1008;
 /// The WebSocket close code for a normal closure: the session was logged out.
 const NORMAL_CLOSURE: u16 = 1000;
 
-/// Whether a browser page on `origin` may open a socket here: the page is this server's own
-/// (its origin names the host the request was sent to), or its origin is configured.
-fn origin_allowed(parts: &Parts, origin: &str, allowed: &[String]) -> bool {
-    if allowed
-        .iter()
-        .any(|o| o == "*" || o.eq_ignore_ascii_case(origin))
-    {
-        return true;
-    }
-    let host = parts
-        .headers
-        .get(axum::http::header::HOST)
-        .and_then(|h| h.to_str().ok());
-    let origin_host = origin
-        .strip_prefix("https://")
-        .or_else(|| origin.strip_prefix("http://"));
-    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
-}
-
 /// Upgrades a request to a WebSocket session: a player's, with a session token, or a visitor's,
 /// without one. A browser page from another origin is refused (the session cookie would
 /// otherwise let any site act for the player), as is a token that is no longer valid (the
@@ -91,21 +74,18 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Response {
     // Clients that are not browsers send no Origin; browsers always do on a WebSocket.
-    if let Some(origin) = parts.headers.get(axum::http::header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or("");
-        if !origin_allowed(&parts, origin, &state.config().cors_origins) {
-            state.security().record(
-                Kind::OriginRefused,
-                None,
-                Some(ip),
-                &format!("a WebSocket from a page on {origin}"),
-            );
-            return ApiError::new(
-                ErrorCode::Forbidden,
-                format!("pages on {origin} may not open a socket here"),
-            )
-            .into_response();
-        }
+    let source = Source::of(&parts.headers);
+    if !source.allowed(&parts.headers, &state.config().cors_origins) {
+        let who = source.describe();
+        let detail = format!("a WebSocket from {who}");
+        state
+            .security()
+            .record(Kind::OriginRefused, None, Some(ip), &detail);
+        return ApiError::new(
+            ErrorCode::Forbidden,
+            format!("{who} may not open a socket here"),
+        )
+        .into_response();
     }
     let login = match request_token(&parts) {
         None => None,
@@ -457,7 +437,34 @@ impl Session {
             );
             return Some(error_frame(Some(id.clone()), &error));
         }
+        // A command already carried out is answered as it was (see `resends`).
+        let kept = match (&id, &self.login, self.said_hello) {
+            (Some(id), Some(login), true) => {
+                resends::meaning(&message).map(|m| (login.player.id, id.clone(), m))
+            }
+            _ => None,
+        };
+        if let Some((player, id, meaning)) = &kept {
+            match self.state.store().kept_ack(*player, id, meaning).await {
+                Ok(Some(ack)) => {
+                    let id = id.clone();
+                    return Some(frame(&ServerMessage::Ack { id, ack }));
+                }
+                Ok(None) => {}
+                Err(e) => return Some(error_frame(Some(id.clone()), &e.into())),
+            }
+        }
         let answer = self.on_message(message).await;
+        if let (Some((player, id, meaning)), Ok(Some(ServerMessage::Ack { ack, .. }))) =
+            (&kept, &answer)
+        {
+            let now = crate::clock::now_ms();
+            let store = self.state.store();
+            if let Err(e) = store.keep_ack(*player, id, meaning, ack, now).await {
+                // The command happened; only a resend of it would not be recognised.
+                tracing::warn!(error = %e, "could not keep a command's ack");
+            }
+        }
         match (answer, id) {
             (Ok(Some(reply)), _) => Some(frame(&reply)),
             (Ok(None), _) => None,

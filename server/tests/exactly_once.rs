@@ -11,7 +11,7 @@ use std::time::Duration;
 use common::process::ServerProcess;
 use common::{BACKENDS, Client, act, create, fresh_database, join, two_players};
 use protocol::{Ack, ClientMessage, CommandId, MatchId, Seq, ServerMessage};
-use serde_json::json;
+use serde_json::{Value, json};
 use server::matches::hosted::host;
 
 /// How many actions the database holds for a match.
@@ -213,5 +213,83 @@ async fn every_spelling_of_an_action_resent_after_a_kill_gets_the_original_ack()
                 "{backend:?} {game}: applied once"
             );
         }
+    }
+}
+
+/// Sends a command with this id and returns the server's answer to it.
+async fn send_as(c: &mut Client, message: ClientMessage) -> ServerMessage {
+    let id = message.command_id().cloned().expect("a command");
+    c.send(&message).await;
+    c.answer(&id).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_command_resent_after_a_kill_gets_its_original_ack_and_acts_once() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let server = ServerProcess::start(&url).await;
+        let (alice, _, mut a, mut b) = two_players(server.addr).await;
+        let m = common::copenhagen_match(&mut a, &mut b, json!({})).await;
+        let id = |name: &str| CommandId(format!("{name}-{:08x}", rand::random::<u32>()));
+        let commands = [
+            ClientMessage::Chat {
+                id: id("chat"),
+                match_id: None,
+                text: "said once".into(),
+            },
+            create(id("create"), "tafl", "brandubh", json!({})),
+            ClientMessage::Resign {
+                id: id("resign"),
+                match_id: m,
+                seat: 0,
+            },
+        ];
+        let mut originals = Vec::new();
+        for command in &commands {
+            match send_as(&mut a, command.clone()).await {
+                ServerMessage::Ack { ack, .. } => originals.push(ack),
+                other => panic!("{backend:?}: {command:?}: {other:?}"),
+            }
+        }
+        server.kill();
+        drop((a, b));
+
+        let server = ServerProcess::start(&url).await;
+        let mut a = Client::connect(server.addr, &alice.token).await;
+        for (command, original) in commands.iter().zip(&originals) {
+            match send_as(&mut a, command.clone()).await {
+                ServerMessage::Ack { ack, .. } => {
+                    assert_eq!(&ack, original, "{backend:?}: {command:?}")
+                }
+                other => panic!("{backend:?}: {command:?} resent: {other:?}"),
+            }
+        }
+        let lobby = common::get(server.addr, "/api/chat/lobby").await;
+        let said: Vec<&Value> = lobby["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["text"] == "said once")
+            .collect();
+        assert_eq!(said.len(), 1, "{backend:?}: {lobby}");
+        // The same id for another command is a new command.
+        let reused = commands[0].command_id().cloned().unwrap();
+        let other = ClientMessage::Chat {
+            id: reused,
+            match_id: None,
+            text: "said again".into(),
+        };
+        assert!(matches!(
+            send_as(&mut a, other).await,
+            ServerMessage::Ack { .. }
+        ));
+        let lobby = common::get(server.addr, "/api/chat/lobby").await;
+        let texts: Vec<&str> = lobby["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["text"].as_str())
+            .collect();
+        assert_eq!(texts, ["said once", "said again"], "{backend:?}");
     }
 }

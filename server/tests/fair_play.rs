@@ -1,6 +1,7 @@
 //! Fair play and account policy, over real sockets on both backends: guests play casual games
 //! only, nothing is rated before every seat has acted, the same two accounts play only so many
-//! rated games a day, caps on open matches, sockets and tournaments, the origin check on `/ws`,
+//! rated games a day, caps on open matches, sockets and tournaments, the origin check on `/ws`
+//! and on every route that acts (walked from the OpenAPI description),
 //! private matches that stay private, idle matches and idle guests cleaned up, and bans.
 
 mod common;
@@ -556,5 +557,120 @@ async fn idle_casual_matches_are_called_off_and_idle_guests_removed() {
             tokio_tungstenite::connect_async(request).await.is_err(),
             "a removed guest's session is gone"
         );
+    }
+}
+
+/// Sends `method` to `path` as a browser would with the player's session cookie, with these
+/// extra headers: the status and the JSON body.
+async fn with_cookie(
+    addr: SocketAddr,
+    token: &str,
+    method: reqwest::Method,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Value) {
+    let mut request = http()
+        .request(method, format!("http://{addr}{path}"))
+        .header("cookie", format!("session={token}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Every route that may change something, from the OpenAPI description: each method but GET,
+/// with every path parameter an id that exists (the other player's).
+async fn acting_routes(addr: SocketAddr, id: i64) -> Vec<(reqwest::Method, String)> {
+    let spec = get(addr, "/api/openapi.json").await;
+    let mut routes = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        let path = with_ids(path, id);
+        for method in item.as_object().unwrap().keys() {
+            if let Ok(m) = method.to_uppercase().parse::<reqwest::Method>()
+                && !matches!(m, reqwest::Method::GET | reqwest::Method::HEAD)
+            {
+                routes.push((m, path.clone()));
+            }
+        }
+    }
+    routes
+}
+
+/// A path with each `{parameter}` replaced by `id`.
+fn with_ids(path: &str, id: i64) -> String {
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let close = rest[open..].find('}').unwrap() + open;
+        out.push_str(&rest[..open]);
+        out.push_str(&id.to_string());
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_on_other_origins_cannot_act_with_a_player_s_cookie() {
+    for backend in BACKENDS {
+        let addr = start(
+            &fresh_database(backend).await,
+            &["--cors-origins", "https://club.example"],
+        )
+        .await;
+        let (alice, bjorn) = (new_player(addr).await, new_player(addr).await);
+        let routes = acting_routes(addr, bjorn.player.id.0).await;
+        assert!(routes.len() >= 20, "the route table: {routes:?}");
+        let foreign: [&[(&str, &str)]; 3] = [
+            &[("origin", "https://evil.example")],
+            &[("origin", "https://club.example.evil")],
+            &[("sec-fetch-site", "cross-site")],
+        ];
+        for (method, path) in &routes {
+            for headers in foreign {
+                let (status, body) =
+                    with_cookie(addr, &alice.token, method.clone(), path, headers).await;
+                assert_eq!(
+                    (status, body["code"].as_str()),
+                    (403, Some("forbidden")),
+                    "{backend:?}: {method} {path} from {headers:?}: {body}"
+                );
+                assert!(
+                    body["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("may not act here"),
+                    "{backend:?}: {method} {path}: {body}"
+                );
+            }
+        }
+        // Nothing changed: Alice follows and mutes nobody, and her session still works.
+        let follows = get(addr, &format!("/api/players/{}/follows", alice.player.id.0)).await;
+        assert_eq!(follows, json!([]), "{backend:?}: {follows}");
+        let (status, mutes) = get_as(addr, Some(&alice.token), "/api/mutes").await;
+        assert_eq!((status, mutes.as_array().map(Vec::len)), (200, Some(0)));
+
+        // The server's own pages and the listed origin act as before.
+        let own = format!("http://{addr}");
+        let follow = format!("/api/players/{}/follow", bjorn.player.id.0);
+        let post = reqwest::Method::POST;
+        for origin in [own.as_str(), "https://club.example"] {
+            let (status, body) = with_cookie(
+                addr,
+                &alice.token,
+                post.clone(),
+                &follow,
+                &[("origin", origin)],
+            )
+            .await;
+            assert_eq!(status, 204, "{backend:?}: {origin}: {body}");
+        }
+        let same = [("sec-fetch-site", "same-origin")];
+        let (status, _) = with_cookie(addr, &alice.token, post.clone(), "/api/logout", &same).await;
+        assert_eq!(status, 204, "{backend:?}");
+        let (status, _) = get_as(addr, Some(&alice.token), "/api/mutes").await;
+        assert_eq!(status, 401, "{backend:?}: logged out by her own page");
     }
 }

@@ -502,3 +502,73 @@ async fn a_full_match_whose_start_was_not_stored_starts_after_a_crash() {
         server.kill();
     }
 }
+
+/// The value of `key=` in the line of a log that holds `message`.
+fn logged(log: &str, message: &str, key: &str) -> Option<String> {
+    let line = log.lines().find(|l| l.contains(message))?;
+    let at = line.find(&format!("{key}="))? + key.len() + 1;
+    Some(line[at..].split_whitespace().next()?.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_postgres_server_restarted_after_a_kill_takes_its_matches_at_once() {
+    let url = fresh_database(Backend::Postgres).await;
+    // One name for both runs, as a container keeps its host name (and its process id, 1).
+    let quiet = ["--log", "info", "--node-name", "club"];
+    let server = ServerProcess::start_with(&url, &quiet).await;
+    let node = get(server.addr, "/api/health").await["node"]["id"].clone();
+    let (alice, bjorn, mut a, mut b, match_id) = rated_match(server.addr, 600_000, 0).await;
+    let (moves, _) = corpus_game(8);
+    let mut last = None;
+    for (i, mv) in moves.iter().enumerate().take(4) {
+        let seat = (i % 2) as u8;
+        let mover = if seat == 0 { &mut a } else { &mut b };
+        last = Some(play(mover, match_id, seat, mv).await);
+    }
+    let last = last.unwrap();
+    // Killed and started again at once, as a supervisor does: the dead process's lease is
+    // still young.
+    server.kill();
+    drop((a, b));
+    // A host or container that vanishes sends PostgreSQL no goodbye: the dead process's named
+    // connection lingers until TCP gives up on it, hours later. Such a connection, as the
+    // database sees it.
+    let lingering = format!("{url}?application_name=tafl-node-{node}");
+    let lingering = sqlx::postgres::PgPool::connect(&lingering).await.unwrap();
+    let server = ServerProcess::start_with(&url, &quiet).await;
+    let log = server.output();
+    assert_eq!(
+        logged(&log, "restored every unfinished match", "restored_matches").as_deref(),
+        Some("1"),
+        "the restarted server restores its match at start: {log}"
+    );
+    // Both players resume where they were, once.
+    let mut a = Client::connect(server.addr, &alice.token).await;
+    let mut b = Client::connect(server.addr, &bjorn.token).await;
+    for c in [&mut a, &mut b] {
+        let ack = c.ok(|id| watch(id, match_id, Some(last.seq))).await;
+        assert!(ack.seq.is_some_and(|s| s.0 >= last.seq), "{ack:?}");
+    }
+    // And nothing sends them away again.
+    let ten = Duration::from_secs(10);
+    let (got_a, got_b) = tokio::join!(a.messages_for(ten), b.messages_for(ten));
+    for (who, got) in [("alice", got_a), ("bjorn", got_b)] {
+        let got = got.unwrap_or_else(|e| panic!("{who}'s socket was closed: {e}"));
+        assert!(
+            !got.iter()
+                .any(|m| matches!(m, ServerMessage::Shutdown { .. })),
+            "{who} was told to reconnect: {got:?}"
+        );
+    }
+    let next = play(&mut a, match_id, 0, &moves[4]).await;
+    assert!(next.seq > last.seq);
+    assert!(
+        !server
+            .output()
+            .contains("took over matches of a node that is gone"),
+        "{}",
+        server.output()
+    );
+    server.kill();
+    lingering.close().await;
+}

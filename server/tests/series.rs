@@ -295,6 +295,59 @@ async fn a_tie_of_points_goes_to_the_shorter_win() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loser_of_game_1_cannot_void_the_series_from_game_2() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (mut p, m1) = Pair::challenge(addr).await;
+        follow(&mut p.a, m1).await;
+        follow(&mut p.b, m1).await;
+        // The second player loses game 1, then sits in seat 0 of game 2.
+        play_and_resign(&mut p.a, &mut p.b, m1, &SHORT, Some(1)).await;
+        let m2 = game_2(&mut p.b, m1).await;
+        follow(&mut p.b, m2).await;
+        let why =
+            p.b.refused(protocol::ErrorCode::Conflict, |id| ClientMessage::Abort {
+                id,
+                match_id: m2,
+                seat: 0,
+            })
+            .await;
+        assert!(why.contains("two-game"), "{backend:?}: {why}");
+        let summary = common::get(addr, &format!("/api/matches/{}", m2.0)).await["summary"].clone();
+        assert_eq!(summary["status"], "live", "{backend:?}: nothing changed");
+        // Resigning before the first move is a result: game 2 is lost, and the series with it.
+        p.b.ok(|id| ClientMessage::Resign {
+            id,
+            match_id: m2,
+            seat: 0,
+        })
+        .await;
+        let told = series_finished(&mut p.b, m2).await;
+        assert_eq!(told.status, "finished", "{backend:?}");
+        assert_eq!(told.score, [2.0, 0.0], "{backend:?}");
+        assert_eq!((told.winner, told.tiebreak), (Some(0), None), "{backend:?}");
+        assert_eq!(told.players[0].id, p.first.player.id);
+        assert_eq!(told.games[1].points, Some(vec![1.0, 0.0]));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_draws_are_level_on_points_and_go_to_the_time_used() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, s, _) = play_series(addr, &SHORT, None, &SHORT, None).await;
+        assert_eq!(s.score, [1.0, 1.0], "{backend:?}");
+        assert_eq!(s.games[0].points, Some(vec![0.5, 0.5]));
+        assert_eq!(s.games[1].points, Some(vec![0.5, 0.5]));
+        // No win to compare: the time used decides, or nothing does.
+        match (s.winner, s.tiebreak) {
+            (Some(_), Some(SeriesTiebreak::LessTime)) | (None, None) => {}
+            other => panic!("{backend:?}: two draws decided by {other:?}"),
+        }
+    }
+}
+
 /// Short AI moves and a fast director.
 const FLAGS: &[&str] = &["--ai-move-ms", "20", "--tournament-poll-ms", "100"];
 

@@ -154,6 +154,15 @@ impl Cluster {
     pub async fn join(store: &Store, url: &str, name: &str, solo: bool) -> StoreResult<Cluster> {
         let now = crate::clock::now_ms();
         let node = store.add_node(name, now).await?;
+        // An earlier run of this node is gone (this one replaces it): what it held is taken now,
+        // not a lease later, so its players resume once.
+        let predecessors = store.succeed_namesakes(name, node, now).await?;
+        if !predecessors.is_empty() {
+            tracing::info!(
+                ?predecessors,
+                "cluster: this node succeeds an earlier run under its name"
+            );
+        }
         // Its named connection is open before any node may look for it.
         let beat = match solo {
             true => None,

@@ -84,6 +84,31 @@ impl Store {
         Ok(NodeId(row.try_get("id")?))
     }
 
+    /// Marks as stopped every other node registered under `name`: a name is one process at a
+    /// time, so they are earlier runs of the node starting now (restarted after a crash, in a
+    /// container that keeps its host name), whose leases may still look young and whose
+    /// connections may linger when their host vanished without closing them. Returns their ids.
+    pub async fn succeed_namesakes(
+        &self,
+        name: &str,
+        node: NodeId,
+        now_ms: i64,
+    ) -> StoreResult<Vec<NodeId>> {
+        let rows = sqlx::query(
+            "UPDATE nodes SET stopped_ms = $3
+             WHERE name = $1 AND id <> $2 AND stopped_ms IS NULL RETURNING id",
+        )
+        .bind(name)
+        .bind(node.0)
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(NodeId(r.try_get("id")?)))
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
+
     /// A node's heartbeat, through the pool (alone, on SQLite). False if the node had said it
     /// stopped.
     pub async fn node_seen(&self, node: NodeId, now_ms: i64) -> StoreResult<bool> {

@@ -1324,8 +1324,15 @@ impl Room {
     /// (as lichess does): a resignation before the first move would otherwise farm ratings. A
     /// tournament's game keeps its result, since the tournament needs one and its pairings are
     /// not the players' choice.
+    /// Game 2 of a series keeps its result too: game 1 is decided, and calling game 2 off
+    /// would void the series for its loser.
     fn unplayed(&self) -> bool {
-        !self.in_tournament && self.acted.contains(&false)
+        !self.in_tournament && !self.second_game() && self.acted.contains(&false)
+    }
+
+    /// Whether this is the second game of a two-game match.
+    fn second_game(&self) -> bool {
+        self.series.is_some_and(|s| s.game == 2)
     }
 
     /// Ends the match other than by its rules (a resignation, a flag, a claim, an agreed draw),
@@ -1558,6 +1565,13 @@ impl Room {
             return Err(ApiError::new(
                 ErrorCode::Conflict,
                 "every seat has moved: resign instead",
+            ));
+        }
+        if self.second_game() {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "the second game of a two-game match cannot be aborted: game 1 is decided; \
+                 resign instead",
             ));
         }
         self.call_off(Some(seat), "aborted").await?;

@@ -254,6 +254,25 @@ impl Client {
         }
     }
 
+    /// Every message that arrives within `span`; an error naming how the socket closed if it
+    /// did meanwhile.
+    pub async fn messages_for(&mut self, span: Duration) -> Result<Vec<ServerMessage>, String> {
+        let deadline = tokio::time::Instant::now() + span;
+        let mut got = Vec::new();
+        loop {
+            let frame = match tokio::time::timeout_at(deadline, self.ws.next()).await {
+                Err(_) => return Ok(got),
+                Ok(None) => return Err(format!("the socket ended after {got:?}")),
+                Ok(Some(frame)) => frame.map_err(|e| format!("{e} after {got:?}"))?,
+            };
+            match frame {
+                Message::Text(text) => got.push(serde_json::from_str(&text).unwrap()),
+                Message::Close(close) => return Err(format!("closed {close:?} after {got:?}")),
+                _ => {}
+            }
+        }
+    }
+
     /// A command id no other socket uses: the server takes a command whose id it has already
     /// carried out, for the same seat and action, as a resend.
     pub fn fresh_id(&mut self) -> CommandId {
