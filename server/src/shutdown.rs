@@ -108,7 +108,9 @@ impl Tracker {
 
     /// Waits until no task is running; false if some still were at `deadline`.
     pub async fn idle(&self, deadline: Instant) -> bool {
-        tokio::time::timeout_at(deadline, self.ended()).await.is_ok()
+        tokio::time::timeout_at(deadline, self.ended())
+            .await
+            .is_ok()
     }
 
     /// Waits until no task is running.

@@ -589,7 +589,10 @@ async fn a_request_that_gets_no_thread_in_its_bound_is_refused_and_one_that_does
             let response = request.await.unwrap();
             if response.status() == 429 {
                 let retry: u64 = common::header(&response, "retry-after").parse().unwrap();
-                assert!((1..=60).contains(&retry), "{backend:?}: Retry-After {retry}");
+                assert!(
+                    (1..=60).contains(&retry),
+                    "{backend:?}: Retry-After {retry}"
+                );
                 refused(response, 429, ErrorCode::RateLimited, "a busy analysis").await;
                 busy += 1;
                 continue;

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use common::process::ServerProcess;
 use common::{
-    BACKENDS, Client, PATIENCE, act, corpus_game, fresh_database, new_player, play_ai,
-    rated_match, watch,
+    BACKENDS, Client, PATIENCE, act, corpus_game, fresh_database, new_player, play_ai, rated_match,
+    watch,
 };
 use protocol::{
     ChallengeSpec, ClientMessage, CommandId, MatchId, MatchSnapshot, ServerMessage, Session,
@@ -286,7 +286,10 @@ async fn sigterm_in_the_middle_of_everything_logs_no_error_or_warning() {
             .await
             .expect("the server exits by itself after SIGTERM");
         let log = server.output();
-        assert!(status.success(), "{backend:?}: exit status {status}; log:\n{log}");
+        assert!(
+            status.success(),
+            "{backend:?}: exit status {status}; log:\n{log}"
+        );
         assert!(
             log.contains("\"stopped\""),
             "{backend:?}: the server logged its stop:\n{log}"
