@@ -99,8 +99,8 @@ async fn prepare(state: &AppState, player: PlayerId, body: AnalysisRequest) -> A
         finished match's position, a position in the game's notation (tafl: OpenTafl) or a \
         variant's start, with actions played from there; for tafl also the king's escape \
         routes and the pieces under threat. Bounded in time (the search, and the wait for a \
-        thread before it) and in nodes, and run on the AI's threads without taking the last of them from live \
-        games. Any player, a guest too, may ask so many a minute.",
+        thread before it) and in nodes, and run on the AI's threads without taking the last of \
+        them from live games. Any player, a guest too, may ask so many a minute.",
     security(("bearer" = []), ("cookie" = [])),
     request_body = AnalysisRequest,
     responses(

@@ -5,9 +5,8 @@
 //! A message over NOTIFY's 8,000-byte limit goes into `cluster_messages` and the notification
 //! carries its id. A node listens until it leaves the cluster, before its store closes.
 
-use std::time::Duration;
-
 use std::sync::Arc;
+use std::time::Duration;
 
 use sqlx::Connection;
 use sqlx::postgres::{PgConnection, PgListener};
