@@ -682,7 +682,7 @@ pub struct AnalysisReply {
     pub nodes: u64,
     /// Milliseconds from the request's arrival to the answer's.
     pub elapsed_ms: u64,
-    /// The bound on the whole request, waiting for a thread included, in milliseconds.
+    /// The bound on the search, and on waiting for a thread before it, in milliseconds.
     pub bound_ms: u64,
     /// The bound on `nodes`.
     pub node_bound: u64,

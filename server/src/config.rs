@@ -151,8 +151,8 @@ pub struct Config {
     /// Longest the AI thinks about one move, in milliseconds (less on a short clock).
     #[arg(long, env = "TAFL_AI_MOVE_MS", default_value_t = 1000)]
     pub ai_move_ms: u64,
-    /// The bound on one analysis request (`POST /api/analysis`), in milliseconds: waiting for
-    /// an AI thread and searching together.
+    /// The bound on one analysis's search (`POST /api/analysis`), in milliseconds, and on its
+    /// wait for an AI thread before it (then it is refused as busy).
     #[arg(long, env = "TAFL_ANALYSIS_MS", default_value_t = 2000, value_parser = at_least(1))]
     pub analysis_ms: u64,
     /// The most nodes (tafl) or iterations (the other games) one analysis searches.

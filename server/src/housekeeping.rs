@@ -13,7 +13,8 @@ use crate::state::AppState;
 pub fn start(state: AppState) {
     let every = Duration::from_secs(state.config().housekeeping_secs);
     let stopping = state.shutdown().stopped();
-    tokio::spawn(async move {
+    let shutdown = state.shutdown().clone();
+    shutdown.spawn_job(async move {
         tokio::pin!(stopping);
         // The first pass waits one period, so that the unfinished matches are restored first.
         let mut passes = tokio::time::interval_at(tokio::time::Instant::now() + every, every);

@@ -1,7 +1,9 @@
 //! Graceful shutdown. On SIGTERM or Ctrl-C the server tells every socket to reconnect
 //! (`shutdown`, then close code 1012 "service restart"; a socket opened meanwhile gets the same at
-//! once), stops accepting connections, lets every match room finish the command it is on, closes
-//! the database pool and exits, all within a bounded time.
+//! once), stops accepting connections, lets every background job (the tournament director, the
+//! queue, the housekeeping...) finish the pass it is on, lets every match room finish the
+//! command it is on, closes the database pool and exits, all within a bounded time. Nothing
+//! uses the pool once it is closed, so a clean stop logs no error.
 //!
 //! Nothing acknowledged is lost: an action is stored before it is acknowledged, and a room stops
 //! only between commands, once no socket can send it more. A new instance rebuilds every live
@@ -26,6 +28,9 @@ pub struct Shutdown {
     /// Every WebSocket session, so that stopping waits until each has said goodbye (upgraded
     /// connections are no longer the HTTP server's to wait for).
     pub sessions: Tracker,
+    /// Every background job that works on the rooms and the store (`spawn_job`), so that
+    /// stopping waits until each has ended before the rooms stop and the pool closes.
+    pub jobs: Tracker,
 }
 
 impl Default for Shutdown {
@@ -33,6 +38,7 @@ impl Default for Shutdown {
         Shutdown {
             stopping: Arc::new(watch::Sender::new(false)),
             sessions: Tracker::default(),
+            jobs: Tracker::default(),
         }
     }
 }
@@ -50,6 +56,16 @@ impl Shutdown {
             // The sender lives as long as `self`'s clones; if they are all gone, so is the server.
             let _ = stopping.wait_for(|s| *s).await;
         }
+    }
+
+    /// Runs a background job, which must end soon after [`Shutdown::stopped`] (once the pass it
+    /// is on is done): stopping waits for it before the rooms stop and the pool closes.
+    pub fn spawn_job(&self, job: impl Future<Output = ()> + Send + 'static) {
+        let entered = self.jobs.enter();
+        tokio::spawn(async move {
+            job.await;
+            drop(entered);
+        });
     }
 }
 
@@ -92,10 +108,16 @@ impl Tracker {
 
     /// Waits until no task is running; false if some still were at `deadline`.
     pub async fn idle(&self, deadline: Instant) -> bool {
-        let mut running = self.running.subscribe();
-        tokio::time::timeout_at(deadline, running.wait_for(|n| *n == 0))
+        tokio::time::timeout_at(deadline, self.ended())
             .await
             .is_ok()
+    }
+
+    /// Waits until no task is running.
+    pub async fn ended(&self) {
+        let mut running = self.running.subscribe();
+        // The sender is `self`'s: it outlives this wait.
+        let _ = running.wait_for(|n| *n == 0).await;
     }
 }
 

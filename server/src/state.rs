@@ -112,7 +112,8 @@ impl AppState {
     pub fn start_actors(&self) {
         let _ = self.inner.queue.set(Queue::start(self.clone()));
         let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
-        tokio::spawn(crate::offers::challenges::expire(self.clone()));
+        self.shutdown()
+            .spawn_job(crate::offers::challenges::expire(self.clone()));
         let next_games = self
             .inner
             .next_games
@@ -120,10 +121,11 @@ impl AppState {
             .ok()
             .and_then(|mut rx| rx.take());
         if let Some(next_games) = next_games {
-            tokio::spawn(crate::series::next_game::start_games(
-                self.clone(),
-                next_games,
-            ));
+            self.shutdown()
+                .spawn_job(crate::series::next_game::start_games(
+                    self.clone(),
+                    next_games,
+                ));
         }
     }
 
@@ -235,8 +237,9 @@ impl AppState {
             })
     }
 
-    /// Once the HTTP server has stopped accepting: waits for every socket to say goodbye, stops
-    /// every match room between two commands, then closes the database pool. Whatever is still
+    /// Once the HTTP server has stopped accepting: waits for every socket to say goodbye and
+    /// every background job to end its pass, stops every match room between two commands, leaves
+    /// the cluster (the messages between nodes end there), then closes the database pool. Whatever is still
     /// running at `deadline` is left behind (and logged); acknowledged actions are stored anyway.
     pub async fn drain(&self, deadline: Instant) {
         let sockets = self.shutdown().sessions.running();
@@ -244,6 +247,11 @@ impl AppState {
         if !self.shutdown().sessions.idle(deadline).await {
             let left = self.shutdown().sessions.running();
             tracing::warn!(left, "sockets still open at the shutdown deadline");
+        }
+        // The jobs that open, ask and end matches stop before the rooms do.
+        if !self.shutdown().jobs.idle(deadline).await {
+            let left = self.shutdown().jobs.running();
+            tracing::warn!(left, "background jobs still busy at the shutdown deadline");
         }
         if !self.rooms().stop(deadline).await {
             tracing::warn!("match rooms still busy at the shutdown deadline");

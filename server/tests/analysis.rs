@@ -542,3 +542,78 @@ async fn a_position_comes_without_a_search_and_costs_no_analyses() {
         .await;
     }
 }
+
+/// More analyses at once than there are threads for them: each request either gets a thread
+/// within its bound and is answered with a search of its whole bound, or is refused as busy
+/// (`429 rate_limited` with `Retry-After`); never a search cut to a few hundred nodes because
+/// the thread came at the end of the wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_gets_no_thread_in_its_bound_is_refused_and_one_that_does_searches() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    const BOUND: u64 = 1000;
+    const REQUESTS: usize = 6;
+    // A search of its whole bound does about a million nodes here, and more than this on a
+    // busy machine; one that got its thread at the end of its wait stops at its first look at
+    // the clock, 256 nodes in.
+    const REAL_SEARCH: u64 = 100_000;
+    for backend in BACKENDS {
+        // Two AI threads: one for analyses, one left to live games.
+        let bound = BOUND.to_string();
+        let addr = start(
+            &fresh_database(backend).await,
+            &[
+                "--ai-threads",
+                "2",
+                "--analysis-ms",
+                &bound,
+                "--analysis-nodes",
+                "1000000000",
+            ],
+        )
+        .await;
+        let mut players = Vec::new();
+        for _ in 0..REQUESTS {
+            players.push(guest(addr).await);
+        }
+        let requests: Vec<_> = players
+            .into_iter()
+            .map(|player| {
+                tokio::spawn(async move {
+                    let body = json!({"game": "tafl", "variant": "copenhagen"});
+                    analyse(addr, Some(&player.token), &body).await
+                })
+            })
+            .collect();
+        let (mut answered, mut busy) = (0, 0);
+        for request in requests {
+            let response = request.await.unwrap();
+            if response.status() == 429 {
+                let retry: u64 = common::header(&response, "retry-after").parse().unwrap();
+                assert!(
+                    (1..=60).contains(&retry),
+                    "{backend:?}: Retry-After {retry}"
+                );
+                refused(response, 429, ErrorCode::RateLimited, "a busy analysis").await;
+                busy += 1;
+                continue;
+            }
+            assert_eq!(response.status(), 200, "{backend:?}");
+            let reply: AnalysisReply = response.json().await.unwrap();
+            println!(
+                "{backend:?}: an analysis of {} nodes in {} ms",
+                reply.nodes, reply.elapsed_ms
+            );
+            assert!(
+                reply.nodes >= REAL_SEARCH,
+                "{backend:?}: an answer from a search cut short: {reply:?}"
+            );
+            answered += 1;
+        }
+        // One thread, one bound: the first request is answered, and at most one more can have
+        // its thread within its bound.
+        assert!(
+            (1..=2).contains(&answered) && busy == REQUESTS - answered,
+            "{backend:?}: {answered} answered, {busy} busy"
+        );
+    }
+}

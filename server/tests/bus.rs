@@ -1,13 +1,14 @@
 //! The messages between nodes over a real PostgreSQL (LISTEN/NOTIFY): sent to one node, they
 //! arrive in the order they were sent, whole, including those past NOTIFY's 8,000-byte limit
-//! (which travel through a table); a node does not receive what is sent to another.
+//! (which travel through a table); a node does not receive what is sent to another, nor
+//! anything once it has stopped listening (it left the cluster).
 
 mod common;
 
 use std::time::Duration;
 
 use common::{Backend, fresh_database};
-use server::cluster::bus::{Bus, listen};
+use server::cluster::bus::Bus;
 use server::cluster::wire::Wire;
 use server::store::Store;
 use tokio::sync::mpsc;
@@ -21,14 +22,12 @@ async fn messages_arrive_in_order_and_whole_however_long() {
         store.add_node("elsewhere", 1).await.unwrap(),
     );
     let (heard, mut received) = mpsc::unbounded_channel();
-    let listening = heard.clone();
-    tokio::spawn(listen(url.clone(), here, store.clone(), move |wire| {
-        let _ = listening.send(wire);
-    }));
+    let bus = Bus::start(&url, here, store.clone(), move |wire| {
+        let _ = heard.send(wire);
+    });
     // Its LISTEN is in place before anything is sent.
     tokio::time::sleep(Duration::from_millis(500)).await;
 
-    let bus = Bus::start(&url, store.clone());
     let long = "x".repeat(20_000);
     let sent: Vec<Vec<String>> = (0..60)
         .map(|i| match i % 10 {
@@ -68,4 +67,18 @@ async fn messages_arrive_in_order_and_whole_however_long() {
     }
     let more = tokio::time::timeout(Duration::from_millis(300), received.recv()).await;
     assert!(more.is_err(), "nothing else arrived: {more:?}");
+
+    // Once it stops listening, the handler is let go: nothing more is heard.
+    bus.stop_listening().await;
+    let late = Wire::Frames {
+        conn: 1000,
+        frames: vec!["too late".into()],
+    };
+    bus.send(Some(here), &late);
+    bus.flush().await;
+    let after = tokio::time::timeout(common::PATIENCE, received.recv()).await;
+    assert!(
+        matches!(after, Ok(None)),
+        "the listener ended and heard nothing more: {after:?}"
+    );
 }

@@ -98,9 +98,9 @@ async fn prepare(state: &AppState, player: PlayerId, body: AnalysisRequest) -> A
     description = "The AI's expected result for a seat and the line of play it expects, from a \
         finished match's position, a position in the game's notation (tafl: OpenTafl) or a \
         variant's start, with actions played from there; for tafl also the king's escape \
-        routes and the pieces under threat. Bounded in time (waiting for a thread included) \
-        and in nodes, and run on the AI's threads without taking the last of them from live \
-        games. Any player, a guest too, may ask so many a minute.",
+        routes and the pieces under threat. Bounded in time (the search, and the wait for a \
+        thread before it) and in nodes, and run on the AI's threads without taking the last of \
+        them from live games. Any player, a guest too, may ask so many a minute.",
     security(("bearer" = []), ("cookie" = [])),
     request_body = AnalysisRequest,
     responses(
@@ -109,7 +109,7 @@ async fn prepare(state: &AppState, player: PlayerId, body: AnalysisRequest) -> A
         (status = 401, description = "`unauthorized`: no session", body = ErrorBody),
         (status = 404, description = "`not_found`: no such match, or a private one this player may not see", body = ErrorBody),
         (status = 409, description = "`conflict`: the match is not over", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: the player asked for too many analyses, or every thread analyses may use is busy; `Retry-After` says when to retry", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: the player asked for too many analyses, or no thread analyses may use came free within the bound; `Retry-After` says when to retry", body = ErrorBody),
     ),
 )]
 pub async fn analyse(

@@ -4,9 +4,10 @@
 //! `ai_threads - 1` analyses at once, at least one), then one of the AI pool that live matches'
 //! AI seats also take from. So however many analyses are asked for, at least one AI thread is
 //! left to the live games (with a pool of one thread, they share it, and an AI seat waits at
-//! most one analysis's bound). The whole request is bounded: the permits are waited for and the
-//! search runs until the same deadline, and a request that gets no thread before it is refused
-//! as busy, with a `Retry-After`.
+//! most one analysis's bound). A request waits for its permits at most its bound, and is
+//! refused as busy, with a `Retry-After`, if they do not come by then; once it has a thread, its
+//! search has the whole bound, so that an answer is never a search cut short because the
+//! thread came late.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -49,17 +50,18 @@ impl Analyst {
         }
     }
 
-    /// Analyses `game` for `seat` on a thread of the AI pool, answering by `arrived` plus the
-    /// bound.
+    /// Analyses `game` for `seat` on a thread of the AI pool, if one comes free by `arrived`
+    /// plus the bound; the search then runs for the bound.
     pub async fn run(
         &self,
         game: Box<dyn Hosted>,
         seat: u8,
         arrived: Instant,
     ) -> ApiResult<Finding> {
-        let deadline = arrived + self.bound;
-        let share = permit(&self.share, deadline).await?;
-        let thread = permit(&self.ai_threads, deadline).await?;
+        let waited_enough = arrived + self.bound;
+        let share = permit(&self.share, waited_enough).await?;
+        let thread = permit(&self.ai_threads, waited_enough).await?;
+        let deadline = Instant::now() + self.bound;
         let max_nodes = self.max_nodes;
         let search = move || {
             // Held until the search ends, even if the request is gone by then.

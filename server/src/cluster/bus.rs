@@ -3,16 +3,18 @@
 //! a node sends, in order, batched in one statement when several wait: PostgreSQL delivers a
 //! session's notifications in the order they were sent, which keeps a match's events in order.
 //! A message over NOTIFY's 8,000-byte limit goes into `cluster_messages` and the notification
-//! carries its id.
+//! carries its id. A node listens until it leaves the cluster, before its store closes.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::Connection;
 use sqlx::postgres::{PgConnection, PgListener};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use super::store::NodeId;
 use super::wire::Wire;
+use crate::shutdown::{Entered, Tracker};
 use crate::store::Store;
 
 /// The channel every node listens to.
@@ -32,10 +34,14 @@ fn channel_of(node: NodeId) -> String {
     format!("tafl_node_{}", node.0)
 }
 
-/// The sending half: cheap to clone, never waits.
+/// The sending half (cheap to clone, never waits), and the end of the receiving half.
 #[derive(Clone)]
 pub struct Bus {
     out: mpsc::UnboundedSender<Outgoing>,
+    /// Set once this node has left: it hears nothing more.
+    left: Arc<watch::Sender<bool>>,
+    /// The listener, and the messages from it still being handled.
+    listening: Tracker,
 }
 
 enum Outgoing {
@@ -46,11 +52,43 @@ enum Outgoing {
 }
 
 impl Bus {
-    /// Starts the sender on a connection of its own.
-    pub fn start(url: &str, store: Store) -> Bus {
+    /// Starts the sender and the listener, each on a connection of its own; the listener hands
+    /// every message for this node to `handle`.
+    pub fn start(
+        url: &str,
+        node: NodeId,
+        store: Store,
+        handle: impl Fn(Wire) + Send + 'static,
+    ) -> Bus {
         let (out, waiting) = mpsc::unbounded_channel();
-        tokio::spawn(publish(url.to_string(), store, waiting));
-        Bus { out }
+        tokio::spawn(publish(url.to_string(), store.clone(), waiting));
+        let bus = Bus {
+            out,
+            left: Arc::new(watch::Sender::new(false)),
+            listening: Tracker::default(),
+        };
+        let entered = bus.listening.enter();
+        let mut left = bus.left.subscribe();
+        let url = url.to_string();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = left.wait_for(|left| *left) => {}
+                () = listen(url, node, store, handle) => {}
+            }
+            drop(entered);
+        });
+        bus
+    }
+
+    /// Counts a message's handling in, so that [`Bus::stop_listening`] waits for it.
+    pub fn handling(&self) -> Entered {
+        self.listening.enter()
+    }
+
+    /// Stops listening (this node has left), and waits until the messages heard are handled.
+    pub async fn stop_listening(&self) {
+        self.left.send_replace(true);
+        self.listening.ended().await;
     }
 
     /// Sends a message to one node, or to every node (`None`).
@@ -142,10 +180,10 @@ async fn publish(url: String, store: Store, mut waiting: mpsc::UnboundedReceiver
     }
 }
 
-/// Receives this node's messages, in order, and hands each to `handle`. Runs as long as the
-/// process; a lost connection is opened again (messages sent meanwhile are lost: calls time
+/// Receives this node's messages, in order, and hands each to `handle`. Runs until the node
+/// leaves; a lost connection is opened again (messages sent meanwhile are lost: calls time
 /// out, and followers resume by sequence number).
-pub async fn listen(url: String, node: NodeId, store: Store, handle: impl Fn(Wire)) {
+async fn listen(url: String, node: NodeId, store: Store, handle: impl Fn(Wire)) {
     let mine = channel_of(node);
     loop {
         let mut listener = match PgListener::connect(&url).await {

@@ -16,9 +16,12 @@ use crate::store::StoreResult;
 pub fn start(state: AppState) {
     let cluster = state.cluster().clone();
     if !cluster.solo() {
-        let url = state.config().database_url.clone();
-        let store = state.store().clone();
-        let _ = cluster.inner.bus.set(bus::Bus::start(&url, store.clone()));
+        let url = &state.config().database_url;
+        let listening = state.clone();
+        let bus = bus::Bus::start(url, cluster.node(), state.store().clone(), move |wire| {
+            remote::handle(&listening, wire)
+        });
+        let _ = cluster.inner.bus.set(bus);
         let me = cluster.node();
         let elsewhere = cluster.clone();
         state.sockets().reach_elsewhere(Box::new(move |to, frame| {
@@ -32,12 +35,9 @@ pub fn start(state: AppState) {
                 },
             );
         }));
-        let listening = state.clone();
-        tokio::spawn(bus::listen(url, cluster.node(), store, move |wire| {
-            remote::handle(&listening, wire)
-        }));
     }
-    tokio::spawn(async move {
+    let shutdown = state.shutdown().clone();
+    shutdown.spawn_job(async move {
         let stopping = state.shutdown().stopped();
         tokio::pin!(stopping);
         let mut beats = tokio::time::interval(HEARTBEAT);

@@ -467,7 +467,8 @@ impl Cluster {
     }
 
     /// This node stops (its rooms have): it says so in the store and to the others, so that
-    /// they take its matches and jobs at once rather than after a lease.
+    /// they take its matches and jobs at once rather than after a lease; then it hears nothing
+    /// more, and what it heard is answered, before its store closes.
     pub async fn leave(&self) {
         if let Err(e) = self
             .inner
@@ -479,6 +480,9 @@ impl Cluster {
         }
         self.send(None, &Wire::Gone { node: self.node() });
         if let Some(bus) = self.inner.bus.get() {
+            bus.flush().await;
+            bus.stop_listening().await;
+            // The answers to the last calls heard.
             bus.flush().await;
         }
     }

@@ -81,11 +81,14 @@ pub fn handle(state: &AppState, wire: Wire) {
         Wire::Ask { from, req, call } => {
             cluster.heard_from(from);
             let state = state.clone();
+            // Answered before this node's store closes.
+            let handling = cluster.inner.bus.get().map(super::bus::Bus::handling);
             tokio::spawn(async move {
                 let answer = execute(&state, call).await;
                 state
                     .cluster()
                     .send(Some(from), &Wire::Answer { req, answer });
+                drop(handling);
             });
         }
         Wire::Answer { req, answer } => cluster.answered(req, answer),

@@ -95,12 +95,13 @@ pub struct Queue {
 }
 
 impl Queue {
-    /// Starts the queue actor. It stops when the last handle is dropped.
+    /// Starts the queue actor. It stops with the server, once the wave it is on is done.
     pub fn start(state: AppState) -> Queue {
         let (tx, rx) = mpsc::channel(256);
         let store = state.store().clone();
         let cluster = state.cluster().clone();
-        tokio::spawn(
+        let shutdown = state.shutdown().clone();
+        shutdown.spawn_job(
             Matchmaker {
                 state,
                 pools: BTreeMap::new(),
@@ -242,8 +243,12 @@ struct Matchmaker {
 impl Matchmaker {
     async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
         let mut waves = tokio::time::interval(WAVE_EVERY);
+        let stopping = self.state.shutdown().stopped();
+        tokio::pin!(stopping);
         loop {
             tokio::select! {
+                // Whoever waits in it is on a socket being told to reconnect.
+                () = &mut stopping => return,
                 request = requests.recv() => match request {
                     Some(request) => self.handle(request),
                     None => return,

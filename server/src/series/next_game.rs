@@ -12,7 +12,17 @@ use crate::tournament::director::announce_game;
 /// announced to its players as the round's game 1 was, so that a player who has left game 1's
 /// page finds it.
 pub async fn start_games(state: AppState, mut next: mpsc::UnboundedReceiver<(MatchId, Opening)>) {
-    while let Some((id, opening)) = next.recv().await {
+    let stopping = state.shutdown().stopped();
+    tokio::pin!(stopping);
+    loop {
+        // Once the server stops, a game 2 stored meanwhile is started by the next start.
+        let (id, opening) = tokio::select! {
+            () = &mut stopping => return,
+            next = next.recv() => match next {
+                Some(next) => next,
+                None => return,
+            },
+        };
         let seating: Vec<(u8, PlayerId)> =
             opening.seating.iter().map(|(s, p)| (*s, p.id)).collect();
         let in_tournament = opening.series.filter(|_| opening.in_tournament);

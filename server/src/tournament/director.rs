@@ -60,11 +60,12 @@ pub struct Tournaments {
 }
 
 impl Tournaments {
-    /// Starts the director. It stops when the last handle is dropped.
+    /// Starts the director. It stops with the server, once the pass it is on is done.
     pub fn start(state: AppState) -> Tournaments {
         let (tx, rx) = mpsc::channel(64);
         let cluster = state.cluster().clone();
         let config = state.config();
+        let shutdown = state.shutdown().clone();
         let director = Director {
             poll: Duration::from_millis(config.tournament_poll_ms.max(10)),
             grace_ms: (config.tournament_no_show_secs * 1000) as i64,
@@ -72,7 +73,7 @@ impl Tournaments {
             checked: HashSet::new(),
             state,
         };
-        tokio::spawn(director.run(rx));
+        shutdown.spawn_job(director.run(rx));
         Tournaments { tx, cluster }
     }
 
@@ -228,8 +229,12 @@ impl Director {
         let first = tokio::time::Instant::now() + self.poll;
         let mut passes = tokio::time::interval_at(first, self.poll);
         passes.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let stopping = self.state.shutdown().stopped();
+        tokio::pin!(stopping);
         loop {
             tokio::select! {
+                // A creator's start asked for meanwhile is refused: the director stopped.
+                () = &mut stopping => return,
                 request = requests.recv() => match request {
                     Some(Request::Start { id, reply }) => {
                         let started = self.start(id, false).await;
