@@ -458,7 +458,9 @@ async fn a_vacation_lasts_a_day_and_a_switch_that_changes_nothing_tells_nobody()
         assert_eq!(status, 200, "{backend:?}: {body}");
         let state: VacationState = serde_json::from_value(body).unwrap();
         let (away, _) = a
-            .event_where(match_id, |e| matches!(e, MatchEvent::Vacation { seat: 1, .. }))
+            .event_where(match_id, |e| {
+                matches!(e, MatchEvent::Vacation { seat: 1, .. })
+            })
             .await;
 
         // Away again, and back too soon: refused, saying when; he is still away.
@@ -472,7 +474,10 @@ async fn a_vacation_lasts_a_day_and_a_switch_that_changes_nothing_tells_nobody()
             "{backend:?}: {body}"
         );
         let why = body["message"].as_str().unwrap();
-        assert!(why.contains("at least a day") && why.contains("come back in"), "{why}");
+        assert!(
+            why.contains("at least a day") && why.contains("come back in"),
+            "{why}"
+        );
         let (_, now) = rest(
             addr,
             reqwest::Method::GET,

@@ -433,8 +433,15 @@ async fn an_admin_made_from_the_command_line_bans_and_lifts_bans() {
             None,
         )
         .await;
-        assert_eq!((status, &none["code"]), (400, &json!("bad_request")), "{none}");
-        assert!(none["message"].as_str().unwrap().contains("at least 1"), "{none}");
+        assert_eq!(
+            (status, &none["code"]),
+            (400, &json!("bad_request")),
+            "{none}"
+        );
+        assert!(
+            none["message"].as_str().unwrap().contains("at least 1"),
+            "{none}"
+        );
         let (status, _) = as_player(
             reqwest::Method::GET,
             addr,
