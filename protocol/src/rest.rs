@@ -190,6 +190,10 @@ pub struct VacationState {
     /// Unix epoch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_ms: Option<i64>,
+    /// While on: the earliest the player may come back (a vacation lasts at least a day, or
+    /// until it ends by itself if that is sooner).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_from_ms: Option<i64>,
     /// Vacation time left in the last 365 days, as of now.
     pub left_ms: i64,
     /// Vacation time a player has in any 365 days.

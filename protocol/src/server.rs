@@ -114,6 +114,10 @@ pub enum ServerMessage {
     RematchStarted {
         match_id: MatchId,
         rematch: MatchId,
+        /// The rematch's invite code, when it is private: sent to its players only, who may
+        /// pass it on to whom they like.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invite: Option<String>,
     },
     /// Game 2 of a two-game match ended, and with it the series: both games, the score and
     /// what broke a tie. Sent to the sockets following game 2; not a match event.

@@ -148,7 +148,7 @@ pub async fn unban(
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct Limit {
-    /// How many events, 1 to 1000; 100 when absent.
+    /// How many events, at least 1 (at most the 1000 kept); 100 when absent.
     limit: Option<usize>,
 }
 
@@ -164,6 +164,7 @@ pub struct Limit {
     params(Limit),
     responses(
         (status = 200, description = "The events", body = Vec<SecurityEvent>),
+        (status = 400, description = "`bad_request`: a `limit` that is not a number, or 0", body = ErrorBody),
         (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
         (status = 403, description = "`forbidden`: not an admin", body = ErrorBody),
     ),
@@ -175,7 +176,13 @@ pub async fn security_events(
 ) -> ApiResult<Json<Vec<SecurityEvent>>> {
     admin_only(&state, &admin).await?;
     let Query(limit) = limit.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
-    let limit = limit.limit.unwrap_or(100).clamp(1, 1000);
+    let limit = match limit.limit.unwrap_or(100) {
+        0 => {
+            let why = "limit is how many events to list: at least 1";
+            return Err(ApiError::new(ErrorCode::BadRequest, why));
+        }
+        limit => limit.min(1000),
+    };
     Ok(Json(state.security().recent(limit)))
 }
 

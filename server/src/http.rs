@@ -487,14 +487,15 @@ async fn vacation(
     description = "While the player is on vacation, the clocks of their correspondence matches \
         stand still and their opponents see it. A vacation lasts until the player comes back or \
         until their allowance (`--vacation-days` in any 365 days, 14 by default) is used up, \
-        when their clocks run again. Setting what already holds changes nothing.",
+        when their clocks run again; it lasts at least a day (`back_from_ms`). Setting what \
+        already holds changes nothing.",
     security(("bearer" = []), ("cookie" = [])),
     request_body = VacationSwitch,
     responses(
         (status = 200, description = "The vacation now", body = VacationState),
         (status = 400, description = "`malformed` or `bad_request`: a bad body", body = ErrorBody),
         (status = 401, description = "`unauthorized`: no session, or not a live one", body = ErrorBody),
-        (status = 409, description = "`conflict`: no vacation left in the last 365 days", body = ErrorBody),
+        (status = 409, description = "`conflict`: no vacation left in the last 365 days, or coming back before the vacation has lasted a day", body = ErrorBody),
     ),
 )]
 async fn set_vacation(
@@ -523,6 +524,7 @@ async fn set_vacation(
             Some(now + left)
         }
         (false, Some(_)) => {
+            rules.may_come_back(&taken, now)?;
             store.end_vacation(player.id, now).await?;
             None
         }

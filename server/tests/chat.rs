@@ -326,6 +326,10 @@ async fn long_bad_and_hurried_messages_are_refused_and_change_nothing() {
         for (text, says) in [
             (format!("{longest}!"), "at most 500 characters, not 501"),
             ("two\nlines".to_string(), "one line"),
+            ("line\u{2028}separator".to_string(), "one line"),
+            ("paragraph\u{2029}separator".to_string(), "one line"),
+            ("\u{202E}reversed".to_string(), "direction"),
+            ("\u{2067}isolated\u{2069}".to_string(), "direction"),
             ("   ".to_string(), "needs text"),
         ] {
             let refused = p

@@ -436,6 +436,80 @@ async fn a_vacation_stops_the_clock_until_its_allowance_runs_out() {
     }
 }
 
+/// A vacation lasts at least a day: coming back sooner is refused, saying when it may be, and
+/// changes nothing; so does asking for what already holds. Switching on and off cannot stop and
+/// start the clocks of every correspondence match over and over, each time an event for all
+/// their followers.
+#[tokio::test]
+async fn a_vacation_lasts_a_day_and_a_switch_that_changes_nothing_tells_nobody() {
+    for backend in BACKENDS {
+        // A day of a second, 30 days of vacation.
+        let flags = ["--day-ms", "1000", "--vacation-days", "30"];
+        let addr = start(&fresh_database(backend).await, &flags).await;
+        let (_, bjorn, mut a, mut b) = two_players(addr).await;
+        let match_id = copenhagen_match(&mut a, &mut b, per_move(60_000)).await;
+        let (moves, _) = short_copenhagen_game();
+
+        // Back when not away: nothing happens.
+        let (status, body) = set_vacation(addr, &bjorn.token, false).await;
+        assert_eq!((status, &body["on"]), (200, &json!(false)), "{body}");
+
+        let (status, body) = set_vacation(addr, &bjorn.token, true).await;
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        let state: VacationState = serde_json::from_value(body).unwrap();
+        let (away, _) = a
+            .event_where(match_id, |e| {
+                matches!(e, MatchEvent::Vacation { seat: 1, .. })
+            })
+            .await;
+
+        // Away again, and back too soon: refused, saying when; he is still away.
+        let (status, again) = set_vacation(addr, &bjorn.token, true).await;
+        assert_eq!(status, 200);
+        assert_eq!(again["until_ms"], json!(state.until_ms), "{backend:?}");
+        let (status, body) = set_vacation(addr, &bjorn.token, false).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("conflict")),
+            "{backend:?}: {body}"
+        );
+        let why = body["message"].as_str().unwrap();
+        assert!(
+            why.contains("at least a day") && why.contains("come back in"),
+            "{why}"
+        );
+        let (_, now) = rest(
+            addr,
+            reqwest::Method::GET,
+            Some(&bjorn.token),
+            "/api/me/vacation",
+            None,
+        )
+        .await;
+        assert_eq!(now["on"], json!(true), "{backend:?}: {now}");
+        let back_from = state.back_from_ms.expect("when he may come back");
+        assert!(
+            (back_from - now_ms() - 1000).abs() < 500,
+            "{backend:?}: {state:?}"
+        );
+
+        // None of it told Alice anything: her move is the next event after the vacation.
+        let moved = a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        assert_eq!(moved.seq.unwrap().0, away + 1, "{backend:?}");
+
+        // A day on, he comes back.
+        let wait = (back_from - now_ms()).max(0) as u64 + 50;
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+        let (status, body) = set_vacation(addr, &bjorn.token, false).await;
+        assert_eq!((status, &body["on"]), (200, &json!(false)), "{body}");
+        let event = a.event_at(match_id, away + 2).await;
+        assert!(
+            matches!(event, MatchEvent::VacationOver { seat: 1, .. }),
+            "{event:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn bad_correspondence_input_is_refused() {
     for backend in BACKENDS {

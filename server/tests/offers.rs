@@ -229,7 +229,8 @@ async fn a_rematch_accepted_swaps_the_sides_and_keeps_the_options() {
                 started,
                 ServerMessage::RematchStarted {
                     match_id: m,
-                    rematch
+                    rematch,
+                    invite: None,
                 }
             );
         }
@@ -354,6 +355,7 @@ async fn a_rematch_declined_or_left_behind_is_gone() {
         assert!(matches!(told, ServerMessage::RematchDeclined { .. }));
 
         // Lapsed: bjorn leaves the page.
+        let m = finished_brandubh(&mut a, &mut b, json!({})).await;
         a.ok(|id| offer(id, m)).await;
         b.ok(|id| ClientMessage::Unwatch { id, match_id: m }).await;
         let told = a
@@ -371,7 +373,7 @@ async fn a_rematch_declined_or_left_behind_is_gone() {
 
         // Lapsed: bjorn's socket closes and he is not back within the grace period.
         b.ok(|id| common::watch(id, m, None)).await;
-        a.ok(|id| offer(id, m)).await;
+        b.ok(|id| offer(id, m)).await;
         b.close().await;
         let lapsed = tokio::time::timeout(
             PATIENCE,
@@ -386,7 +388,7 @@ async fn a_rematch_declined_or_left_behind_is_gone() {
 
         // A reload within the grace period keeps it.
         let mut b = Client::connect(addr, &bjorn.token).await;
-        b.ok(|id| common::watch(id, m, None)).await;
+        let m = finished_brandubh(&mut a, &mut b, json!({})).await;
         a.ok(|id| offer(id, m)).await;
         b.close().await;
         let mut b = Client::connect(addr, &bjorn.token).await;
@@ -396,6 +398,126 @@ async fn a_rematch_declined_or_left_behind_is_gone() {
         tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
         let accepted = b.ok(|id| answer(id, m, true)).await;
         assert_eq!(accepted.seats, vec![0], "{backend:?}");
+    }
+}
+
+/// A player offers a rematch once per finished match, whatever came of the offer (declined,
+/// taken back, or lapsed when its offerer left the page and came back): offering and declining
+/// cannot go round and round, each time a message to every follower.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_player_offers_a_rematch_once() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, _, mut a, mut b) = common::two_players(addr).await;
+        let m = finished_brandubh(&mut a, &mut b, json!({})).await;
+
+        a.ok(|id| offer(id, m)).await;
+        b.ok(|id| answer(id, m, false)).await;
+        let why = a.refused(ErrorCode::Conflict, |id| offer(id, m)).await;
+        assert!(why.contains("once"), "{backend:?}: {why}");
+        // Bjorn's own offer is his to make, and taking it back spends it.
+        b.ok(|id| offer(id, m)).await;
+        b.ok(|id| answer(id, m, false)).await;
+        b.refused(ErrorCode::Conflict, |id| offer(id, m)).await;
+        // The refusals told nobody anything: two offers and two declines reached the page.
+        let told = drain(&mut a).await;
+        let offers = told
+            .iter()
+            .filter(|m| matches!(m, ServerMessage::RematchOffered { .. }))
+            .count();
+        let declines = told
+            .iter()
+            .filter(|m| matches!(m, ServerMessage::RematchDeclined { .. }))
+            .count();
+        assert_eq!((offers, declines), (2, 2), "{backend:?}: {told:?}");
+
+        // Leaving the page and coming back does not renew an offer.
+        let m = finished_brandubh(&mut a, &mut b, json!({})).await;
+        a.ok(|id| offer(id, m)).await;
+        a.ok(|id| ClientMessage::Unwatch { id, match_id: m }).await;
+        b.message_where(|m| matches!(m, ServerMessage::RematchLapsed { seat: 0, .. }))
+            .await;
+        a.ok(|id| common::watch(id, m, None)).await;
+        let why = a.refused(ErrorCode::Conflict, |id| offer(id, m)).await;
+        assert!(why.contains("once"), "{backend:?}: {why}");
+        // Bjorn's offer, accepted, is the rematch.
+        b.ok(|id| offer(id, m)).await;
+        let accepted = a.ok(|id| answer(id, m, true)).await;
+        assert_ne!(accepted.match_id, Some(m), "{backend:?}");
+    }
+}
+
+/// The rematch of a private match is private too, with a code of its own: its players are
+/// given it (in the last agreement's ack and in `rematch_started`), to pass on to whom they
+/// like; a spectator who had the first match's code is told of the rematch without it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_matchs_rematch_gives_its_players_its_invite_code() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, _, mut a, mut b) = common::two_players(addr).await;
+        let private = json!({"visibility": "private"});
+        let created = a
+            .ok(|id| common::create(id, "tafl", "brandubh", private))
+            .await;
+        let (m, code) = (created.match_id.unwrap(), created.invite.unwrap());
+        b.ok(|id| common::join_with_invite(id, &code)).await;
+        let mut s = Client::connect(addr, &common::new_player(addr).await.token).await;
+        let watch_with = |match_id, invite: &str| {
+            let invite = Some(invite.to_string());
+            move |id| ClientMessage::Watch {
+                id,
+                match_id,
+                since: None,
+                invite,
+            }
+        };
+        s.ok(watch_with(m, &code)).await;
+        a.ok(|id| common::act(id, m, 0, "d1-c1")).await;
+        b.ok(|id| common::act(id, m, 1, "d3-b3")).await;
+        a.ok(|id| ClientMessage::Resign {
+            id,
+            match_id: m,
+            seat: 0,
+        })
+        .await;
+        until_finished(&mut b, m).await;
+
+        a.ok(|id| offer(id, m)).await;
+        let accepted = b.ok(|id| answer(id, m, true)).await;
+        let rematch = accepted.match_id.unwrap();
+        let invite = accepted.invite.expect("the rematch's code in the ack");
+        assert_ne!(invite, code, "{backend:?}");
+        for c in [&mut a, &mut b] {
+            let started = c
+                .message_where(|m| matches!(m, ServerMessage::RematchStarted { .. }))
+                .await;
+            assert_eq!(
+                started,
+                ServerMessage::RematchStarted {
+                    match_id: m,
+                    rematch,
+                    invite: Some(invite.clone()),
+                },
+                "{backend:?}"
+            );
+        }
+        let started = s
+            .message_where(|m| matches!(m, ServerMessage::RematchStarted { .. }))
+            .await;
+        assert_eq!(
+            started,
+            ServerMessage::RematchStarted {
+                match_id: m,
+                rematch,
+                invite: None,
+            }
+        );
+        // The code is the rematch's: without it the spectator finds nothing, with it the match.
+        s.refused(ErrorCode::NotFound, |id| common::watch(id, rematch, None))
+            .await;
+        s.refused(ErrorCode::NotFound, watch_with(rematch, &code))
+            .await;
+        s.ok(watch_with(rematch, &invite)).await;
     }
 }
 
@@ -710,5 +832,36 @@ async fn a_challenge_outlives_a_server_restart() {
         assert_eq!(accepted.seats, vec![0]);
         let (_, reason, m) = challenge_ended(&mut a).await;
         assert_eq!((reason, m), (ChallengeEnd::Accepted, accepted.match_id));
+    }
+}
+
+/// A challenge that expired while the server was down is not told again to a socket that says
+/// hello after the restart, and cannot be answered: it ended when its time was up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_that_expired_while_the_server_was_down_stays_ended() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let flags = ["--log", "warn", "--challenge-secs", "1"];
+        let server = common::process::ServerProcess::start_with(&url, &flags).await;
+        let (alice, bjorn, mut a, b) = common::two_players(server.addr).await;
+        let c = challenge_id(&a.ok(|id| challenge(id, bjorn.player.id, 1)).await);
+        server.kill();
+        drop((a, b));
+        tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+
+        let server = common::process::ServerProcess::start_with(&url, &flags).await;
+        let mut a = Client::connect(server.addr, &alice.token).await;
+        let mut b = Client::connect(server.addr, &bjorn.token).await;
+        for socket in [&mut a, &mut b] {
+            let told = drain(socket).await;
+            assert!(
+                !told.iter().any(
+                    |m| matches!(m, ServerMessage::ChallengeOpen { challenge } if challenge.id == c)
+                ),
+                "{backend:?}: {told:?}"
+            );
+        }
+        b.refused(ErrorCode::NotFound, |id| answer_challenge(id, c, true))
+            .await;
     }
 }

@@ -414,6 +414,34 @@ async fn an_admin_made_from_the_command_line_bans_and_lifts_bans() {
             &events.as_array().unwrap()[kinds.iter().position(|k| *k == "banned").unwrap()];
         assert_eq!(banned["account"], "cheater");
         assert_eq!(banned["address"], "127.0.0.1");
+        // `limit` counts from 1: none at all is a bad request, not one event.
+        let events_path = "/api/admin/security-events";
+        let (status, one) = as_player(
+            reqwest::Method::GET,
+            addr,
+            &admin.token,
+            &format!("{events_path}?limit=1"),
+            None,
+        )
+        .await;
+        assert_eq!((status, one.as_array().unwrap().len()), (200, 1), "{one}");
+        let (status, none) = as_player(
+            reqwest::Method::GET,
+            addr,
+            &admin.token,
+            &format!("{events_path}?limit=0"),
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, &none["code"]),
+            (400, &json!("bad_request")),
+            "{none}"
+        );
+        assert!(
+            none["message"].as_str().unwrap().contains("at least 1"),
+            "{none}"
+        );
         let (status, _) = as_player(
             reqwest::Method::GET,
             addr,

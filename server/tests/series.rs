@@ -161,7 +161,9 @@ async fn game_2(c: &mut Client, game_1: MatchId) -> MatchId {
         .message_where(|m| matches!(m, ServerMessage::RematchStarted { .. }))
         .await
     {
-        ServerMessage::RematchStarted { match_id, rematch } => {
+        ServerMessage::RematchStarted {
+            match_id, rematch, ..
+        } => {
             assert_eq!(match_id, game_1);
             rematch
         }

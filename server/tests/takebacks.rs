@@ -3,7 +3,9 @@
 //! the replay of the log, the record, the live match, the match restored after a restart and an
 //! analysis board from the finished match agree); refused in a rated game created without them,
 //! changing nothing; asked, declined and lapsing in a rated game created with them, whose rematch
-//! keeps the choice, as a challenge does; granted at once by the AI and in a hot-seat match.
+//! keeps the choice, as a challenge does; granted at once by the AI and in a hot-seat match;
+//! asked again after a decline only once the opponent has moved, and declined three times at
+//! most.
 
 mod common;
 
@@ -11,8 +13,8 @@ use std::net::SocketAddr;
 
 use common::process::ServerProcess;
 use common::{
-    BACKENDS, Client, act, copenhagen_match, create, fresh_database, get, http, play_ai, start,
-    two_players, watch,
+    BACKENDS, Client, act, copenhagen_match, corpus_game, create, fresh_database, get, http,
+    play_ai, start, two_players, watch,
 };
 use protocol::{
     AnalysisPosition, ChallengeSpec, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId,
@@ -178,7 +180,8 @@ async fn a_rated_game_refuses_takebacks_unless_created_with_them() {
         assert!(!snapshot(&mut spectator, m).await.takebacks);
         agree(addr, &mut spectator, m, &["d1-d3", "f4-b4"]).await;
 
-        // Rated with the option: asked and declined, asked again and lapsing when Bjorn moves.
+        // Rated with the option: asked and declined, asked again once Bjorn has moved, and
+        // lapsing when Alice moves.
         let options = json!({"rated": true, "takebacks": true});
         let m = copenhagen_match(&mut a, &mut b, options).await;
         a.ok(|id| act(id, m, 0, "d1-d3")).await;
@@ -192,11 +195,12 @@ async fn a_rated_game_refuses_takebacks_unless_created_with_them() {
             a.event_at(m, declined).await,
             MatchEvent::TakebackDeclined { seat: 1 }
         );
-        a.ok(|id| ask(id, m, 0)).await;
         b.ok(|id| act(id, m, 1, "f4-b4")).await;
+        a.ok(|id| ask(id, m, 0)).await;
+        a.ok(|id| act(id, m, 0, "h1-h3")).await;
         b.refused(ErrorCode::Conflict, |id| answer(id, m, 1, true))
             .await;
-        // Bjorn may ask for his own move back, which goes alone.
+        // Bjorn may ask for his own move back, which goes with Alice's reply.
         b.ok(|id| ask(id, m, 1)).await;
         let taken = a.ok(|id| answer(id, m, 0, true)).await.seq.unwrap().0;
         let event = b.event_at(m, taken).await;
@@ -336,5 +340,57 @@ async fn a_takeback_in_a_correspondence_match_gives_each_turn_its_whole_time() {
             panic!("expected taken_back");
         };
         assert_eq!(clocks_ms, Some(vec![day, day]), "{backend:?}");
+    }
+}
+
+/// A player whose takeback was declined asks again only once the opponent has moved since, and
+/// has three asks declined a game at most: asking and declining cannot go round and round, each
+/// time an event for every follower. A refused ask changes nothing and tells nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declined_takeback_is_asked_again_after_a_move_and_three_times_at_most() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
+        let m = copenhagen_match(&mut a, &mut b, json!({})).await;
+        let (moves, _) = corpus_game(10);
+        let mut played = 0;
+        // The player to move plays the game's next move: the event's number.
+        let mut next = async |a: &mut Client, b: &mut Client| {
+            let (c, seat) = match played % 2 {
+                0 => (a, 0),
+                _ => (b, 1),
+            };
+            let moved = c.ok(|id| act(id, m, seat, &moves[played])).await;
+            played += 1;
+            moved.seq.unwrap().0
+        };
+
+        next(&mut a, &mut b).await;
+        next(&mut a, &mut b).await;
+        for declines in 1..=3 {
+            // On her turn, Alice asks for her last move back; Bjorn declines.
+            a.ok(|id| ask(id, m, 0)).await;
+            let declined = b.ok(|id| answer(id, m, 1, false)).await.seq.unwrap().0;
+            // Asked again at once, or after her own move: refused, and nobody is told.
+            let says = match declines {
+                3 => "3 of your takebacks",
+                _ => "has moved",
+            };
+            let why = a.refused(ErrorCode::Conflict, |id| ask(id, m, 0)).await;
+            assert!(why.contains(says), "{backend:?}: {why}");
+            let moved = next(&mut a, &mut b).await;
+            assert_eq!(moved, declined + 1, "{backend:?}, decline {declines}");
+            let why = a.refused(ErrorCode::Conflict, |id| ask(id, m, 0)).await;
+            assert!(why.contains(says), "{backend:?}: {why}");
+            // Bjorn's move makes her next ask welcome, until three were declined.
+            next(&mut a, &mut b).await;
+        }
+        let why = a.refused(ErrorCode::Conflict, |id| ask(id, m, 0)).await;
+        assert!(why.contains("3 of your takebacks"), "{backend:?}: {why}");
+
+        // Bjorn's asks are his own.
+        let asked = b.ok(|id| ask(id, m, 1)).await.seq.unwrap().0;
+        let taken = a.ok(|id| answer(id, m, 0, true)).await.seq.unwrap().0;
+        assert_eq!(taken, asked + 1, "{backend:?}");
     }
 }

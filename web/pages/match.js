@@ -51,6 +51,9 @@ export default async function render(root, params, app) {
   // The rematch, once the match is over, as the server last told it: offered ({agreed}),
   // declined or lapsed ({declined} or {lapsed}: the seat), or started ({started}: the match).
   let rematch = null;
+  // The seats whose player offered a rematch: each player offers once, and the server refuses a
+  // second offer.
+  const offeredBy = new Set();
   // A game of a two-game match: the series as last read or told (null until then).
   let series = null;
   const past = positions(app.api, matchId);
@@ -400,11 +403,14 @@ export default async function render(root, params, app) {
     } else {
       if (r.declined !== undefined) text = t("rematch.declined", { who: name(r.declined) });
       if (r.lapsed !== undefined) text = t("rematch.lapsed", { who: name(r.lapsed) });
-      if (playing) {
+      if (playing && !m.yourSeats.some((s) => offeredBy.has(s))) {
         buttons = [button("rematch", t("rematch.offer"), async () => {
           const ack = await send({ type: "offer_rematch" });
           // The last agreement (against the AI, in the hot seat) opens the rematch at once.
-          if (ack && !closed && ack.match_id !== matchId) app.navigate(`#/match/${ack.match_id}`);
+          if (ack && !closed && ack.match_id !== matchId) {
+            if (ack.invite) app.invites.set(ack.match_id, ack.invite);
+            app.navigate(`#/match/${ack.match_id}`);
+          }
         })];
       }
     }
@@ -706,11 +712,16 @@ export default async function render(root, params, app) {
 
   const onRematch = (msg) => {
     if (msg.match_id !== matchId || !m || closed) return;
-    if (msg.type === "rematch_offered") rematch = { agreed: msg.agreed };
+    if (msg.type === "rematch_offered") {
+      rematch = { agreed: msg.agreed };
+      offeredBy.add(msg.agreed[0]);
+    }
     if (msg.type === "rematch_declined") rematch = { declined: msg.seat };
     if (msg.type === "rematch_lapsed") rematch = { lapsed: msg.seat };
     if (msg.type === "rematch_started") {
       rematch = { started: msg.rematch };
+      // A private rematch's code, which its players are given to pass on.
+      if (msg.invite) app.invites.set(msg.rematch, msg.invite);
       // Its players are taken there; anyone else may follow.
       if (m.yourSeats.length) app.navigate(`#/match/${msg.rematch}`);
     }

@@ -15,14 +15,19 @@ pub enum ChatError {
     TooLong {
         chars: usize,
     },
+    /// A control character, or a line or paragraph separator (U+2028, U+2029).
     ControlCharacter,
+    /// A bidirectional embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069),
+    /// which turns the rest of the line around as it is shown, the author's name included.
+    DirectionControl,
     /// Guests write only in the players' channel of their own matches: throwaway accounts do
     /// not talk in public.
     GuestInPublic(ChatChannel),
 }
 
-/// A message's text: trimmed, 1 to [`MAX_CHARS`] characters, and without control characters
-/// (line breaks, tabs, terminal escapes), which would let one message pass for several.
+/// A message's text: trimmed, 1 to [`MAX_CHARS`] characters, without control characters (line
+/// breaks, tabs, terminal escapes) nor line and paragraph separators, which would let one
+/// message pass for several, and without the characters that change the text's direction.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChatText(String);
 
@@ -34,8 +39,10 @@ impl ChatText {
             Err(ChatError::Empty)
         } else if chars > MAX_CHARS {
             Err(ChatError::TooLong { chars })
-        } else if text.chars().any(char::is_control) {
+        } else if text.chars().any(breaks_line) {
             Err(ChatError::ControlCharacter)
+        } else if text.chars().any(turns_text) {
+            Err(ChatError::DirectionControl)
         } else {
             Ok(ChatText(text.to_string()))
         }
@@ -44,6 +51,17 @@ impl ChatText {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// A control character, or Unicode's line and paragraph separators.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// The bidirectional embeddings, overrides and isolates; the marks (U+200E, U+200F), which
+/// right-to-left writing needs and which turn nothing around, are let through.
+fn turns_text(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// How someone takes part in a match: seated in it, or following it without a seat.
@@ -112,7 +130,12 @@ impl From<ChatError> for ApiError {
             ),
             ChatError::ControlCharacter => ApiError::new(
                 ErrorCode::BadRequest,
-                "a chat message is one line, without control characters",
+                "a chat message is one line, without control characters or line separators",
+            ),
+            ChatError::DirectionControl => ApiError::new(
+                ErrorCode::BadRequest,
+                "a chat message may not change the text's direction \
+                 (U+202A to U+202E, U+2066 to U+2069)",
             ),
             ChatError::GuestInPublic(channel) => ApiError::new(
                 ErrorCode::Forbidden,
@@ -142,13 +165,29 @@ mod tests {
                 chars: MAX_CHARS + 1
             })
         );
-        for bad in ["two\nlines", "a\ttab", "bell\u{7}", "esc\u{1b}[2J"] {
+        for bad in [
+            "two\nlines",
+            "a\ttab",
+            "bell\u{7}",
+            "esc\u{1b}[2J",
+            "line\u{2028}separator",
+            "paragraph\u{2029}separator",
+            "next\u{85}line",
+        ] {
             assert_eq!(
                 ChatText::new(bad),
                 Err(ChatError::ControlCharacter),
                 "{bad:?}"
             );
         }
+        for turned in ["\u{202A}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2069}"] {
+            assert_eq!(
+                ChatText::new(&format!("a{turned}b")),
+                Err(ChatError::DirectionControl),
+                "{turned:?}"
+            );
+        }
+        assert!(ChatText::new("שלום \u{200F}gg").is_ok());
         assert!(ChatText::new("<b>kept as text</b> & 🙂").is_ok());
     }
 

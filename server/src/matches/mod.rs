@@ -16,6 +16,7 @@ pub mod registry;
 pub mod rematch;
 pub mod room;
 pub mod store;
+pub mod takeback;
 pub mod writer;
 
 pub use command::Command;

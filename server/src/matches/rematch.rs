@@ -25,9 +25,13 @@ pub enum Rematch {
     None,
     /// Offered: the seats whose players agreed, the offerer's first.
     Offered(Vec<u8>),
-    /// Every seat agreed and the new match is being opened; the seats that had agreed before
-    /// the last answer, to go back to if it cannot be.
-    Opening(Vec<u8>),
+    /// Every seat agreed and the new match is being opened: the seats that had agreed before
+    /// the last answer, to go back to if it cannot be, and the new match's invite code when it
+    /// is private, for its players.
+    Opening {
+        before: Vec<u8>,
+        invite: Option<String>,
+    },
     /// Played: the new match.
     Started(MatchId),
 }

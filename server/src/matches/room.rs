@@ -26,6 +26,7 @@ use super::hosted::{Hosted, host};
 use super::new_match::{NewMatch, NextGames, Opening};
 use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
 use super::store::{Entry, Finish, Status, StoredAction, StoredMatch, StoredTakeback, fold};
+use super::takeback::Asks;
 use super::writer::ActionLog;
 use crate::chat::rules::{self, ChatText, Role};
 use crate::cluster::Cluster;
@@ -175,6 +176,8 @@ pub struct Room {
     draw: Vec<u8>,
     /// Seats that have agreed to the takeback asked for (the asker first).
     takeback: Vec<u8>,
+    /// Each seat's declined takeback requests, which limit its asking.
+    takeback_asks: Vec<Asks>,
     acted: Vec<bool>,
     /// A tournament's game (see [`Room::unplayed`]).
     in_tournament: bool,
@@ -194,6 +197,8 @@ pub struct Room {
     told_watchers: (u32, Option<Instant>),
     /// Once the match is over: the players' rematch. Game 1 of a series has game 2 for one.
     rematch: Rematch,
+    /// The players who have offered a rematch: each offers once per finished match.
+    rematch_offerers: Vec<PlayerId>,
     /// A game of a two-game match.
     series: Option<InSeries>,
 }
@@ -354,6 +359,7 @@ impl Room {
             clocks,
             draw: Vec::new(),
             takeback: Vec::new(),
+            takeback_asks: vec![Asks::default(); n],
             acted,
             in_tournament: stored.in_tournament,
             showed: vec![false; n],
@@ -363,6 +369,7 @@ impl Room {
             glance,
             told_watchers: (0, None),
             rematch: Rematch::None,
+            rematch_offerers: Vec::new(),
             series: stored.series,
         })
     }
@@ -1453,6 +1460,9 @@ impl Room {
         if self.back_to(seat).is_none() {
             return Err(conflict("that seat has no action to take back"));
         }
+        self.takeback_asks[usize::from(seat)]
+            .may_ask(&self.log, |s| self.holds(player, s))
+            .map_err(conflict)?;
         // The asker's other seats (a hot-seat match) agree with it, and the AI agrees at once.
         let mut agreed = vec![seat];
         for other in 0..self.seats.len() as u8 {
@@ -1484,6 +1494,8 @@ impl Room {
             return Err(conflict("that seat has already agreed"));
         }
         if !accept {
+            let asker = self.takeback[0];
+            self.takeback_asks[usize::from(asker)].declined(self.log.len());
             self.takeback.clear();
             self.followers
                 .broadcast(|_| MatchEvent::TakebackDeclined { seat });
@@ -1528,6 +1540,7 @@ impl Room {
         self.noted(durable)?;
         self.entries += 1;
         self.takeback.clear();
+        self.takeback_asks.iter_mut().for_each(Asks::game_changed);
         self.log.truncate(back_to as usize);
         self.rebuild_game();
         self.acted = acted_in(&self.log, self.seats.len());
@@ -1701,7 +1714,7 @@ impl Room {
             Rematch::Started(id) => {
                 return Err(conflict(format!("the rematch is match {}", id.0)));
             }
-            Rematch::Opening(_) => return Err(conflict("the rematch is being opened")),
+            Rematch::Opening { .. } => return Err(conflict("the rematch is being opened")),
             Rematch::Offered(agreed) => agreed.clone(),
             Rematch::None => Vec::new(),
         };
@@ -1726,6 +1739,14 @@ impl Room {
         if let Some(away) = away {
             return Err(conflict(format!("{} has left the match", away.name)));
         }
+        // Offering and declining could otherwise go round and round, each time a message to
+        // every follower.
+        let offering = agreed.is_empty();
+        if offering && self.rematch_offerers.contains(&player) {
+            return Err(conflict(
+                "you have offered a rematch of this match already: a player offers once",
+            ));
+        }
         let ai_seats = (0..self.seats.len() as u8).filter(|&s| self.ai_level(s).is_some());
         let mut now_agreed = agreed.clone();
         for seat in mine.into_iter().chain(ai_seats) {
@@ -1734,35 +1755,57 @@ impl Room {
             }
         }
         if now_agreed.len() < self.seats.len() {
+            if offering {
+                self.rematch_offerers.push(player);
+            }
             self.followers.tell(&self.rematch_offered(&now_agreed));
             self.rematch = Rematch::Offered(now_agreed);
             return Ok(None);
         }
-        self.rematch = Rematch::Opening(agreed);
+        let spec = self.spec.again(crate::clock::now_ms());
+        self.rematch = Rematch::Opening {
+            before: agreed,
+            invite: spec.invite.clone(),
+        };
         let players: Vec<Player> = self.seats.iter().flatten().cloned().collect();
         Ok(Some(Deal {
-            spec: self.spec.again(crate::clock::now_ms()),
+            spec,
             seating: rotated(&players),
         }))
     }
 
     /// See [`Command::Rematched`].
     fn rematched(&mut self, opened: Option<MatchId>) {
-        let Rematch::Opening(before) = &self.rematch else {
+        let Rematch::Opening { before, invite } = &self.rematch else {
             return;
         };
-        let before = before.clone();
+        let (before, invite) = (before.clone(), invite.clone());
         self.rematch = match opened {
             Some(rematch) => {
-                self.followers.tell(&frame(&ServerMessage::RematchStarted {
-                    match_id: self.id,
-                    rematch,
-                }));
+                self.tell_rematch_started(rematch, invite);
                 Rematch::Started(rematch)
             }
             None if before.is_empty() => Rematch::None,
             None => Rematch::Offered(before),
         };
+    }
+
+    /// Tells the followers that the rematch (or game 2) is `rematch`; the players of a private
+    /// one get its invite code too, to pass on to whom they like.
+    fn tell_rematch_started(&self, rematch: MatchId, invite: Option<String>) {
+        let told = |invite| {
+            frame(&ServerMessage::RematchStarted {
+                match_id: self.id,
+                rematch,
+                invite,
+            })
+        };
+        if invite.is_some() {
+            self.followers.tell_some(&told(None), |seated, _| !seated);
+            self.followers.tell_some(&told(invite), |seated, _| seated);
+        } else {
+            self.followers.tell(&told(None));
+        }
     }
 
     fn rematch_offered(&self, agreed: &[u8]) -> Frame {
@@ -1883,10 +1926,7 @@ impl Room {
         // A send fails only when the server is stopping; game 2 is restored at the next start.
         let _ = self.ctx.next_games.send((game_2, opening));
         self.rematch = Rematch::Started(game_2);
-        self.followers.tell(&frame(&ServerMessage::RematchStarted {
-            match_id: self.id,
-            rematch: game_2,
-        }));
+        self.tell_rematch_started(game_2, None);
     }
 
     /// Tells game 2's followers how the series came out.

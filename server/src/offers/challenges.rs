@@ -157,7 +157,7 @@ pub async fn answer(
     let _one = state.challenges().desk.lock().await;
     let challenge = state
         .store()
-        .challenge(id)
+        .challenge(id, crate::clock::now_ms())
         .await?
         .ok_or_else(|| not_found(id))?;
     if challenge.to.id != player.id {
@@ -209,7 +209,7 @@ pub async fn withdraw(state: &AppState, player: PlayerId, id: ChallengeId) -> Ap
     let _one = state.challenges().desk.lock().await;
     let challenge = state
         .store()
-        .challenge(id)
+        .challenge(id, crate::clock::now_ms())
         .await?
         .ok_or_else(|| not_found(id))?;
     if challenge.from.id != player {
@@ -223,9 +223,11 @@ pub async fn withdraw(state: &AppState, player: PlayerId, id: ChallengeId) -> Ap
 }
 
 /// Tells a socket that just said hello of the challenges its player made or was sent that
-/// stand, as when they were made.
+/// stand, as when they were made; not those whose time is up, which the expiry has yet to end
+/// when the server was down as they expired.
 pub async fn greet(state: &AppState, player: PlayerId, outbox: &Outbox) -> ApiResult<()> {
-    for challenge in state.store().challenges_of(player).await? {
+    let now = crate::clock::now_ms();
+    for challenge in state.store().challenges_of(player, now).await? {
         let _ = outbox.try_send(opened(&challenge));
     }
     Ok(())

@@ -13,7 +13,8 @@ use crate::player::Player;
 use crate::state::AppState;
 
 /// A player's word on a finished match's rematch. Acked with the finished match, or, when this
-/// was the last agreement, with the new match and the player's seats in it.
+/// was the last agreement, with the new match, the player's seats in it and, when it is
+/// private, its invite code.
 pub async fn answer(
     state: &AppState,
     player: &Player,
@@ -36,6 +37,7 @@ pub async fn answer(
         });
     };
     let seats = deal.seats_of(player);
+    let invite = deal.spec.invite.clone();
     let opened = super::start(state, deal.spec, deal.seating).await;
     let told = Command::Rematched {
         opened: opened.as_ref().ok().copied(),
@@ -44,6 +46,7 @@ pub async fn answer(
     Ok(Ack {
         match_id: Some(opened?),
         seats,
+        invite,
         ..Ack::default()
     })
 }

@@ -220,23 +220,36 @@ impl Store {
         Ok(ChallengeId(row.try_get("id")?))
     }
 
-    pub async fn challenge(&self, id: ChallengeId) -> StoreResult<Option<StoredChallenge>> {
+    /// A challenge that stands at `now_ms`: one whose time is up has ended, even before the
+    /// expiry (which may not have run yet, after a restart) has forgotten it.
+    pub async fn challenge(
+        &self,
+        id: ChallengeId,
+        now_ms: i64,
+    ) -> StoreResult<Option<StoredChallenge>> {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1"
+            "SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1 AND c.expires_ms > $2"
         )))
         .bind(id.0)
+        .bind(now_ms)
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(|r| challenge_from(&r)).transpose()?)
     }
 
-    /// The challenges standing that a player made or was sent, oldest first.
-    pub async fn challenges_of(&self, player: PlayerId) -> StoreResult<Vec<StoredChallenge>> {
+    /// The challenges standing at `now_ms` that a player made or was sent, oldest first.
+    pub async fn challenges_of(
+        &self,
+        player: PlayerId,
+        now_ms: i64,
+    ) -> StoreResult<Vec<StoredChallenge>> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {CHALLENGE_COLUMNS}
-             WHERE c.challenger_id = $1 OR c.challenged_id = $1 ORDER BY c.id"
+             WHERE (c.challenger_id = $1 OR c.challenged_id = $1) AND c.expires_ms > $2
+             ORDER BY c.id"
         )))
         .bind(player.0)
+        .bind(now_ms)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows
