@@ -3,7 +3,7 @@
 //! - `Content-Security-Policy`: a page of ours runs only the server's own scripts, styles,
 //!   images, sounds and sockets (no inline script or style, no other site), sends forms only
 //!   here, and no other site may frame it (clickjacking). A route that needs another policy
-//!   sets its own, which is kept (the API's documentation, `openapi.rs`).
+//!   sets its own, which is kept: the API's documentation (`openapi.rs`, `docs_policy`).
 //! - `X-Content-Type-Options: nosniff`: a file is taken for its declared type only.
 //! - `Referrer-Policy: same-origin`: other sites are not told which page linked to them (a
 //!   private match's page, say).
@@ -19,6 +19,11 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// and port as `'self'`).
 pub const POLICY: &str = "default-src 'self'; object-src 'none'; base-uri 'none'; \
     form-action 'self'; frame-ancestors 'none'";
+
+/// The one style element Swagger UI writes into its page, by its hash: the only inline style the
+/// API's documentation needs. A Swagger UI whose element differs shows as a breach of the policy
+/// in `tests/browser_policy.rs`.
+const SWAGGER_STYLE: &str = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
 /// A year, as browsers remember that the server is HTTPS only.
 const HSTS: &str = "max-age=31536000";
@@ -47,4 +52,14 @@ pub fn secure(router: Router, https: bool) -> Router {
     } else {
         router
     }
+}
+
+/// The policy of the API's documentation (`/api/docs`, Swagger UI): the client's, with Swagger
+/// UI's style element allowed by its hash. It replaces the client's on those routes.
+pub fn docs_policy() -> SetResponseHeaderLayer<HeaderValue> {
+    let policy = format!("{POLICY}; style-src 'self' {SWAGGER_STYLE}");
+    SetResponseHeaderLayer::overriding(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_str(&policy).expect("a policy is a header value"),
+    )
 }

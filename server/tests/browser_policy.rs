@@ -76,7 +76,11 @@ async fn a_server_with_something_on_every_page() -> (SocketAddr, String, Vec<Pag
             "tournament-entrants",
             None,
         ),
-        page(format!("#/match/{}", live.0), "move-0", Some("policy-match")),
+        page(
+            format!("#/match/{}", live.0),
+            "move-0",
+            Some("policy-match"),
+        ),
         page(format!("#/replay/{}", finished.0), "replay-moves", None),
         page("#/rules/tafl", "rules", None),
         page("#/rules/tower-race", "rules", None),
@@ -91,11 +95,7 @@ async fn a_server_with_something_on_every_page() -> (SocketAddr, String, Vec<Pag
 #[tokio::test]
 async fn every_page_runs_under_the_content_security_policy() {
     let (addr, token, pages) = a_server_with_something_on_every_page().await;
-    let index = http()
-        .get(format!("http://{addr}/"))
-        .send()
-        .await
-        .unwrap();
+    let index = http().get(format!("http://{addr}/")).send().await.unwrap();
     assert!(
         common::header(&index, "content-security-policy").contains("default-src 'self'"),
         "the page is served under the policy"

@@ -22,7 +22,10 @@ async fn answers(addr: SocketAddr) -> Vec<(&'static str, reqwest::Response)> {
         ("an API answer", get("/api/health").await.unwrap()),
         ("an API error", get("/api/me/vacation").await.unwrap()),
         ("a refused login", login.await.unwrap()),
-        ("an unknown endpoint", get("/api/nothing-here").await.unwrap()),
+        (
+            "an unknown endpoint",
+            get("/api/nothing-here").await.unwrap(),
+        ),
         ("a missing file", get("/nothing-here.js").await.unwrap()),
     ]
 }
@@ -38,15 +41,27 @@ async fn every_response_carries_the_security_headers() {
             assert!(policy.contains(directive), "{what}: {policy:?}");
         }
         assert!(!policy.contains("unsafe"), "{what}: {policy:?}");
-        assert_eq!(header(&response, "x-content-type-options"), "nosniff", "{what}");
-        assert_eq!(header(&response, "referrer-policy"), "same-origin", "{what}");
+        assert_eq!(
+            header(&response, "x-content-type-options"),
+            "nosniff",
+            "{what}"
+        );
+        assert_eq!(
+            header(&response, "referrer-policy"),
+            "same-origin",
+            "{what}"
+        );
         assert_eq!(
             header(&response, "strict-transport-security"),
             "",
             "{what}: no HSTS without --https"
         );
     }
-    assert_eq!(seen, [200, 200, 200, 401, 401, 404, 404], "the answers asked for");
+    assert_eq!(
+        seen,
+        [200, 200, 200, 401, 401, 404, 404],
+        "the answers asked for"
+    );
 
     // Without --https the session cookie goes over plain HTTP too.
     let guest = common::post(addr, "/api/guest", json!({})).await;
@@ -64,7 +79,11 @@ async fn https_adds_strict_transport_security_and_a_secure_cookie() {
             "max-age=31536000",
             "{what}"
         );
-        assert_eq!(header(&response, "x-content-type-options"), "nosniff", "{what}");
+        assert_eq!(
+            header(&response, "x-content-type-options"),
+            "nosniff",
+            "{what}"
+        );
     }
     let guest = common::post(addr, "/api/guest", json!({})).await;
     let session: protocol::Session = {
@@ -86,11 +105,16 @@ async fn https_adds_strict_transport_security_and_a_secure_cookie() {
     );
 }
 
-/// The API's documentation (Swagger UI, embedded) is a page too, under the same rules.
+/// The API's documentation (Swagger UI, embedded) is a page too, under the same rules but for
+/// the hash of Swagger UI's one style element; the OpenAPI document is the API's.
 #[tokio::test]
 async fn the_api_documentation_carries_the_security_headers() {
     let addr = start(&fresh_database(Backend::Sqlite).await, &[]).await;
-    for path in ["/api/docs/", "/api/docs/swagger-initializer.js", "/api/openapi.json"] {
+    for path in [
+        "/api/docs/",
+        "/api/docs/swagger-initializer.js",
+        "/api/openapi.json",
+    ] {
         let response = http()
             .get(format!("http://{addr}{path}"))
             .send()
@@ -98,8 +122,20 @@ async fn the_api_documentation_carries_the_security_headers() {
             .unwrap();
         assert_eq!(response.status(), 200, "{path}");
         let policy = header(&response, "content-security-policy");
-        assert!(policy.contains("frame-ancestors 'none'"), "{path}: {policy:?}");
+        assert!(
+            policy.contains("frame-ancestors 'none'"),
+            "{path}: {policy:?}"
+        );
+        assert_eq!(
+            policy.contains("style-src 'self' 'sha256-"),
+            path.starts_with("/api/docs/"),
+            "{path}: {policy:?}"
+        );
         assert!(!policy.contains("unsafe"), "{path}: {policy:?}");
-        assert_eq!(header(&response, "x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(
+            header(&response, "x-content-type-options"),
+            "nosniff",
+            "{path}"
+        );
     }
 }

@@ -145,11 +145,9 @@ async fn no_log_line_holds_a_token_or_a_password() {
             };
             assert_eq!(request.send().await.unwrap().status(), 204, "{backend:?}");
         }
-        let revoked = tokio_tungstenite::connect_async(format!(
-            "ws://{addr}/ws?token={}",
-            registered.token
-        ))
-        .await;
+        let revoked =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/ws?token={}", registered.token))
+                .await;
         assert!(revoked.is_err(), "{backend:?}: a revoked token's socket");
         a.close().await;
         b.close().await;
@@ -172,7 +170,10 @@ async fn no_log_line_holds_a_token_or_a_password() {
             ("the wrong password", &wrong),
         ];
         for (what, secret) in secrets {
-            let lines: Vec<&str> = log.lines().filter(|l| l.contains(secret.as_str())).collect();
+            let lines: Vec<&str> = log
+                .lines()
+                .filter(|l| l.contains(secret.as_str()))
+                .collect();
             assert!(
                 lines.is_empty(),
                 "{backend:?}: {what} is in the log: {lines:#?}"

@@ -222,7 +222,9 @@ impl Client {
             })
             .await;
         match client.next().await {
-            ServerMessage::Welcome { player: Some(_), .. } => client,
+            ServerMessage::Welcome {
+                player: Some(_), ..
+            } => client,
             other => panic!("expected a player's welcome, got {other:?}"),
         }
     }
