@@ -1,5 +1,7 @@
-// The client's two channels to the server: REST (`Rest`) and the WebSocket (`Socket`), both
-// authenticated with the session token (a socket without one is a visitor's). Failures are
+// The client's two channels to the server: REST (`Rest`), authenticated with the session token in
+// its header, and the WebSocket (`Socket`), by the session cookie the server set with the token
+// (without one, the socket is a visitor's). A token never goes in a URL, which would show in
+// console errors and in proxies' logs. Failures are
 // `ServerError`s carrying the protocol's error `code`, which callers act on (the message is for people).
 import { t } from "./i18n.js";
 
@@ -57,11 +59,10 @@ const PING_MS = 25000;
 // The shared WebSocket: says hello, numbers commands and matches their answers, hands every other
 // message to the handlers registered for its type, and reconnects with backoff when the socket
 // drops. Handlers of "open" run after every (re)connection's welcome, so pages can watch again
-// (with `since`, to resume); handlers of "down" run when the socket drops. Without a token (null)
-// the socket is a visitor's: it may watch, and `welcomed` resolves with no player.
+// (with `since`, to resume); handlers of "down" run when the socket drops. Without a session
+// cookie the socket is a visitor's: it may watch, and `welcomed` resolves with no player.
 export class Socket {
-  constructor(token) {
-    this.token = token;
+  constructor() {
     this.handlers = new Map();
     this.pending = new Map();
     this.counter = 0;
@@ -81,8 +82,7 @@ export class Socket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws${query}`);
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1 }));
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));

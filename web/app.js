@@ -153,11 +153,12 @@ async function endSession() {
 }
 
 // Opens the socket: the session's, for the stored token, or a visitor's, without one. A visitor's
-// page shows at once; a session's once the server has welcomed it, naming the player.
+// page shows at once; a session's once the server has welcomed it, naming the player. The socket
+// is the session's by its cookie, which the server set with the token.
 async function startSession() {
   const token = localStorage.getItem(TOKEN_KEY);
   app.socket?.close();
-  const socket = new Socket(token);
+  const socket = new Socket();
   app.socket = socket;
   app.me = null;
   app.starting = token !== null;
@@ -189,6 +190,12 @@ async function startSession() {
   const me = await socket.welcomed;
   await loadCatalog();
   if (app.socket !== socket) return;
+  // A token kept without its cookie (the browser's cookies cleared) opened a visitor's socket:
+  // the session ends, and the user may log in again.
+  if (!me) {
+    endSession();
+    return;
+  }
   app.me = me;
   app.starting = false;
   notices.follow(socket);

@@ -4,12 +4,19 @@ import { t } from "./i18n.js";
 // out, so that `cond ? node : null` adds nothing (the DOM itself would print "null").
 const present = (children) => children.flat().filter((c) => c !== undefined && c !== null && c !== false);
 
+// Sets an attribute; `style` through the CSSOM, which the Content-Security-Policy allows (it
+// refuses style attributes, as it does inline styles).
+export function setAttr(node, name, value) {
+  if (name === "style") node.style.cssText = value;
+  else node.setAttribute(name, value);
+}
+
 // A small helper to build DOM trees without a framework: el("p", {class: "x"}, "text", child).
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    node.setAttribute(name, value === true ? "" : value);
+    setAttr(node, name, value === true ? "" : value);
   }
   node.append(...present(children));
   return node;
@@ -30,7 +37,7 @@ export function numberedLine(n, attrs, ...content) {
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(name, value);
+    if (value !== undefined && value !== null) setAttr(node, name, value);
   }
   node.append(...children);
   return node;

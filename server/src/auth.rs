@@ -1,7 +1,7 @@
 //! Accounts and sessions: argon2 password hashes (computed off the async runtime), opaque random
 //! session tokens stored only as SHA-256 hashes, and the extractor that turns a request's token
-//! (bearer header, `session` cookie, or `token` query parameter for WebSocket upgrades) into a
-//! player.
+//! (bearer header or `session` cookie; WebSocket upgrades also take a `token` query parameter)
+//! into a player.
 
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Argon2, PasswordHash};
@@ -82,7 +82,9 @@ pub async fn verify_password(hash: String, password: String) -> bool {
     .unwrap_or(false)
 }
 
-/// The session token a request carries, if any.
+/// The session token a REST request carries, if any: the bearer header, else the `session`
+/// cookie. Never the URL, which browsers keep in their history and console errors and proxies
+/// write to their access logs.
 pub fn request_token(parts: &Parts) -> Option<String> {
     let bearer = parts
         .headers
@@ -102,17 +104,24 @@ pub fn request_token(parts: &Parts) -> Option<String> {
                     .map(str::trim)
             })
     };
+    bearer
+        .or_else(cookie)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// The session token a WebSocket upgrade carries: a REST request's, or the `token` query
+/// parameter, for native clients whose WebSocket library can set neither a header nor a cookie.
+pub fn upgrade_token(parts: &Parts) -> Option<String> {
     let query = || {
         parts
             .uri
             .query()
             .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("token=")))
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
     };
-    bearer
-        .or_else(cookie)
-        .or_else(query)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
+    request_token(parts).or_else(query)
 }
 
 /// The player a request is authenticated as.

@@ -124,6 +124,11 @@ pub struct Config {
     /// `https://club.example`; `*` allows any. Unset: same-origin pages only.
     #[arg(long, env = "TAFL_CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
     pub cors_origins: Vec<String>,
+    /// Browsers reach the server over HTTPS (a TLS-terminating proxy in front): responses carry
+    /// `Strict-Transport-Security` (a year) and the session cookie is `Secure`. Leave it off
+    /// while the server is reached over plain HTTP, or browsers that saw it would refuse to.
+    #[arg(long, env = "TAFL_HTTPS")]
+    pub https: bool,
     /// How long a disconnected player's opponents wait before they may claim the win.
     #[arg(long, env = "TAFL_DISCONNECT_GRACE_SECS", default_value_t = 60)]
     pub disconnect_grace_secs: u64,

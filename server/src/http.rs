@@ -41,6 +41,13 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Starts a session for a player: the token in the body and as an HTTP-only cookie.
+/// The `session` cookie holding `token` for `max_age` seconds (0 clears it): out of scripts'
+/// reach, and over HTTPS only when the server is reached that way (`--https`).
+fn session_cookie(state: &AppState, token: &str, max_age: u64) -> String {
+    let secure = if state.config().https { "; Secure" } else { "" };
+    format!("session={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}")
+}
+
 async fn start_session(state: &AppState, player: crate::player::Player) -> ApiResult<Response> {
     let (token, hash) = new_token();
     let now = crate::clock::now_ms();
@@ -51,10 +58,7 @@ async fn start_session(state: &AppState, player: crate::player::Player) -> ApiRe
         .store()
         .create_session(&hash, player.id, now, expires)
         .await?;
-    let cookie = format!(
-        "session={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}",
-        days * 24 * 3600
-    );
+    let cookie = session_cookie(state, &token, days * 24 * 3600);
     let body = Session {
         token,
         player: player.public(),
@@ -219,10 +223,7 @@ async fn logout(State(state): State<AppState>, parts: axum::http::request::Parts
     };
     // A browser sends its cookie with every socket it opens, a visitor's too, and a socket
     // with a token that is not live is refused.
-    let cleared = [(
-        header::SET_COOKIE,
-        "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0",
-    )];
+    let cleared = [(header::SET_COOKIE, session_cookie(&state, "", 0))];
     match revoked.await {
         Ok(()) => (cleared, StatusCode::NO_CONTENT).into_response(),
         Err(e) => (cleared, e).into_response(),

@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod headers;
 pub mod housekeeping;
 pub mod http;
 pub mod limits;
@@ -54,6 +55,7 @@ use crate::store::Store;
 pub fn app(state: AppState) -> Router {
     let body_limit = state.config().max_body_bytes;
     let cors = limits::cors(state.config());
+    let https = state.config().https;
     let mut router = Router::new().route("/ws", get(ws::upgrade));
     // With an address of their own, the metrics are not on the public port.
     if state.config().metrics_bind.is_none() {
@@ -81,10 +83,12 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(request_id::span))
         .with_state(state);
-    match cors {
+    let router = match cors {
         Some(cors) => router.layer(cors),
         None => router,
-    }
+    };
+    // Outermost, so that every answer has them, the CORS layer's own too.
+    headers::secure(router, https)
 }
 
 /// The limits in force, in one line, so that an operator sees what the server enforces.

@@ -113,7 +113,7 @@ pub fn routes() -> Router<AppState> {
     );
     Router::new()
         .route("/api/openapi.json", get(document))
-        .merge(ui)
+        .merge(Router::from(ui).layer(crate::headers::docs_policy()))
 }
 
 /// The document itself.

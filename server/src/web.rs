@@ -8,7 +8,7 @@
 //! A file under the current version never changes, so it is cached for a year (`immutable`); a new
 //! build with any file changed has a new version, hence new URLs for every file. What has a fixed
 //! URL (`index.html`, the service worker `sw.js`, which also carries the version, the manifest,
-//! its icons, the offline page) is `no-cache`, revalidated by its ETag. A page still open from an
+//! its icons, the offline page and its two files) is `no-cache`, revalidated by its ETag. A page still open from an
 //! older version that loads a module later gets today's file under its old path, `no-cache`.
 //!
 //! Compression: a text file is gzipped once, the first time it is asked for, and kept in memory;

@@ -24,7 +24,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use crate::auth::request_token;
+use crate::auth::upgrade_token;
 use crate::chat;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
@@ -87,7 +87,7 @@ pub async fn upgrade(
         )
         .into_response();
     }
-    let login = match request_token(&parts) {
+    let login = match upgrade_token(&parts) {
         None => None,
         Some(token) => match state.authenticate(&token).await {
             Ok(player) => Some(Login {

@@ -2,7 +2,8 @@
 //! driven over WebDriver by fantoccini, against a server started here on 127.0.0.1: two players
 //! play a rated private match through the pages, a player beats (or loses to) the AI by clicking
 //! legal moves, a reload in the middle of a game restores it, quick play pairs two players, a
-//! guest watches a live match from the lobby, and the clock of the side to move runs.
+//! guest watches a live match from the lobby, the clock of the side to move runs, and logging in
+//! gives the socket its session cookie.
 //! Screenshots of the main screens go to `target/screenshots/`.
 
 #[path = "common/browser.rs"]
@@ -1032,4 +1033,38 @@ async fn an_abandoned_game_against_the_ai_leaves_the_live_list() {
     for b in [player, other] {
         b.client.close().await.unwrap();
     }
+}
+
+/// Logging in through the login screen gives the page its session: the token, kept for REST,
+/// and the `session` cookie, by which the socket is the player's (its URL carries no token).
+/// A token kept without its cookie (the browser's cookies cleared) ends the session: the page
+/// goes on as a visitor's, who may log in again.
+#[tokio::test]
+async fn logging_in_gives_the_socket_its_cookie_and_a_token_without_one_ends_the_session() {
+    let addr = server().await;
+    let alice = common::new_player(addr).await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    b.open(addr, "").await;
+    b.click("header-login").await;
+    b.fill("login-username", &alice.player.name).await;
+    b.fill("login-password", "correct horse battery").await;
+    b.click("login-submit").await;
+    b.until_text("me", &alice.player.name).await;
+    b.find(&by_testid("hotseat-create")).await;
+    let cookies = b.client.get_all_cookies().await.unwrap();
+    let session = cookies.iter().find(|c| c.name() == "session");
+    assert!(
+        session.is_some_and(|c| c.http_only() == Some(true)),
+        "{cookies:?}"
+    );
+
+    b.client.delete_all_cookies().await.unwrap();
+    b.client.refresh().await.unwrap();
+    b.find(&by_testid("header-login")).await;
+    assert_eq!(
+        b.run("return localStorage.getItem('tafl.token');").await,
+        Value::Null
+    );
+    b.assert_no_console_errors().await;
 }

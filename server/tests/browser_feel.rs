@@ -48,15 +48,9 @@ async fn versus(addr: SocketAddr, b: &Browser, options: Value) -> (Client, Match
     let mut mine = Client::connect(addr, &me.token).await;
     mine.ok(|id| join(id, match_id)).await;
     mine.close().await;
-    // The browser signs in with the same session, kept where the client keeps it.
-    b.open(addr, "").await;
-    b.run(&format!(
-        "localStorage.setItem('tafl.token', {});",
-        json!(me.token)
-    ))
-    .await;
-    b.open(addr, &format!("#/match/{}", match_id.0)).await;
-    b.client.refresh().await.unwrap();
+    // The browser signs in with the same session.
+    b.sign_in(addr, &me.token, &format!("#/match/{}", match_id.0))
+        .await;
     b.find(&by_testid("sq-d4")).await;
     (opponent, match_id)
 }

@@ -41,14 +41,7 @@ async fn signed_in(
     if dark {
         b.emulate_colour_scheme("dark").await;
     }
-    b.open(addr, "").await;
-    b.run(&format!(
-        "localStorage.setItem('tafl.token', {});",
-        json!(who.token)
-    ))
-    .await;
-    b.open(addr, hash).await;
-    b.client.refresh().await.unwrap();
+    b.sign_in(addr, &who.token, hash).await;
     b.until_text("me", &who.player.name).await;
     b
 }

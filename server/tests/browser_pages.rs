@@ -328,6 +328,12 @@ async fn the_app_installs_and_shows_an_offline_page_without_the_server() {
     for (page, name) in [(&b, "offline"), (&phone, "offline-phone")] {
         page.client.refresh().await.unwrap();
         page.until_text("offline", "You are offline").await;
+        // Styled by its own file, kept by the worker: the policy refuses inline styles.
+        page.until(
+            "the offline page's styles",
+            "return getComputedStyle(document.querySelector('header')).backgroundColor === 'rgb(43, 33, 24)';",
+        )
+        .await;
         assert!(fits_the_width(page).await, "{name}");
         page.screenshot(name).await;
     }

@@ -30,14 +30,7 @@ async fn signed_in(
     hash: &str,
 ) -> Browser {
     let b = driver.browser(screen).await;
-    b.open(addr, "").await;
-    b.run(&format!(
-        "localStorage.setItem('tafl.token', {});",
-        json!(who.token)
-    ))
-    .await;
-    b.open(addr, hash).await;
-    b.client.refresh().await.unwrap();
+    b.sign_in(addr, &who.token, hash).await;
     b.until_text("me", &who.player.name).await;
     b
 }

@@ -2,6 +2,7 @@
 // the list of action buttons a board offers for actions it has no picture for. Every action a
 // board offers comes from `state.legal`; these helpers never make up action text.
 
+import { setAttr } from "../dom.js";
 import { t } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -10,7 +11,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+    if (value !== null && value !== undefined && value !== false) setAttr(node, key, value);
   }
   for (const child of children.flat()) {
     if (child !== null && child !== undefined) {
@@ -28,7 +29,7 @@ export function html(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2), value);
     } else {
-      node.setAttribute(key, value);
+      setAttr(node, key, value);
     }
   }
   for (const child of children.flat()) {

@@ -502,6 +502,20 @@ impl Browser {
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
+    /// Signs in with a session made outside the browser, kept where the client keeps one (the
+    /// token in localStorage, for REST, and the `session` cookie, for the socket), and opens
+    /// `hash`.
+    pub async fn sign_in(&self, addr: SocketAddr, token: &str, hash: &str) {
+        self.open(addr, "").await;
+        self.run(&format!(
+            "localStorage.setItem('tafl.token', {token}); document.cookie = `session=${{{token}}}; Path=/; SameSite=Lax`;",
+            token = json!(token)
+        ))
+        .await;
+        self.open(addr, hash).await;
+        self.client.refresh().await.unwrap();
+    }
+
     /// Registers through the login screen (from the visitor's lobby) and waits for the lobby.
     pub async fn register(&self, addr: SocketAddr, name: &str) {
         self.open(addr, "").await;

@@ -209,6 +209,26 @@ impl Client {
         Client::open(addr, Some(token)).await
     }
 
+    /// Connects with the session token in the URL (`/ws?token=`), as native clients that can
+    /// set neither a header nor a cookie do, and says hello.
+    pub async fn connect_in_url(addr: SocketAddr, token: &str) -> Client {
+        let request = format!("ws://{addr}/ws?token={token}")
+            .into_client_request()
+            .unwrap();
+        let mut client = Client::open_request(request).await;
+        client
+            .send(&ClientMessage::Hello {
+                version: protocol::PROTOCOL_VERSION,
+            })
+            .await;
+        match client.next().await {
+            ServerMessage::Welcome {
+                player: Some(_), ..
+            } => client,
+            other => panic!("expected a player's welcome, got {other:?}"),
+        }
+    }
+
     /// Connects, with a session token or without (a visitor), without saying hello.
     async fn open(addr: SocketAddr, token: Option<&str>) -> Client {
         let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
@@ -217,6 +237,12 @@ impl Client {
                 .headers_mut()
                 .insert("Authorization", format!("Bearer {token}").parse().unwrap());
         }
+        Client::open_request(request).await
+    }
+
+    async fn open_request(
+        request: tokio_tungstenite::tungstenite::handshake::client::Request,
+    ) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         Client {
             ws,
