@@ -18,8 +18,18 @@ async fn messages_arrive_in_order_and_whole_however_long() {
     let url = fresh_database(Backend::Postgres).await;
     let store = Store::connect(&url).await.unwrap();
     let (here, elsewhere) = (
-        store.add_node("here", 1).await.unwrap(),
-        store.add_node("elsewhere", 1).await.unwrap(),
+        store
+            .add_node("here", &server::cluster::process::Process::current(), 1)
+            .await
+            .unwrap(),
+        store
+            .add_node(
+                "elsewhere",
+                &server::cluster::process::Process::current(),
+                1,
+            )
+            .await
+            .unwrap(),
     );
     let (heard, mut received) = mpsc::unbounded_channel();
     let bus = Bus::start(&url, here, store.clone(), move |wire| {

@@ -82,7 +82,10 @@ async fn actions_of_many_matches_at_once_are_all_stored_and_a_bad_one_fails_alon
             .await
             .unwrap();
         let log = ActionLog::start(&store);
-        let node = store.add_node("test", 1).await.unwrap();
+        let node = store
+            .add_node("test", &server::cluster::process::Process::current(), 1)
+            .await
+            .unwrap();
         let mut ids: Vec<MatchId> = Vec::new();
         for _ in 0..40 {
             ids.push(owned_match(&store, node).await);
@@ -133,7 +136,10 @@ async fn moves_after_the_database_dropped_the_writers_connections_are_stored() {
     let url = fresh_database(Backend::Postgres).await;
     let store = Store::connect(&url).await.unwrap();
     let log = ActionLog::start(&store);
-    let node = store.add_node("test", 1).await.unwrap();
+    let node = store
+        .add_node("test", &server::cluster::process::Process::current(), 1)
+        .await
+        .unwrap();
     let id = owned_match(&store, node).await;
     log.append(id, FIRST_EPOCH, &action(0)).await.unwrap();
     let database = url.rsplit_once('/').unwrap().1;
@@ -168,8 +174,14 @@ async fn an_action_under_a_passed_epoch_is_refused_alone() {
             .unwrap();
         let log = ActionLog::start(&store);
         let (old, new) = (
-            store.add_node("old", 1).await.unwrap(),
-            store.add_node("new", 1).await.unwrap(),
+            store
+                .add_node("old", &server::cluster::process::Process::current(), 1)
+                .await
+                .unwrap(),
+            store
+                .add_node("new", &server::cluster::process::Process::current(), 1)
+                .await
+                .unwrap(),
         );
         let mut ids = Vec::new();
         for _ in 0..10 {

@@ -510,11 +510,14 @@ fn logged(log: &str, message: &str, key: &str) -> Option<String> {
     Some(line[at..].split_whitespace().next()?.to_string())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_single_postgres_server_restarted_after_a_kill_takes_its_matches_at_once() {
+/// A single server on PostgreSQL, killed and started again at once, as a supervisor does: with
+/// `name`, both runs under one name (a container keeps its host name, and its process id, 1);
+/// without, each under the default (host name and process id), the new run on the machine of
+/// the dead one.
+async fn restarted_at_once(name: Option<&str>) {
     let url = fresh_database(Backend::Postgres).await;
-    // One name for both runs, as a container keeps its host name (and its process id, 1).
-    let quiet = ["--log", "info", "--node-name", "club"];
+    let mut quiet = vec!["--log", "info"];
+    quiet.extend(name.map(|n| ["--node-name", n]).into_iter().flatten());
     let server = ServerProcess::start_with(&url, &quiet).await;
     let node = get(server.addr, "/api/health").await["node"]["id"].clone();
     let (alice, bjorn, mut a, mut b, match_id) = rated_match(server.addr, 600_000, 0).await;
@@ -526,8 +529,7 @@ async fn a_single_postgres_server_restarted_after_a_kill_takes_its_matches_at_on
         last = Some(play(mover, match_id, seat, mv).await);
     }
     let last = last.unwrap();
-    // Killed and started again at once, as a supervisor does: the dead process's lease is
-    // still young.
+    // The dead process's lease is still young when the new one starts.
     server.kill();
     drop((a, b));
     // A host or container that vanishes sends PostgreSQL no goodbye: the dead process's named
@@ -540,7 +542,7 @@ async fn a_single_postgres_server_restarted_after_a_kill_takes_its_matches_at_on
     assert_eq!(
         logged(&log, "restored every unfinished match", "restored_matches").as_deref(),
         Some("1"),
-        "the restarted server restores its match at start: {log}"
+        "{name:?}: the restarted server restores its match at start: {log}"
     );
     // Both players resume where they were, once.
     let mut a = Client::connect(server.addr, &alice.token).await;
@@ -571,4 +573,9 @@ async fn a_single_postgres_server_restarted_after_a_kill_takes_its_matches_at_on
     );
     server.kill();
     lingering.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_postgres_server_restarted_after_a_kill_takes_its_matches_at_once() {
+    tokio::join!(restarted_at_once(Some("club")), restarted_at_once(None));
 }

@@ -182,9 +182,12 @@ async fn take_orphans(state: &AppState, live: &[NodeRow]) -> StoreResult<()> {
             }
         }
     }
-    tracing::info!(
-        matches = taken,
-        "cluster: took over matches of a node that is gone"
-    );
+    // Another node, or this one's restore at start, may have taken them first.
+    if taken > 0 {
+        tracing::info!(
+            matches = taken,
+            "cluster: took over matches of a node that is gone"
+        );
+    }
     Ok(())
 }

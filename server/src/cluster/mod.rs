@@ -17,6 +17,7 @@
 
 pub mod bus;
 pub mod heartbeat;
+pub mod process;
 pub mod remote;
 pub mod store;
 pub mod wire;
@@ -153,14 +154,15 @@ impl Cluster {
     /// the database serves one node (SQLite).
     pub async fn join(store: &Store, url: &str, name: &str, solo: bool) -> StoreResult<Cluster> {
         let now = crate::clock::now_ms();
-        let node = store.add_node(name, now).await?;
+        let process = process::Process::current();
+        let node = store.add_node(name, &process, now).await?;
         // An earlier run of this node is gone (this one replaces it): what it held is taken now,
         // not a lease later, so its players resume once.
-        let predecessors = store.succeed_namesakes(name, node, now).await?;
+        let predecessors = store.retire_predecessors(name, node, &process, now).await?;
         if !predecessors.is_empty() {
             tracing::info!(
                 ?predecessors,
-                "cluster: this node succeeds an earlier run under its name"
+                "cluster: this node succeeds an earlier run of itself, gone"
             );
         }
         // Its named connection is open before any node may look for it.

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use protocol::{MatchId, PlayerId};
 use sqlx::{AnyConnection, Row};
 
+use super::process::Process;
 use crate::store::{Backend, Store, StoreError, StoreResult};
 
 /// A server process, as the cluster knows it: a new id each time a process starts.
@@ -73,40 +74,73 @@ pub struct Owner {
 
 impl Store {
     /// Registers a node that starts now; its id is new, never one a node had before.
-    pub async fn add_node(&self, name: &str, now_ms: i64) -> StoreResult<NodeId> {
+    pub async fn add_node(
+        &self,
+        name: &str,
+        process: &Process,
+        now_ms: i64,
+    ) -> StoreResult<NodeId> {
         let row = sqlx::query(
-            "INSERT INTO nodes (name, started_ms, seen_ms) VALUES ($1, $2, $2) RETURNING id",
+            "INSERT INTO nodes (name, started_ms, seen_ms, host, boot_id, pid)
+             VALUES ($1, $2, $2, $3, $4, $5) RETURNING id",
         )
         .bind(name)
         .bind(now_ms)
+        .bind(&process.host)
+        .bind(&process.boot_id)
+        .bind(process.pid)
         .fetch_one(&self.pool)
         .await?;
         Ok(NodeId(row.try_get("id")?))
     }
 
-    /// Marks as stopped every other node registered under `name`: a name is one process at a
-    /// time, so they are earlier runs of the node starting now (restarted after a crash, in a
-    /// container that keeps its host name), whose leases may still look young and whose
-    /// connections may linger when their host vanished without closing them. Returns their ids.
-    pub async fn succeed_namesakes(
+    /// Marks as stopped every other node that is an earlier run of the node starting now, and
+    /// returns their ids: one registered under the same name (a name is one process at a time:
+    /// a container restarted keeps its host name, and its process id, 1), or one whose process
+    /// ran on this machine and is gone ([`Process::outlived`]). Their leases may still look
+    /// young, and their connections may linger; they hold nothing any more.
+    pub async fn retire_predecessors(
         &self,
         name: &str,
         node: NodeId,
+        process: &Process,
         now_ms: i64,
     ) -> StoreResult<Vec<NodeId>> {
         let rows = sqlx::query(
-            "UPDATE nodes SET stopped_ms = $3
-             WHERE name = $1 AND id <> $2 AND stopped_ms IS NULL RETURNING id",
+            "SELECT id, name, host, boot_id, pid FROM nodes
+             WHERE stopped_ms IS NULL AND id <> $1
+               AND (name = $2 OR (host = $3 AND boot_id = $4))",
         )
-        .bind(name)
         .bind(node.0)
-        .bind(now_ms)
+        .bind(name)
+        .bind(&process.host)
+        .bind(&process.boot_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| Ok(NodeId(r.try_get("id")?)))
-            .collect::<sqlx::Result<_>>()
-            .map_err(Into::into)
+        let mut gone = Vec::new();
+        for r in &rows {
+            let other = Process {
+                host: r.try_get::<Option<String>, _>("host")?.unwrap_or_default(),
+                boot_id: r
+                    .try_get::<Option<String>, _>("boot_id")?
+                    .unwrap_or_default(),
+                pid: r.try_get::<Option<i64>, _>("pid")?.unwrap_or(0),
+            };
+            if r.try_get::<String, _>("name")? == name || process.outlived(&other) {
+                gone.push(NodeId(r.try_get("id")?));
+            }
+        }
+        if !gone.is_empty() {
+            let sql = format!(
+                "UPDATE nodes SET stopped_ms = $1 WHERE id IN ({})",
+                numbers(gone.iter().map(|n| n.0))
+            );
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(now_ms)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(gone)
     }
 
     /// A node's heartbeat, through the pool (alone, on SQLite). False if the node had said it
