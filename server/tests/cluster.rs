@@ -500,10 +500,11 @@ async fn a_match_goes_on_when_its_owner_is_killed() {
 
 /// A resume on the room rebuilt on another node misses nothing. The old owner numbered a draw
 /// offer after the last stored event, and died: the new owner, which cannot know that number
-/// was used, gives it to the next move. A spectator resuming from the draw offer's number gets
-/// a snapshot with that move, not a replay of what came "after" it.
+/// was used, gives it to an event of its own. A spectator resuming from the draw offer's
+/// number must not be sent what comes "after" it as if it had the new owner's event: it gets a
+/// snapshot of the match as it is, then every event after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_resume_after_a_failover_misses_no_move() {
+async fn a_resume_after_a_failover_misses_nothing() {
     let url = database().await;
     let mut nodes = nodes(&url, 3, &[]).await;
     let at = addrs(&nodes);
@@ -533,23 +534,31 @@ async fn a_resume_after_a_failover_misses_no_move() {
 
     nodes.remove(0).kill();
     let at = addrs(&nodes);
+    // Alice is back first, on the new owner, and moves: she knows every event it numbers.
     a.reopen(&at, false).await;
     a.act(&at, 0, &moves[2]).await;
     // The spectator's socket closed with its match's node; it resumes from the draw offer.
     while w.read().await.is_some() {}
+    let resumed_at = w.events.len();
     w.reopen(&at, false).await;
     b.reopen(&at, false).await;
     b.act(&at, 1, &moves[3]).await;
     while w.moves.len() < 4 {
-        assert!(
-            w.read().await.is_some(),
-            "the spectator knows {:?} of {:?}",
-            w.moves,
-            &moves[..4]
-        );
+        assert!(w.read().await.is_some(), "the spectator has {:?}", w.moves);
     }
     assert_eq!(w.moves, moves[..4], "the spectator knows every move, once");
     w.assert_gapless("spectator");
+    // Sent events after the resume, the spectator must have had the new owner's event under
+    // its last number; otherwise the resume starts over from a snapshot.
+    let (last, had) = w.events[resumed_at - 1].clone();
+    if let (seq, Some(_)) = &w.events[resumed_at] {
+        let theirs = a.events.iter().rfind(|(s, _)| *s == last).map(|(_, e)| e);
+        assert_eq!(
+            theirs,
+            Some(&had),
+            "resumed after event {last} with event {seq}, but the new owner's {last} is another"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
