@@ -11,10 +11,11 @@ use std::fmt::Debug;
 
 use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
-    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, GameInfo, GameRules, Health,
-    Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchReplay, MatchSummary, OngoingMatch, PlayerProfile, PlayerRef,
-    QueuePool, Report, SecurityEvent, Series, ServerMessage, Session, Settings, TournamentDetails,
-    TournamentSummary, VacationState, VacationSwitch, VariantPreview,
+    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, GameInfo, GameRules,
+    Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchReplay, MatchSummary,
+    OngoingMatch, PlayerProfile, PlayerRef, QueuePool, Report, SecurityEvent, Series,
+    ServerMessage, Session, Settings, TournamentDetails, TournamentSummary, VacationState,
+    VacationSwitch, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;

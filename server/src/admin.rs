@@ -107,13 +107,16 @@ pub async fn ban(
     state.revoke_player(player.id);
     state.queue().remove_player(player.id).await?;
     // Their matches end with them: lost by forfeit, or called off while waiting for players.
-    for m in state.store().ongoing_matches_of(player.id).await? {
-        let banned = player.id;
-        let ended = state.rooms().ask(m.id, |reply| Command::Banned {
-            player: banned,
-            reply,
-        });
-        ended.await?;
+    // Game 1 of a two-game match that ends so opens game 2, which the second pass ends too.
+    for _pass in 0..2 {
+        for m in state.store().ongoing_matches_of(player.id).await? {
+            let banned = player.id;
+            let ended = state.rooms().ask(m.id, |reply| Command::Banned {
+                player: banned,
+                reply,
+            });
+            ended.await?;
+        }
     }
     state.security().record(
         Kind::Banned,

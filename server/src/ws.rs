@@ -16,8 +16,8 @@ use engine::ai::Level;
 use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
-    Ack, ClientMessage, CommandId, ErrorCode, MatchId, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION, PlayerId, SeatAct,
-    ServerMessage,
+    Ack, ClientMessage, CommandId, ErrorCode, MatchId, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION,
+    PlayerId, SeatAct, ServerMessage,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;

@@ -610,7 +610,10 @@ async fn a_banned_players_live_matches_are_lost_by_forfeit() {
         assert_eq!(rating, result.ratings[1].after, "{backend:?}: {profile}");
         // The match waiting for an opponent is called off, unrated.
         let record = get(addr, &format!("/api/matches/{}", waiting.0)).await;
-        assert_eq!(record["summary"]["result"]["reason"], "aborted", "{backend:?}");
+        assert_eq!(
+            record["summary"]["result"]["reason"], "aborted",
+            "{backend:?}"
+        );
     }
 }
 
@@ -636,25 +639,59 @@ async fn guests_mute_but_neither_follow_nor_take_vacations() {
         let other = new_player(addr).await;
         let them = other.player.id.0;
 
-        let (status, body) = post_as(addr, &g.token, &format!("/api/players/{them}/follow"), json!({})).await;
-        assert_eq!((status, &body["code"]), (403, &json!("forbidden")), "{backend:?}: {body}");
-        assert!(body["message"].as_str().unwrap().contains("guests cannot follow"), "{body}");
+        let (status, body) = post_as(
+            addr,
+            &g.token,
+            &format!("/api/players/{them}/follow"),
+            json!({}),
+        )
+        .await;
+        assert_eq!(
+            (status, &body["code"]),
+            (403, &json!("forbidden")),
+            "{backend:?}: {body}"
+        );
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("guests cannot follow"),
+            "{body}"
+        );
         let follows = get(addr, &format!("/api/players/{}/follows", g.player.id.0)).await;
         assert_eq!(follows, json!([]), "{backend:?}: nothing changed");
 
         let (status, body) = put_as(addr, &g.token, "/api/me/vacation", json!({"on": true})).await;
-        assert_eq!((status, &body["code"]), (403, &json!("forbidden")), "{backend:?}: {body}");
-        assert!(body["message"].as_str().unwrap().contains("vacation"), "{body}");
+        assert_eq!(
+            (status, &body["code"]),
+            (403, &json!("forbidden")),
+            "{backend:?}: {body}"
+        );
+        assert!(
+            body["message"].as_str().unwrap().contains("vacation"),
+            "{body}"
+        );
         let (status, state) = get_as(addr, Some(&g.token), "/api/me/vacation").await;
-        assert_eq!((status, &state["on"]), (200, &json!(false)), "{backend:?}: nothing changed");
+        assert_eq!(
+            (status, &state["on"]),
+            (200, &json!(false)),
+            "{backend:?}: nothing changed"
+        );
 
-        let (status, body) = post_as(addr, &g.token, &format!("/api/mutes/{them}"), json!({})).await;
+        let (status, body) =
+            post_as(addr, &g.token, &format!("/api/mutes/{them}"), json!({})).await;
         assert_eq!(status, 204, "{backend:?}: {body}");
         let (_, mutes) = get_as(addr, Some(&g.token), "/api/mutes").await;
         assert_eq!(mutes[0]["id"], them, "{backend:?}: {mutes}");
 
         // An account may do all three.
-        let (status, _) = post_as(addr, &other.token, &format!("/api/players/{}/follow", g.player.id.0), json!({})).await;
+        let (status, _) = post_as(
+            addr,
+            &other.token,
+            &format!("/api/players/{}/follow", g.player.id.0),
+            json!({}),
+        )
+        .await;
         assert_eq!(status, 204, "{backend:?}");
         let (status, _) = put_as(addr, &other.token, "/api/me/vacation", json!({"on": true})).await;
         assert_eq!(status, 200, "{backend:?}");

@@ -134,7 +134,10 @@ async fn every_api_route_is_documented_and_served() {
         assert_eq!(opentafl["deprecated"], true, "{opentafl}");
         let health = &schemas["Health"]["required"];
         assert!(
-            health.as_array().unwrap().contains(&"protocol_version".into()),
+            health
+                .as_array()
+                .unwrap()
+                .contains(&"protocol_version".into()),
             "{health}"
         );
 

@@ -47,7 +47,11 @@ async fn welcome_and_health_name_version_2_and_the_oldest_served() {
         match a.next().await {
             ServerMessage::Error { error, .. } => {
                 assert_eq!(error.code, ErrorCode::UnsupportedVersion);
-                assert!(error.message.contains("versions 1 to 2"), "{}", error.message);
+                assert!(
+                    error.message.contains("versions 1 to 2"),
+                    "{}",
+                    error.message
+                );
             }
             other => panic!("expected unsupported_version, got {other:?}"),
         }

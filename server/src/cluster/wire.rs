@@ -245,9 +245,7 @@ pub fn split(command: Command) -> Result<(RoomCall, Port, Option<Outbox>), Comma
         Command::Vacation { player, until_ms } => {
             (RoomCall::Vacation { player, until_ms }, Port::Nobody, None)
         }
-        Command::Banned { player, reply } => {
-            (RoomCall::Banned { player }, Port::Flag(reply), None)
-        }
+        Command::Banned { player, reply } => (RoomCall::Banned { player }, Port::Flag(reply), None),
         Command::Expire { entries, reply } => {
             (RoomCall::Expire { entries }, Port::Flag(reply), None)
         }

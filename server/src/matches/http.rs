@@ -324,7 +324,10 @@ async fn match_record(
         summary,
         seed: over.then_some(m.spec.seed),
         actions,
-        opentafl: record.as_ref().and_then(GameRecord::opentafl).map(str::to_string),
+        opentafl: record
+            .as_ref()
+            .and_then(GameRecord::opentafl)
+            .map(str::to_string),
         record,
     }))
 }
