@@ -84,7 +84,8 @@ export class Socket {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1 }));
+    // Protocol version 2: visitors (no session) are served only from version 2 on.
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 2 }));
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
     ws.onclose = () => this.dropped(ws);
   }

@@ -23,9 +23,16 @@ pub use server::{
 
 use serde::{Deserialize, Serialize};
 
-/// The protocol version this crate speaks. A client announcing any other is refused with
+/// The protocol version this crate speaks, named in `welcome` and `/api/health`. It rises with
+/// each breaking change to the wire (`CHANGELOG.md` lists them; `docs/protocol.md`, "Versions",
+/// says what counts as one).
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The oldest protocol version a server still serves: a client saying `hello` with it gets the
+/// forms of its day where they differ. Kept for at least one release after a version is
+/// superseded; any version outside `OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION` is refused with
 /// `unsupported_version`.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const OLDEST_PROTOCOL_VERSION: u32 = 1;
 
 /// A match, as numbered by the server.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

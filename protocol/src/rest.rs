@@ -225,6 +225,12 @@ pub struct MatchRecord {
     /// an OpenTafl game record).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<GameRecord>,
+    /// Deprecated since protocol version 2, kept for at least one more release: the text of
+    /// `record` when its format is `opentafl` (a tafl match), where version 1 put it. Read
+    /// `record`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(deprecated))]
+    pub opentafl: Option<String>,
 }
 
 /// A game written in a notation other software reads.
@@ -234,6 +240,13 @@ pub struct GameRecord {
     /// The notation: `opentafl` (an OpenTafl game record).
     pub format: String,
     pub text: String,
+}
+
+impl GameRecord {
+    /// The text of an OpenTafl record: what version 1's `opentafl` field carried.
+    pub fn opentafl(&self) -> Option<&str> {
+        (self.format == "opentafl").then_some(self.text.as_str())
+    }
 }
 
 /// A match step by step, for replays: the public view after every action, so that a client
@@ -265,6 +278,10 @@ pub struct ReplayAction {
 pub struct Health {
     pub status: String,
     pub database: String,
+    /// The protocol version the server speaks (the `welcome` of a client saying `hello` with it).
+    pub protocol_version: u32,
+    /// The oldest protocol version the server still serves.
+    pub oldest_protocol_version: u32,
     /// The node that answered.
     pub node: NodeHealth,
     /// The cluster's live nodes (this one included), oldest first; one without a cluster.

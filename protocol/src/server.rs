@@ -354,7 +354,8 @@ pub struct MatchResult {
     pub places: Vec<u8>,
     /// Stable reason code: a game's own (`king_captured`...) or `resigned`, `timeout`,
     /// `draw_agreed`, `abandoned`, `no_show`, `aborted` (called off before every seat had
-    /// acted, unrated), `idle` (a casual match without a clock left alone, unrated).
+    /// acted, unrated), `idle` (a casual match without a clock left alone, unrated), `forfeit`
+    /// (a player was banned: their seats lose).
     pub reason: String,
     /// Rating changes, for rated matches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -11,10 +11,11 @@ use std::fmt::Debug;
 
 use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
-    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, Health, Leaderboard,
-    LiveMatch, MatchEvent, MatchRecord, MatchSummary, OngoingMatch, PlayerProfile, PlayerRef,
-    QueuePool, Report, SecurityEvent, Series, ServerMessage, Session, Settings, TournamentDetails,
-    TournamentSummary, VacationState, VacationSwitch, VariantPreview,
+    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, GameInfo, GameRules,
+    Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchReplay, MatchSummary,
+    OngoingMatch, PlayerProfile, PlayerRef, QueuePool, Report, SecurityEvent, Series,
+    ServerMessage, Session, Settings, TournamentDetails, TournamentSummary, VacationState,
+    VacationSwitch, VariantPreview,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -343,6 +344,18 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "Health" => {
             round_trip::<Health>(json, true)?;
+        }
+        "MatchReplay" => {
+            round_trip::<MatchReplay>(json, true)?;
+        }
+        "GameInfoList" => {
+            let list: Vec<GameInfo> = round_trip(json, true)?;
+            if list.is_empty() {
+                return Err("is an empty list; show at least one game".to_string());
+            }
+        }
+        "GameRules" => {
+            round_trip::<GameRules>(json, true)?;
         }
         "Ban" => {
             round_trip::<Ban>(json, false)?;

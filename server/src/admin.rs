@@ -1,7 +1,8 @@
 //! Moderation. An operator makes an account an admin from the command line, against the same
 //! database (`server admin grant NAME`); admins then ban and unban accounts and read recent
 //! security events over REST (and the chat's reports: `chat/http.rs`). A ban revokes the account's sessions and closes its sockets,
-//! refuses its logins with the reason, takes it off the leaderboards and out of the queue.
+//! refuses its logins with the reason, takes it off the leaderboards and out of the queue, and
+//! ends its matches: a live one lost by forfeit, one waiting for players called off.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -15,6 +16,7 @@ use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Id};
 use crate::limits::ClientIp;
+use crate::matches::Command;
 use crate::player::Player;
 use crate::security::Kind;
 use crate::state::AppState;
@@ -68,8 +70,9 @@ async fn target(state: &AppState, id: i64) -> ApiResult<Player> {
     tag = "admin",
     summary = "Ban an account",
     description = "Bans the account: its sessions are revoked and its sockets closed, its logins \
-        are refused with the reason, it leaves the leaderboards and the matchmaking queue. Admins \
-        only.",
+        are refused with the reason, it leaves the leaderboards and the matchmaking queue, and \
+        its live matches are lost by forfeit (reason `forfeit`, rated as any result; a match \
+        still waiting for players is called off). Admins only.",
     security(("bearer" = []), ("cookie" = [])),
     params(("id" = i64, Path, description = "The player's number")),
     request_body = Ban,
@@ -103,6 +106,18 @@ pub async fn ban(
         .await?;
     state.revoke_player(player.id);
     state.queue().remove_player(player.id).await?;
+    // Their matches end with them: lost by forfeit, or called off while waiting for players.
+    // Game 1 of a two-game match that ends so opens game 2, which the second pass ends too.
+    for _pass in 0..2 {
+        for m in state.store().ongoing_matches_of(player.id).await? {
+            let banned = player.id;
+            let ended = state.rooms().ask(m.id, |reply| Command::Banned {
+                player: banned,
+                reply,
+            });
+            ended.await?;
+        }
+    }
     state.security().record(
         Kind::Banned,
         Some(&player.name),

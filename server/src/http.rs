@@ -352,8 +352,8 @@ const HEALTH_PATIENCE: std::time::Duration = std::time::Duration::from_millis(15
     path = "/api/health",
     tag = "server",
     summary = "Health check",
-    description = "Whether this node can serve matches (its database answers), which node it is, \
-        the cluster's live nodes, and how many matches this node owns. Any node serves any \
+    description = "Whether this node can serve matches (its database answers), the protocol \
+        versions it serves, which node it is, the cluster's live nodes, and how many matches this node owns. Any node serves any \
         request: a load balancer may send each to any live node.",
     responses(
         (status = 200, description = "Serving", body = Health),
@@ -375,6 +375,8 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
     let health = Health {
         status: text.into(),
         database: database.into(),
+        protocol_version: protocol::PROTOCOL_VERSION,
+        oldest_protocol_version: protocol::OLDEST_PROTOCOL_VERSION,
         node: cluster.me(),
         nodes: cluster.live_nodes(),
         owned_matches: state.rooms().count() as u64,
@@ -489,13 +491,15 @@ async fn vacation(
         stand still and their opponents see it. A vacation lasts until the player comes back or \
         until their allowance (`--vacation-days` in any 365 days, 14 by default) is used up, \
         when their clocks run again; it lasts at least a day (`back_from_ms`). Setting what \
-        already holds changes nothing.",
+        already holds changes nothing. Accounts only: a guest, whose account is thrown away, \
+        is refused with `forbidden`.",
     security(("bearer" = []), ("cookie" = [])),
     request_body = VacationSwitch,
     responses(
         (status = 200, description = "The vacation now", body = VacationState),
         (status = 400, description = "`malformed` or `bad_request`: a bad body", body = ErrorBody),
         (status = 401, description = "`unauthorized`: no session, or not a live one", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a guest", body = ErrorBody),
         (status = 409, description = "`conflict`: no vacation left in the last 365 days, or coming back before the vacation has lasted a day", body = ErrorBody),
     ),
 )]
@@ -504,6 +508,7 @@ async fn set_vacation(
     Authed(player): Authed,
     Body(switch): Body<VacationSwitch>,
 ) -> ApiResult<Json<VacationState>> {
+    crate::policy::accounts_only(&player, "take vacations")?;
     let rules = Allowance::of(state.config());
     let now = crate::clock::now_ms();
     let store = state.store();

@@ -1,6 +1,7 @@
-//! Fair-play policy that more than one door enforces: guests play casual games only, a player
-//! may keep only so many matches open, and may create only so many tournaments a day. Each
-//! refusal is a clear error naming the reason and the limit.
+//! Fair-play policy that more than one door enforces: guests play casual games only and do not
+//! do what only an account that lasts needs, a player may keep only so many matches open, and
+//! may create only so many tournaments a day. Each refusal is a clear error naming the reason
+//! and the limit.
 
 use protocol::{ErrorCode, PlayerId};
 
@@ -20,6 +21,20 @@ pub fn guests_play_casual() -> ApiError {
 pub fn may_play(player: &Player, rated: bool) -> ApiResult<()> {
     if rated && player.guest {
         return Err(guests_play_casual());
+    }
+    Ok(())
+}
+
+/// Refuses a guest what only an account that lasts makes sense for: following players (a list
+/// kept for later) and vacations (a correspondence game runs for weeks, a guest is removed
+/// after days unused). Muting is not among them: it protects the guest. `what` names the
+/// refused thing, as in "follow players".
+pub fn accounts_only(player: &Player, what: &str) -> ApiResult<()> {
+    if player.guest {
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!("guests cannot {what}: a guest account is thrown away; register to {what}"),
+        ));
     }
     Ok(())
 }

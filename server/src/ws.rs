@@ -16,8 +16,8 @@ use engine::ai::Level;
 use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
-    Ack, ClientMessage, CommandId, ErrorCode, MatchId, PROTOCOL_VERSION, PlayerId, SeatAct,
-    ServerMessage,
+    Ack, ClientMessage, CommandId, ErrorCode, MatchId, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION,
+    PlayerId, SeatAct, ServerMessage,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -491,12 +491,22 @@ impl Session {
         let ack = |id: CommandId, ack: Ack| Ok(Some(ServerMessage::Ack { id, ack }));
         match message {
             ClientMessage::Hello { version } => {
-                if version != PROTOCOL_VERSION {
+                if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&version) {
                     return Err(ApiError::new(
                         ErrorCode::UnsupportedVersion,
                         format!(
-                            "this server speaks protocol version {PROTOCOL_VERSION}, not {version}"
+                            "this server speaks protocol versions {OLDEST_PROTOCOL_VERSION} to \
+                             {PROTOCOL_VERSION}, not {version}"
                         ),
+                    ));
+                }
+                // Version 1 had no visitors: every socket had a player, and its `welcome`
+                // always named one. Its clients were refused a socket without a session.
+                if version == 1 && self.login.is_none() {
+                    return Err(ApiError::new(
+                        ErrorCode::Unauthorized,
+                        "protocol version 1 has no visitors: connect with a session token, or say \
+                         hello with version 2 to watch",
                     ));
                 }
                 self.said_hello = true;

@@ -312,6 +312,13 @@ impl Follower {
         }
     }
 
+    /// Reads until it has had event `seq`.
+    async fn until_seq(&mut self, seq: u64) {
+        while self.last < seq {
+            assert!(self.read().await.is_some(), "event {seq} never came");
+        }
+    }
+
     /// Each event had must be numbered one more than what came before it (an event or a
     /// snapshot): none missing, none twice; a snapshot never goes back.
     fn assert_gapless(&self, who: &str) {
@@ -489,6 +496,69 @@ async fn a_match_goes_on_when_its_owner_is_killed() {
         charged < failover.as_millis() as i64 - 1_000,
         "the mover's clock was charged {charged} ms across a failover of {failover:?}"
     );
+}
+
+/// A resume on the room rebuilt on another node misses nothing. The old owner numbered a draw
+/// offer after the last stored event, and died: the new owner, which cannot know that number
+/// was used, gives it to an event of its own. A spectator resuming from the draw offer's
+/// number must not be sent what comes "after" it as if it had the new owner's event: it gets a
+/// snapshot of the match as it is, then every event after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resume_after_a_failover_misses_nothing() {
+    let url = database().await;
+    let mut nodes = nodes(&url, 3, &[]).await;
+    let at = addrs(&nodes);
+    let alice = register(at[0], "alice").await;
+    let bjorn = register(at[1], "bjorn").await;
+    // Made on node 0, which owns it; everyone follows from the other nodes.
+    let id = rated_match(at[0], at[1], &alice, &bjorn).await;
+    let mut a = Follower::new(&at, 1, Some(&alice.token), id).await;
+    let mut b = Follower::new(&at, 2, Some(&bjorn.token), id).await;
+    let mut w = Follower::new(&at, 2, None, id).await;
+    let (moves, _) = corpus_game(30);
+    a.act(&at, 0, &moves[0]).await;
+    b.act(&at, 1, &moves[1]).await;
+    let match_id = id;
+    let offered = a
+        .command(&at, |id| ClientMessage::OfferDraw {
+            id,
+            match_id,
+            seat: 0,
+        })
+        .await
+        .expect("a draw offer")
+        .seq
+        .unwrap()
+        .0;
+    w.until_seq(offered).await;
+
+    nodes.remove(0).kill();
+    let at = addrs(&nodes);
+    // Alice is back first, on the new owner, and moves: she knows every event it numbers.
+    a.reopen(&at, false).await;
+    a.act(&at, 0, &moves[2]).await;
+    // The spectator's socket closed with its match's node; it resumes from the draw offer.
+    while w.read().await.is_some() {}
+    let resumed_at = w.events.len();
+    w.reopen(&at, false).await;
+    b.reopen(&at, false).await;
+    b.act(&at, 1, &moves[3]).await;
+    while w.moves.len() < 4 {
+        assert!(w.read().await.is_some(), "the spectator has {:?}", w.moves);
+    }
+    assert_eq!(w.moves, moves[..4], "the spectator knows every move, once");
+    w.assert_gapless("spectator");
+    // Sent events after the resume, the spectator must have had the new owner's event under
+    // its last number; otherwise the resume starts over from a snapshot.
+    let (last, had) = w.events[resumed_at - 1].clone();
+    if let (seq, Some(_)) = &w.events[resumed_at] {
+        let theirs = a.events.iter().rfind(|(s, _)| *s == last).map(|(_, e)| e);
+        assert_eq!(
+            theirs,
+            Some(&had),
+            "resumed after event {last} with event {seq}, but the new owner's {last} is another"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

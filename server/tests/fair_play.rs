@@ -674,3 +674,142 @@ async fn pages_on_other_origins_cannot_act_with_a_player_s_cookie() {
         assert_eq!(status, 401, "{backend:?}: logged out by her own page");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_banned_players_live_matches_are_lost_by_forfeit() {
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let addr = start(&url, &[]).await;
+        let (cheat, victim, mut c, mut v) = two_players(addr).await;
+        let warden = new_player(addr).await;
+        server::admin::set_admin(&url, &warden.player.name, true)
+            .await
+            .unwrap();
+        // A rated match both have moved in, the cheater in seat 0; and a match of the
+        // cheater's still waiting for an opponent.
+        let live = copenhagen_match(&mut c, &mut v, json!({"rated": true})).await;
+        c.ok(|id| act(id, live, 0, "d1-d3")).await;
+        v.ok(|id| act(id, live, 1, "f4-c4")).await;
+        let waiting = c
+            .ok(|id| create(id, "tafl", "brandubh", json!({})))
+            .await
+            .match_id
+            .unwrap();
+
+        let ban = format!("/api/admin/players/{}/ban", cheat.player.id.0);
+        let reason = json!({"reason": "engine use"});
+        let (status, body) = post_as(addr, &warden.token, &ban, reason).await;
+        assert_eq!(status, 204, "{backend:?}: {body}");
+
+        // The opponent is told at once: the cheater lost by forfeit, and ratings moved.
+        let MatchEvent::Finished { result } = v
+            .event_where(live, |e| matches!(e, MatchEvent::Finished { .. }))
+            .await
+            .1
+        else {
+            unreachable!()
+        };
+        assert_eq!(result.reason, "forfeit", "{backend:?}");
+        assert_eq!(result.places, vec![1, 0], "{backend:?}");
+        let moved: Vec<(u8, bool)> = result
+            .ratings
+            .iter()
+            .map(|r| (r.seat, r.after > r.before))
+            .collect();
+        assert_eq!(moved, vec![(0, false), (1, true)], "{backend:?}");
+        // Stored as such: the record and the winner's profile say so.
+        let record = get(addr, &format!("/api/matches/{}", live.0)).await;
+        assert_eq!(record["summary"]["status"], "finished", "{backend:?}");
+        assert_eq!(record["summary"]["result"]["reason"], "forfeit");
+        let profile = get(addr, &format!("/api/players/{}", victim.player.id.0)).await;
+        let rating = profile["ratings"][0]["rating"].as_f64().unwrap();
+        assert_eq!(rating, result.ratings[1].after, "{backend:?}: {profile}");
+        // The match waiting for an opponent is called off, unrated.
+        let record = get(addr, &format!("/api/matches/{}", waiting.0)).await;
+        assert_eq!(
+            record["summary"]["result"]["reason"], "aborted",
+            "{backend:?}"
+        );
+    }
+}
+
+async fn put_as(addr: SocketAddr, token: &str, path: &str, body: Value) -> (u16, Value) {
+    let response = http()
+        .put(format!("http://{addr}{path}"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Guests are throwaway accounts: they may mute (which protects them), but not follow players
+/// nor take vacations, which only make sense for an account that lasts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_mute_but_neither_follow_nor_take_vacations() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let g = guest(addr).await;
+        let other = new_player(addr).await;
+        let them = other.player.id.0;
+
+        let (status, body) = post_as(
+            addr,
+            &g.token,
+            &format!("/api/players/{them}/follow"),
+            json!({}),
+        )
+        .await;
+        assert_eq!(
+            (status, &body["code"]),
+            (403, &json!("forbidden")),
+            "{backend:?}: {body}"
+        );
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("guests cannot follow"),
+            "{body}"
+        );
+        let follows = get(addr, &format!("/api/players/{}/follows", g.player.id.0)).await;
+        assert_eq!(follows, json!([]), "{backend:?}: nothing changed");
+
+        let (status, body) = put_as(addr, &g.token, "/api/me/vacation", json!({"on": true})).await;
+        assert_eq!(
+            (status, &body["code"]),
+            (403, &json!("forbidden")),
+            "{backend:?}: {body}"
+        );
+        assert!(
+            body["message"].as_str().unwrap().contains("vacation"),
+            "{body}"
+        );
+        let (status, state) = get_as(addr, Some(&g.token), "/api/me/vacation").await;
+        assert_eq!(
+            (status, &state["on"]),
+            (200, &json!(false)),
+            "{backend:?}: nothing changed"
+        );
+
+        let (status, body) =
+            post_as(addr, &g.token, &format!("/api/mutes/{them}"), json!({})).await;
+        assert_eq!(status, 204, "{backend:?}: {body}");
+        let (_, mutes) = get_as(addr, Some(&g.token), "/api/mutes").await;
+        assert_eq!(mutes[0]["id"], them, "{backend:?}: {mutes}");
+
+        // An account may do all three.
+        let (status, _) = post_as(
+            addr,
+            &other.token,
+            &format!("/api/players/{}/follow", g.player.id.0),
+            json!({}),
+        )
+        .await;
+        assert_eq!(status, 204, "{backend:?}");
+        let (status, _) = put_as(addr, &other.token, "/api/me/vacation", json!({"on": true})).await;
+        assert_eq!(status, 200, "{backend:?}");
+    }
+}

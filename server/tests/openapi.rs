@@ -129,6 +129,17 @@ async fn every_api_route_is_documented_and_served() {
         for name in ["ErrorBody", "ErrorCode", "Session", "TournamentDetails"] {
             assert!(schemas.contains_key(name), "no schema {name}");
         }
+        // A field kept for an older protocol version says it is deprecated.
+        let opentafl = &schemas["MatchRecord"]["properties"]["opentafl"];
+        assert_eq!(opentafl["deprecated"], true, "{opentafl}");
+        let health = &schemas["Health"]["required"];
+        assert!(
+            health
+                .as_array()
+                .unwrap()
+                .contains(&"protocol_version".into()),
+            "{health}"
+        );
 
         // The session token is described, and the operations that need it say so.
         let schemes = &doc["components"]["securitySchemes"];

@@ -127,3 +127,24 @@ async fn a_game_without_a_record_format_downloads_its_actions_with_their_seats()
     let with_code = download(addr, &format!("{path}?invite={invite}"), None).await;
     assert_eq!(with_code.status(), 200);
 }
+
+/// The match's JSON record carries the game's record as `record` and, for version 1's clients,
+/// its deprecated `opentafl` text beside it: the same text, stored matches on both backends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tafl_record_carries_the_deprecated_opentafl_text_beside_record() {
+    for backend in common::BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (_, _, mut a, mut b) = common::two_players(addr).await;
+        let m = common::copenhagen_match(&mut a, &mut b, json!({})).await;
+        a.ok(|id| act(id, m, 0, "d1-d3")).await;
+        b.ok(|id| act(id, m, 1, "f4-c4")).await;
+        let record = common::get(addr, &format!("/api/matches/{}", m.0)).await;
+        assert_eq!(record["record"]["format"], "opentafl", "{backend:?}");
+        let text = record["record"]["text"].as_str().unwrap();
+        assert!(text.contains("1. d1-d3 f4-c4"), "{backend:?}: {text}");
+        assert_eq!(record["opentafl"], record["record"]["text"], "{backend:?}");
+        // A version-1 client reads it where it always did.
+        let v1: protocol::MatchRecord = serde_json::from_value(record.clone()).unwrap();
+        assert_eq!(v1.opentafl.as_deref(), Some(text), "{backend:?}");
+    }
+}

@@ -136,6 +136,9 @@ pub enum RoomCall {
         player: PlayerId,
         until_ms: Option<i64>,
     },
+    Banned {
+        player: PlayerId,
+    },
     Expire {
         entries: usize,
     },
@@ -242,6 +245,7 @@ pub fn split(command: Command) -> Result<(RoomCall, Port, Option<Outbox>), Comma
         Command::Vacation { player, until_ms } => {
             (RoomCall::Vacation { player, until_ms }, Port::Nobody, None)
         }
+        Command::Banned { player, reply } => (RoomCall::Banned { player }, Port::Flag(reply), None),
         Command::Expire { entries, reply } => {
             (RoomCall::Expire { entries }, Port::Flag(reply), None)
         }
@@ -279,7 +283,7 @@ pub fn port_for(call: &RoomCall) -> (Port, Answer) {
             let (reply, answer) = reply_of();
             (Port::Seats(reply), answer)
         }
-        RoomCall::Expire { .. } => {
+        RoomCall::Expire { .. } | RoomCall::Banned { .. } => {
             let (reply, answer) = reply_of();
             (Port::Flag(reply), answer)
         }
@@ -349,6 +353,7 @@ impl RoomCall {
             },
             (RoomCall::Forfeit { seats }, Port::Seats(reply)) => Command::Forfeit { seats, reply },
             (RoomCall::Vacation { player, until_ms }, _) => Command::Vacation { player, until_ms },
+            (RoomCall::Banned { player }, Port::Flag(reply)) => Command::Banned { player, reply },
             (RoomCall::Expire { entries }, Port::Flag(reply)) => Command::Expire { entries, reply },
             _ => return None,
         })

@@ -76,6 +76,13 @@ pub enum Command {
         player: PlayerId,
         until_ms: Option<i64>,
     },
+    /// An admin banned `player`: a live match they play is lost by forfeit (reason `forfeit`,
+    /// rated as any result), one still waiting for players is called off. Answers whether
+    /// this ended the match.
+    Banned {
+        player: PlayerId,
+        reply: oneshot::Sender<ApiResult<bool>>,
+    },
     /// Aborts an idle casual match (reason `idle`), unless an entry of its log (an action, a
     /// takeback) came in since the housekeeping counted `entries` of them. Answers whether it
     /// was aborted.

@@ -30,10 +30,16 @@ pub struct Followers {
     recent: VecDeque<(u64, Vec<Frame>)>,
     /// How many events `recent` holds at most.
     keep: usize,
+    /// For a room rebuilt from the store (after a restart, on another node, after a sleep): the
+    /// number of the match's last stored event. The room before it may have given the numbers
+    /// after it to events that were never stored (a draw offer, a disconnect), which this room
+    /// gives again to its own: a `since` past it may not mean here what it meant there.
+    rebuilt_at: Option<u64>,
 }
 
 impl Followers {
-    /// Nobody follows yet; `seq` is the number of the match's last event so far.
+    /// Nobody follows yet; `seq` is the number of the match's last stored event, from which a
+    /// rebuilt room goes on (see [`Followers::opened_here`] for a new match).
     pub fn new(match_id: MatchId, seats: usize, one_view: bool, seq: u64, keep: usize) -> Self {
         Followers {
             match_id,
@@ -43,7 +49,13 @@ impl Followers {
             seq,
             recent: VecDeque::new(),
             keep,
+            rebuilt_at: Some(seq),
         }
+    }
+
+    /// The match is new, opened by this room: every number is its own.
+    pub fn opened_here(&mut self) {
+        self.rebuilt_at = None;
     }
 
     /// The number of the last event.
@@ -120,8 +132,12 @@ impl Followers {
         self.followers.remove(at).player
     }
 
-    /// Exactly the events after `since`, as `viewer` sees them, if every one is still held.
+    /// Exactly the events after `since`, as `viewer` sees them, if every one is still held and
+    /// `since` surely names the event it named when the client saw it (see `rebuilt_at`).
     pub fn missed(&self, since: u64, viewer: Option<u8>) -> Option<Vec<Frame>> {
+        if self.rebuilt_at.is_some_and(|stored| since > stored) {
+            return None;
+        }
         let oldest = self.recent.front().map_or(self.seq + 1, |(seq, _)| *seq);
         let class = self.class_of(viewer);
         (since <= self.seq && since + 1 >= oldest).then(|| {

@@ -318,12 +318,17 @@ async fn match_record(
             at_ms: a.at_ms,
         })
         .collect();
+    // A game that keeps actions secret keeps its record too, until the match is over.
+    let record = (!secret).then(|| game_record(&mut *game, &m)).flatten();
     Ok(Json(MatchRecord {
         summary,
         seed: over.then_some(m.spec.seed),
         actions,
-        // A game that keeps actions secret keeps its record too, until the match is over.
-        record: (!secret).then(|| game_record(&mut *game, &m)).flatten(),
+        opentafl: record
+            .as_ref()
+            .and_then(GameRecord::opentafl)
+            .map(str::to_string),
+        record,
     }))
 }
 

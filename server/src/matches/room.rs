@@ -407,6 +407,7 @@ impl Room {
             ctx,
             epoch,
         )?;
+        room.followers.opened_here();
         for (seat, player) in opening.seating {
             room.seated(seat, player);
         }
@@ -593,6 +594,9 @@ impl Room {
                 let _ = reply.send(self.forfeit(&seats).await);
             }
             Command::Vacation { player, until_ms } => self.vacation(player, until_ms),
+            Command::Banned { player, reply } => {
+                let _ = reply.send(self.banned(player).await);
+            }
             Command::Expire { entries, reply } => {
                 let idle = self.phase != Phase::Over && self.entries as usize == entries;
                 let expired = match idle {
@@ -1064,6 +1068,26 @@ impl Room {
         }
         for seat in self.seats_of(player) {
             self.set_vacation(seat, until_ms);
+        }
+    }
+
+    /// See [`Command::Banned`]. The forfeit stands even before every seat has acted: "no
+    /// rating without a game" keeps players from farming ratings by ending matches at once,
+    /// and a ban is no player's doing.
+    async fn banned(&mut self, player: PlayerId) -> ApiResult<bool> {
+        let seats = self.seats_of(player);
+        if seats.is_empty() {
+            return Ok(false);
+        }
+        match self.phase {
+            Phase::Over => Ok(false),
+            Phase::Waiting => self.call_off(None, "aborted").await,
+            Phase::Live => {
+                let places = (0..self.seats.len() as u8)
+                    .map(|s| u8::from(seats.contains(&s)))
+                    .collect();
+                self.finish(places, "forfeit").await.map(|()| true)
+            }
         }
     }
 

@@ -53,13 +53,15 @@ pub async fn follows(State(state): State<AppState>, Id(id): Id) -> ApiResult<Jso
     path = "/api/players/{id}/follow",
     tag = "players",
     summary = "Follow a player",
-    description = "The logged-in player follows this one; following again changes nothing.",
+    description = "The logged-in player follows this one; following again changes nothing. \
+        Accounts only: a guest, whose account is thrown away, is refused with `forbidden`.",
     security(("bearer" = []), ("cookie" = [])),
     params(("id" = i64, Path, description = "The player to follow")),
     responses(
         (status = 204, description = "Followed"),
         (status = 400, description = "`bad_request`: the player's own account", body = ErrorBody),
         (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a guest", body = ErrorBody),
         (status = 404, description = "`not_found`: no such player", body = ErrorBody),
     ),
 )]
@@ -68,6 +70,7 @@ pub async fn follow(
     Authed(me): Authed,
     Id(id): Id,
 ) -> ApiResult<StatusCode> {
+    crate::policy::accounts_only(&me, "follow players")?;
     let followed = reachable(&state, id).await?;
     if followed.id == me.id {
         return Err(ApiError::new(

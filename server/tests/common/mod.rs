@@ -230,7 +230,7 @@ impl Client {
     }
 
     /// Connects, with a session token or without (a visitor), without saying hello.
-    async fn open(addr: SocketAddr, token: Option<&str>) -> Client {
+    pub async fn open(addr: SocketAddr, token: Option<&str>) -> Client {
         let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
         if let Some(token) = token {
             request
