@@ -1,11 +1,12 @@
 // A player's vacation switch, in the settings menu: while on vacation, the clocks of their
 // correspondence matches stand still (and their opponents see it), up to an allowance a year.
-// The server keeps it (`/api/me/vacation`); a visitor has none.
+// The server keeps it (`/api/me/vacation`); a visitor has none, and neither has a guest, whose
+// account is thrown away.
 import { DAY_MS, el } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function vacationSetting(app) {
-  if (!app.me) return null;
+  if (!app.me || app.me.guest) return null;
   const box = el("input", { type: "checkbox", "data-testid": "vacation" });
   const state = el("p", { class: "muted", "data-testid": "vacation-state", "aria-live": "polite" });
   const show = (v) => {

@@ -70,7 +70,8 @@ async function otherCards(app, profile) {
     error.textContent = e.message;
   };
   let following = mine.some((p) => p.id === them.id);
-  const follow = el("button", { class: "secondary", "data-testid": "follow" });
+  // Guests do not follow: their accounts are thrown away.
+  const follow = el("button", { class: "secondary", "data-testid": "follow", hidden: app.me.guest });
   const drawFollow = () => {
     follow.textContent = t(following ? "follow.unfollow" : "follow.follow");
   };
