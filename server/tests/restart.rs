@@ -564,13 +564,10 @@ async fn restarted_at_once(name: Option<&str>) {
     }
     let next = play(&mut a, match_id, 0, &moves[4]).await;
     assert!(next.seq > last.seq);
-    assert!(
-        !server
-            .output()
-            .contains("took over matches of a node that is gone"),
-        "{}",
-        server.output()
-    );
+    // (At start the heartbeat may adopt the match before the restore does: one room either
+    // way, before any socket follows it.)
+    let health = get(server.addr, "/api/health").await;
+    assert_eq!(health["owned_matches"], 1, "{name:?}: {health}");
     server.kill();
     lingering.close().await;
 }
