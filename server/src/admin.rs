@@ -111,10 +111,9 @@ pub async fn ban(
     for _pass in 0..2 {
         for m in state.store().ongoing_matches_of(player.id).await? {
             let banned = player.id;
-            let ended = state.rooms().ask(m.id, |reply| Command::Banned {
-                player: banned,
-                reply,
-            });
+            let ended = state
+                .rooms()
+                .ask::<bool>(m.id, Command::Banned { player: banned });
             ended.await?;
         }
     }

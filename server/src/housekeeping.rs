@@ -80,10 +80,7 @@ async fn pass(state: &AppState) {
         }
     };
     for (id, entries) in idle {
-        let expired = state
-            .rooms()
-            .ask(id, |reply| Command::Expire { entries, reply })
-            .await;
+        let expired = state.rooms().ask(id, Command::Expire { entries }).await;
         match expired {
             Ok(true) => tracing::info!(match_id = id.0, "idle match called off"),
             Ok(false) => {}

@@ -588,11 +588,13 @@ impl Session {
                 let (id, match_id) = (command.id.clone(), command.match_id);
                 let acting = matches!(command.act, SeatAct::Act { .. });
                 let done = rooms
-                    .ask(match_id, |reply| Command::Seat {
-                        player: me,
-                        command,
-                        reply,
-                    })
+                    .ask(
+                        match_id,
+                        Command::Seat {
+                            player: me,
+                            command,
+                        },
+                    )
                     .await?;
                 self.acked_act |= acting;
                 ack(id, done)
@@ -734,14 +736,16 @@ impl Session {
         let ack = self
             .state
             .rooms()
-            .ask(match_id, |reply| Command::Watch {
-                conn,
-                player,
-                invite,
-                since,
-                outbox,
-                reply,
-            })
+            .ask(
+                match_id,
+                Command::Watch {
+                    conn,
+                    player,
+                    invite,
+                    since,
+                    outbox: Some(outbox),
+                },
+            )
             .await?;
         if !self.watching.contains(&match_id) {
             self.watching.push(match_id);

@@ -2,7 +2,7 @@
 //! then written in a match's channel, through the match's room, which knows who reads it, or in
 //! the lobby, whose followers get it at once.
 
-use protocol::{ChatChannel, ErrorCode, MatchId, ServerMessage};
+use protocol::{Ack, ChatChannel, ErrorCode, MatchId, ServerMessage};
 
 use super::rules::{self, ChatText};
 use crate::error::{ApiError, ApiResult};
@@ -35,12 +35,14 @@ pub async fn say(
     };
     state
         .rooms()
-        .ask(match_id, |reply| Command::Chat {
-            conn,
-            author: author.clone(),
-            text,
-            reply,
-        })
+        .ask::<Ack>(
+            match_id,
+            Command::Chat {
+                conn,
+                author: author.clone(),
+                text,
+            },
+        )
         .await
         .map(|_| ())
 }

@@ -8,8 +8,9 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::Cluster;
-use super::wire::{Call, Wire, port_for, unreachable_node};
+use super::wire::{Call, Wire};
 use crate::error::ApiResult;
+use crate::matches::Command;
 use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, Outbox, Revocation};
 use crate::state::AppState;
 
@@ -36,13 +37,14 @@ pub fn relay(cluster: &Cluster, conn: ConnId) -> Outbox {
 pub async fn execute(state: &AppState, call: Call) -> ApiResult<Value> {
     let cluster = state.cluster();
     match call {
-        Call::Room { match_id, command } => {
-            let (port, answer) = port_for(&command);
-            let command = command
-                .into_command(port, |conn| relay(cluster, conn))
-                .ok_or_else(unreachable_node)?;
-            state.rooms().deliver_here(match_id, command).await?;
-            answer.await
+        Call::Room {
+            match_id,
+            mut command,
+        } => {
+            if let Command::Watch { conn, outbox, .. } = &mut command {
+                *outbox = Some(relay(cluster, *conn));
+            }
+            to_value(state.rooms().answer_here(match_id, command).await)
         }
         Call::QueueJoin {
             pool,

@@ -12,10 +12,10 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use super::command::Command;
+use super::command::{Answer, Command, Mail, Reply};
 use super::new_match::{NewMatch, Opening};
 use super::room::{GlanceCell, Glimpse, Room, RoomContext, unrated};
-use crate::cluster::wire::{self, Call, RoomCall};
+use crate::cluster::wire::{self, Call};
 use crate::cluster::{Epoch, FIRST_EPOCH, NodeId, Place};
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;
@@ -28,7 +28,7 @@ const ROOM_QUEUE: usize = 64;
 /// A running room: its command channel, and what the list of live matches shows of it (which
 /// the room keeps up to date).
 struct Handle {
-    commands: mpsc::Sender<Command>,
+    commands: mpsc::Sender<Mail>,
     glance: GlanceCell,
     /// The epoch this node owns the match at.
     epoch: Epoch,
@@ -53,7 +53,7 @@ impl Running {
     }
 
     /// The channel of a match's room, if that room is still serving commands.
-    fn get(&self, id: MatchId) -> Option<mpsc::Sender<Command>> {
+    fn get(&self, id: MatchId) -> Option<mpsc::Sender<Mail>> {
         let running = self.lock();
         running
             .get(&id)
@@ -63,17 +63,17 @@ impl Running {
 
     /// Queues a command for a match's room, under the lock a room takes to go to sleep (see
     /// [`Running::close_if_quiet`]). `Closed` when no room is running for the match.
-    fn try_send(&self, id: MatchId, command: Command) -> Result<(), TrySendError<Command>> {
+    fn try_send(&self, id: MatchId, mail: Mail) -> Result<(), TrySendError<Mail>> {
         match self.lock().get(&id) {
-            Some(handle) => handle.commands.try_send(command),
-            None => Err(TrySendError::Closed(command)),
+            Some(handle) => handle.commands.try_send(mail),
+            None => Err(TrySendError::Closed(mail)),
         }
     }
 
     /// Closes a room's channel unless a command is waiting in it. Commands are queued under the
     /// same lock, so none can slip in between the check and the close: a sender either got its
     /// command in first (and the room stays awake to answer it) or finds the room closed.
-    fn close_if_quiet(&self, commands: &mut mpsc::Receiver<Command>) -> bool {
+    fn close_if_quiet(&self, commands: &mut mpsc::Receiver<Mail>) -> bool {
         let _running = self.lock();
         if !commands.is_empty() {
             return false;
@@ -139,7 +139,7 @@ impl Rooms {
 
     /// Starts a room's task and registers it, unless the server is stopping. `epoch`: the
     /// epoch this node owns the match at, which the room writes under.
-    fn start(&self, id: MatchId, room: Room, epoch: Epoch) -> ApiResult<mpsc::Sender<Command>> {
+    fn start(&self, id: MatchId, room: Room, epoch: Epoch) -> ApiResult<mpsc::Sender<Mail>> {
         let mut running = self.running.lock();
         self.refuse_if_stopped()?;
         // Started meanwhile by another path (a command, and the takeover of a dead node's
@@ -385,46 +385,59 @@ impl Rooms {
         }
     }
 
-    /// Sends a command built around a reply channel and waits for the room's answer.
-    pub async fn ask<T>(
-        &self,
-        id: MatchId,
-        command: impl FnOnce(oneshot::Sender<ApiResult<T>>) -> Command,
-    ) -> ApiResult<T> {
+    /// Sends a command to a match's room and waits for its answer, of the kind the command
+    /// answers with (see [`Command`]).
+    pub async fn ask<T>(&self, id: MatchId, command: Command) -> ApiResult<T>
+    where
+        T: TryFrom<Answer, Error = ApiError>,
+    {
+        self.request(id, command, true).await?.try_into()
+    }
+
+    /// Runs a command another node sent for a match it found this node owns, and answers it:
+    /// refused if the match moved meanwhile (never sent on again, so that two nodes cannot pass
+    /// it back and forth).
+    pub async fn answer_here(&self, id: MatchId, command: Command) -> ApiResult<Answer> {
+        self.request(id, command, false).await
+    }
+
+    async fn request(&self, id: MatchId, command: Command, onward: bool) -> ApiResult<Answer> {
         let (reply, answer) = oneshot::channel();
-        self.deliver(id, command(reply)).await?;
+        self.deliver(id, command, Some(reply), onward).await?;
         answer.await.map_err(|_| stopped())?
     }
 
     /// Queues a command for a match's room, starting the room from the store when it is not
-    /// running: its match ended and nobody followed it any more, or it went to sleep.
-    async fn deliver(&self, id: MatchId, command: Command) -> ApiResult<()> {
-        self.deliver_to(id, command, true).await
-    }
-
-    /// Queues a command another node sent for a match it found this node owns: refused if the
-    /// match moved meanwhile (never sent on again, so that two nodes cannot pass it back and
-    /// forth).
-    pub async fn deliver_here(&self, id: MatchId, command: Command) -> ApiResult<()> {
-        self.deliver_to(id, command, false).await
-    }
-
-    async fn deliver_to(&self, id: MatchId, mut command: Command, onward: bool) -> ApiResult<()> {
+    /// running (its match ended and nobody followed it any more, or it went to sleep), or sends
+    /// it to the node that runs it (`onward`).
+    async fn deliver(
+        &self,
+        id: MatchId,
+        command: Command,
+        reply: Reply,
+        onward: bool,
+    ) -> ApiResult<()> {
+        let mut mail = Mail::Command(command, reply);
         // A room just started closes again only after serving a command, so the second try
         // finds it; the third is for a room that closed in between.
         for _ in 0..3 {
-            command = match self.running.try_send(id, command) {
+            mail = match self.running.try_send(id, mail) {
                 Ok(()) => return Ok(()),
                 // A room with a full queue is busy, so it is not about to sleep: wait for space.
-                Err(TrySendError::Full(command)) => match self.running.get(id) {
-                    Some(room) => return room.send(command).await.map_err(|_| stopped()),
-                    None => command,
+                Err(TrySendError::Full(mail)) => match self.running.get(id) {
+                    Some(room) => return room.send(mail).await.map_err(|_| stopped()),
+                    None => mail,
                 },
-                Err(TrySendError::Closed(command)) => command,
+                Err(TrySendError::Closed(mail)) => mail,
             };
             match self.room(id).await? {
                 Reach::Here => {}
-                Reach::There(node) if onward => return self.forward(node, id, command).await,
+                Reach::There(node) if onward => {
+                    let Mail::Command(command, reply) = mail else {
+                        return Err(stopped());
+                    };
+                    return self.forward(node, id, command, reply).await;
+                }
                 Reach::There(_) => return Err(ApiError::new(ErrorCode::Internal, MOVED)),
             }
         }
@@ -434,44 +447,50 @@ impl Rooms {
     /// Sends a command to the node that owns its match, and gives its answer to the waiting
     /// reply channel. If that node lost the match or does not answer (it died), the command
     /// goes where the match is now: on to its new owner, or into its room here.
-    async fn forward(&self, mut node: NodeId, id: MatchId, command: Command) -> ApiResult<()> {
+    async fn forward(
+        &self,
+        mut node: NodeId,
+        id: MatchId,
+        command: Command,
+        reply: Reply,
+    ) -> ApiResult<()> {
         let cluster = &self.ctx.cluster;
-        let (call, port, outbox) = wire::split(command).map_err(|_| stopped())?;
-        if let RoomCall::Unwatch { conn, .. } = &call {
+        if let Command::Unwatch { conn, .. } = &command {
             cluster.unfollows(*conn, id);
         }
         for _ in 0..3 {
-            if let (RoomCall::Watch { conn, .. }, Some(outbox)) = (&call, &outbox) {
+            if let Command::Watch {
+                conn,
+                outbox: Some(outbox),
+                ..
+            } = &command
+            {
                 cluster.follows_remotely(*conn, id, node, outbox.clone());
             }
             let asked = Call::Room {
                 match_id: id,
-                command: call.clone(),
+                command: command.clone(),
             };
             let answer = cluster.call(node, asked).await;
             let moved = answer
                 .as_ref()
                 .is_err_and(|e| e.code == ErrorCode::Internal);
             if !moved {
-                port.answer(answer);
+                wire::give(reply, answer);
                 return Ok(());
             }
             cluster.forget_owner(id);
             match self.room(id).await {
                 Ok(Reach::There(next)) if next != node => node = next,
                 Ok(Reach::Here) => {
-                    if let RoomCall::Watch { conn, .. } = &call {
+                    if let Command::Watch { conn, .. } = &command {
                         cluster.unfollows(*conn, id);
                     }
-                    // A watch always has its socket's outbox; a closed one would only drop the
-                    // follower.
-                    let outbox = outbox.unwrap_or_else(|| mpsc::channel(1).0);
-                    let command = call.into_command(port, |_| outbox).ok_or_else(stopped)?;
-                    return Box::pin(self.deliver_to(id, command, false)).await;
+                    return Box::pin(self.deliver(id, command, reply, false)).await;
                 }
                 // Still there, or nowhere: what it said stands.
                 _ => {
-                    port.answer(answer);
+                    wire::give(reply, answer);
                     return Ok(());
                 }
             }
@@ -483,15 +502,15 @@ impl Rooms {
     /// vacation began), here or on the node that runs it: a room that is not running anywhere
     /// has nothing to be told.
     pub async fn tell(&self, id: MatchId, command: Command) {
-        let command = match self.running.try_send(id, command) {
-            Err(TrySendError::Full(command)) => match self.running.get(id) {
+        let mail = match self.running.try_send(id, Mail::Command(command, None)) {
+            Err(TrySendError::Full(mail)) => match self.running.get(id) {
                 Some(room) => {
-                    let _ = room.send(command).await;
+                    let _ = room.send(mail).await;
                     return;
                 }
-                None => command,
+                None => mail,
             },
-            Err(TrySendError::Closed(command)) => command,
+            Err(TrySendError::Closed(mail)) => mail,
             Ok(()) => return,
         };
         let cluster = &self.ctx.cluster;
@@ -511,15 +530,15 @@ impl Rooms {
             }
         };
         if let Some(node) = owner.filter(|n| *n != cluster.node())
-            && let Ok((call, _, _)) = wire::split(command)
+            && let Mail::Command(command, _) = mail
         {
-            if let RoomCall::Unwatch { conn, .. } = &call {
+            if let Command::Unwatch { conn, .. } = &command {
                 self.ctx.cluster.unfollows(*conn, id);
             }
             let cluster = self.ctx.cluster.clone();
             let call = Call::Room {
                 match_id: id,
-                command: call,
+                command,
             };
             tokio::spawn(async move {
                 let _ = cluster.call(node, call).await;
@@ -615,12 +634,14 @@ impl Rooms {
             }
         };
         let player = player.clone();
-        self.ask(match_id, |reply| Command::Join {
-            player,
-            seat,
-            invited,
-            reply,
-        })
+        self.ask(
+            match_id,
+            Command::Join {
+                player,
+                seat,
+                invited,
+            },
+        )
         .await
     }
 

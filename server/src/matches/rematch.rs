@@ -37,7 +37,7 @@ pub enum Rematch {
 }
 
 /// The new match every player agreed on: the same match again, seated.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Deal {
     pub spec: NewMatch,
     pub seating: Vec<(u8, Player)>,

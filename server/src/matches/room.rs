@@ -20,7 +20,7 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
 use super::clocks::Clocks;
-use super::command::Command;
+use super::command::{Answer, Command, Mail};
 use super::followers::Followers;
 use super::hosted::{Hosted, host};
 use super::new_match::{NewMatch, NextGames, Opening};
@@ -423,9 +423,9 @@ impl Room {
     /// queued before or finds the room gone and starts it again from the store.
     pub async fn run(
         mut self,
-        mut commands: mpsc::Receiver<Command>,
-        me: mpsc::WeakSender<Command>,
-        close_if_quiet: impl Fn(&mut mpsc::Receiver<Command>) -> bool,
+        mut commands: mpsc::Receiver<Mail>,
+        me: mpsc::WeakSender<Mail>,
+        close_if_quiet: impl Fn(&mut mpsc::Receiver<Mail>) -> bool,
     ) -> Vec<ConnId> {
         // A crash between storing a game's final action and storing its result leaves a live
         // match whose game is over: the result is recorded now, once.
@@ -545,65 +545,67 @@ impl Room {
         }
     }
 
-    async fn handle(&mut self, command: Command) {
+    async fn handle(&mut self, mail: Mail) {
+        match mail {
+            Mail::AiMove { seat, ply, action } => self.ai_move(seat, ply, action).await,
+            Mail::Command(command, reply) => {
+                let answer = self.serve(command).await;
+                if let Some(reply) = reply {
+                    let _ = reply.send(answer);
+                }
+            }
+        }
+    }
+
+    /// Carries out a command, and says how it went (see [`Command`] for each).
+    async fn serve(&mut self, command: Command) -> ApiResult<Answer> {
         match command {
-            Command::AiMove { seat, ply, action } => self.ai_move(seat, ply, action).await,
             Command::Join {
                 player,
                 seat,
                 invited,
-                reply,
-            } => {
-                let _ = reply.send(self.join(player, seat, invited).await);
-            }
+            } => self.join(player, seat, invited).await.map(Answer::Ack),
             Command::Watch {
                 conn,
                 player,
                 invite,
                 since,
                 outbox,
-                reply,
             } => {
-                let _ = reply.send(self.watch(conn, player, invite, since, outbox));
+                let outbox = outbox.ok_or_else(|| {
+                    ApiError::new(ErrorCode::Internal, "a watch came without its socket")
+                })?;
+                self.watch(conn, player, invite, since, outbox)
+                    .map(Answer::Ack)
             }
-            Command::Unwatch { conn, closed } => self.unwatch(conn, closed),
-            Command::Rematch {
-                player,
-                answer,
-                reply,
-            } => {
-                let _ = reply.send(self.rematch(player, answer));
+            Command::Unwatch { conn, closed } => {
+                self.unwatch(conn, closed);
+                Ok(Answer::Done)
             }
-            Command::Rematched { opened } => self.rematched(opened),
-            Command::Seat {
-                player,
-                command,
-                reply,
-            } => {
-                let _ = reply.send(self.seat_command(player, command).await);
+            Command::Rematch { player, answer } => self.rematch(player, answer).map(Answer::Deal),
+            Command::Rematched { opened } => {
+                self.rematched(opened);
+                Ok(Answer::Done)
             }
-            Command::Chat {
-                conn,
-                author,
-                text,
-                reply,
-            } => {
-                let _ = reply.send(self.chat(conn, author, text).await);
+            Command::Seat { player, command } => {
+                self.seat_command(player, command).await.map(Answer::Ack)
             }
-            Command::Forfeit { seats, reply } => {
-                let _ = reply.send(self.forfeit(&seats).await);
+            Command::Chat { conn, author, text } => {
+                self.chat(conn, author, text).await.map(Answer::Ack)
             }
-            Command::Vacation { player, until_ms } => self.vacation(player, until_ms),
-            Command::Banned { player, reply } => {
-                let _ = reply.send(self.banned(player).await);
+            Command::Forfeit { seats } => self.forfeit(&seats).await.map(Answer::Seats),
+            Command::Vacation { player, until_ms } => {
+                self.vacation(player, until_ms);
+                Ok(Answer::Done)
             }
-            Command::Expire { entries, reply } => {
+            Command::Banned { player } => self.banned(player).await.map(Answer::Ended),
+            Command::Expire { entries } => {
                 let idle = self.phase != Phase::Over && self.entries as usize == entries;
                 let expired = match idle {
-                    true => self.call_off(None, "idle").await,
-                    false => Ok(false),
+                    true => self.call_off(None, "idle").await?,
+                    false => false,
                 };
-                let _ = reply.send(expired);
+                Ok(Answer::Ended(expired))
             }
         }
     }
@@ -1260,7 +1262,7 @@ impl Room {
 
     /// Starts a search for every AI seat that must act and is not already thinking. Searches
     /// run on the blocking pool, at most `ai_threads` at once, so they never stall a room.
-    fn wake_ai(&mut self, me: &mpsc::WeakSender<Command>) {
+    fn wake_ai(&mut self, me: &mpsc::WeakSender<Mail>) {
         if self.phase != Phase::Live {
             return;
         }
@@ -1294,7 +1296,7 @@ impl Room {
                 };
                 let action = tokio::task::spawn_blocking(search).await.ok().flatten();
                 if let Some(room) = me.upgrade() {
-                    let _ = room.send(Command::AiMove { seat, ply, action }).await;
+                    let _ = room.send(Mail::AiMove { seat, ply, action }).await;
                 }
             });
         }

@@ -8,7 +8,7 @@ use protocol::{Ack, MatchId};
 
 use crate::error::ApiResult;
 use crate::matches::Command;
-use crate::matches::rematch::RematchAnswer;
+use crate::matches::rematch::{Deal, RematchAnswer};
 use crate::player::Player;
 use crate::state::AppState;
 
@@ -23,12 +23,8 @@ pub async fn answer(
 ) -> ApiResult<Ack> {
     let rooms = state.rooms();
     let id = player.id;
-    let deal = rooms
-        .ask(match_id, |reply| Command::Rematch {
-            player: id,
-            answer,
-            reply,
-        })
+    let deal: Option<Deal> = rooms
+        .ask(match_id, Command::Rematch { player: id, answer })
         .await?;
     let Some(deal) = deal else {
         return Ok(Ack {

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use protocol::{
-    ClockSpec, ErrorCode, MatchId, PlayerId, ServerMessage, Standing, TournamentFormat,
+    Ack, ClockSpec, ErrorCode, MatchId, PlayerId, ServerMessage, Standing, TournamentFormat,
     TournamentId,
 };
 use tokio::sync::{mpsc, oneshot};
@@ -501,13 +501,15 @@ impl Director {
             let joined = self
                 .state
                 .rooms()
-                .ask(match_id, |reply| Command::Join {
-                    player: player.clone(),
-                    seat: Some(seat as u8),
-                    // Tournament games are public; this is only in case that ever changes.
-                    invited: true,
-                    reply,
-                })
+                .ask::<Ack>(
+                    match_id,
+                    Command::Join {
+                        player: player.clone(),
+                        seat: Some(seat as u8),
+                        // Tournament games are public; this is only in case that ever changes.
+                        invited: true,
+                    },
+                )
                 .await;
             match joined {
                 Ok(_) => tracing::info!(match_id = match_id.0, seat, "tournament seat taken again"),
@@ -566,10 +568,7 @@ impl Director {
                 let asked = self
                     .state
                     .rooms()
-                    .ask(match_id, |reply| Command::Forfeit {
-                        seats: humans,
-                        reply,
-                    })
+                    .ask::<Vec<u8>>(match_id, Command::Forfeit { seats: humans })
                     .await;
                 match asked {
                     Ok(seats) if !seats.is_empty() => {
