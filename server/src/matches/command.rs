@@ -7,7 +7,7 @@ use protocol::{Ack, ErrorCode, MatchId, PlayerId, SeatCommand, Seq};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
-use super::rematch::{Deal, RematchAnswer};
+use super::room::rematch::{Deal, RematchAnswer};
 use crate::chat::rules::ChatText;
 use crate::error::{ApiError, ApiResult};
 use crate::player::Player;

@@ -9,17 +9,17 @@
 pub mod clocks;
 pub mod command;
 pub mod followers;
+pub mod glance;
 pub mod hosted;
 pub mod http;
 pub mod new_match;
 pub mod registry;
-pub mod rematch;
 pub mod room;
 pub mod store;
-pub mod takeback;
 pub mod writer;
 
 pub use command::Command;
 pub use new_match::NewMatch;
 pub use registry::Rooms;
+pub use room::rematch::{Deal, RematchAnswer};
 pub use store::{Entry, Status, StoredAction, StoredMatch};

@@ -8,7 +8,7 @@ use protocol::{Ack, MatchId};
 
 use crate::error::ApiResult;
 use crate::matches::Command;
-use crate::matches::rematch::{Deal, RematchAnswer};
+use crate::matches::{Deal, RematchAnswer};
 use crate::player::Player;
 use crate::state::AppState;
 

@@ -1,0 +1,138 @@
+use super::{Phase, Room, unrated};
+use crate::error::{ApiError, ApiResult};
+use crate::player::Player;
+use protocol::{Ack, ErrorCode, MatchEvent, PlayerId};
+use tokio::time::Instant;
+
+impl Room {
+    pub(super) async fn join(
+        &mut self,
+        player: Player,
+        wanted: Option<u8>,
+        invited: bool,
+    ) -> ApiResult<Ack> {
+        if self.spec.private && !invited {
+            // Its existence is not revealed to anyone without the code.
+            return Err(self.not_found());
+        }
+        if self.spec.rated && player.guest {
+            return Err(crate::policy::guests_play_casual());
+        }
+        if self.phase != Phase::Waiting {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "the match is not open for players",
+            ));
+        }
+        if self.players().any(|p| p.id == player.id) {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "you already sit in this match",
+            ));
+        }
+        let seat = match wanted {
+            Some(s) if usize::from(s) >= self.seats.len() => {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("there is no seat {s}"),
+                ));
+            }
+            Some(s) if self.seats[usize::from(s)].player.is_some() => {
+                return Err(ApiError::new(
+                    ErrorCode::Conflict,
+                    format!("seat {s} is taken"),
+                ));
+            }
+            Some(s) => s,
+            None => self
+                .seats
+                .iter()
+                .position(|s| s.player.is_none())
+                .map(|s| s as u8)
+                .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "the match is full"))?,
+        };
+        self.take_seat(seat, player).await?;
+        Ok(Ack {
+            match_id: Some(self.id),
+            seats: vec![seat],
+            ..Ack::default()
+        })
+    }
+
+    /// Seats a player who joins, persisting first; starts the match when the last seat is
+    /// taken.
+    pub(super) async fn take_seat(&mut self, seat: u8, player: Player) -> ApiResult<()> {
+        let seq = self.followers.seq() + 1;
+        let stored = self
+            .ctx
+            .store
+            .take_seat(self.id, self.epoch, seat, player.id, seq);
+        self.noted(stored.await)?;
+        self.seated(seat, player);
+        if self.full() {
+            self.start().await?;
+            self.follow_vacations().await;
+        }
+        Ok(())
+    }
+
+    /// A player sits down, and the match's followers are told.
+    pub(super) fn seated(&mut self, seat: u8, player: Player) {
+        let public = player.public();
+        self.seats[usize::from(seat)].player = Some(player);
+        // Away until a socket of theirs follows the match (at once, for a create or a join);
+        // the AI is always there.
+        self.seats[usize::from(seat)].away_since = self.ai_level(seat).is_none().then(Instant::now);
+        self.followers.broadcast(|_| MatchEvent::SeatTaken {
+            seat,
+            player: public.clone(),
+        });
+    }
+
+    /// Marks a match whose seats are all taken live, persisting first (played casual if its
+    /// players have had their day's rated games against each other).
+    pub(super) async fn start(&mut self) -> ApiResult<()> {
+        let players: Vec<PlayerId> = self.players().map(|p| p.id).collect();
+        let unrated = unrated(&self.ctx, &self.spec, self.in_tournament, &players).await?;
+        if unrated.is_some() {
+            let stored = self.ctx.store.set_casual(self.id, self.epoch).await;
+            self.noted(stored)?;
+        }
+        let events = 1 + u64::from(unrated.is_some());
+        let seq = self.followers.seq() + events;
+        let stored = self
+            .ctx
+            .store
+            .set_live(self.id, self.epoch, seq, crate::clock::now_ms());
+        self.noted(stored.await)?;
+        self.begin(unrated);
+        Ok(())
+    }
+
+    /// The match starts: its clocks run, and its followers are told (first, if it is played
+    /// casual, why).
+    pub(super) fn begin(&mut self, unrated: Option<String>) {
+        if let Some(reason) = unrated {
+            self.spec.rated = false;
+            tracing::info!(%reason, "rated match played casual");
+            self.followers.broadcast(|_| MatchEvent::Unrated {
+                reason: reason.clone(),
+            });
+        }
+        self.set_phase(Phase::Live);
+        let to_act = self.game.to_act();
+        let now_ms = crate::clock::now_ms();
+        for seat in &mut self.seats {
+            seat.turn_from_ms = now_ms;
+        }
+        if let Some(c) = self.clocks.as_mut() {
+            c.follow(&to_act, Instant::now());
+        }
+        let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(Instant::now()));
+        self.followers.broadcast(|_| MatchEvent::Started {
+            to_act: to_act.clone(),
+            clocks_ms: clocks_ms.clone(),
+        });
+        self.tell_turn(None);
+    }
+}
