@@ -1,5 +1,6 @@
 //! Matches: everything about one match, from its creation to its record. A live match is one
-//! actor, its room (`room.rs`), reached through the registry (`registry.rs`); the room plays the
+//! actor, its room (`room.rs`, its parts in `room/`), reached through the registry
+//! (`registry.rs`) with a [`Command`] (`command.rs`); the room plays the
 //! game through the game-blind adapter (`hosted.rs`), keeps its clocks (`clocks.rs`) and its
 //! followers (`followers.rs`), and writes through the match storage (`store.rs`, with the
 //! group-commit writer of actions in `writer.rs`). A new match is built and checked in one place

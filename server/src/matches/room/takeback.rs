@@ -1,9 +1,11 @@
-//! How often a seat may ask for a takeback. Each request put to the other players is an event
-//! for every follower of the match and an interruption for the opponent, so that asking and
-//! declining could go round and round at no cost to the asker: a seat whose request was
-//! declined asks again only once another player has acted since, and has at most
-//! [`MOST_DECLINED`] requests declined a game. Each seat keeps its [`Asks`], in memory, as the
-//! room keeps the request standing (an [`super::agreement::Agreement`]).
+//! Takebacks by agreement: a seat asks, every other seat agrees (the AI and the asker's own
+//! seats at once), and the actions are undone, durably first. And how often a seat may ask:
+//! each request put to the other players is an event for every follower of the match and an
+//! interruption for the opponent, so that asking and declining could go round and round at no
+//! cost to the asker. A seat whose request was declined asks again only once another player
+//! has acted since, and has at most [`MOST_DECLINED`] requests declined a game. Each seat keeps
+//! its [`Asks`], in memory, as the room keeps the request standing (an
+//! [`super::agreement::Agreement`]).
 
 use protocol::{Ack, MatchEvent, PlayerId};
 use tokio::time::Instant;
