@@ -100,6 +100,7 @@ enum Phase {
     Over,
 }
 
+/// The actor of one live match: the state its parts in `room/` share.
 pub struct Room {
     id: MatchId,
     /// The epoch this node owns the match at: every write names it.
@@ -496,8 +497,8 @@ impl Room {
         }
     }
 
-    /// Numbers an event, renders it for every kind of viewer, keeps it for resumes and sends it
-    /// to every follower. A follower whose outbox is full is dropped: it resumes later.
+    /// The whole match as `viewer` (a seat of the player's, or a spectator) may see it: what a
+    /// follower gets when it cannot resume from the events it missed.
     fn snapshot_frame(&self, viewer: Option<u8>, yours: &[u8]) -> Frame {
         let now = Instant::now();
         let hides = self.game.hides_actions();
