@@ -1,7 +1,7 @@
 // The games the server plays, their variants, seat counts, seat names and rules, from the
 // engine's catalog (`GET /api/games`), loaded once before the first page renders. Pages import
 // `games` and read it after that.
-import { DAY_MS } from "./dom.js";
+import { DAY_MS } from "./clock-text.js";
 import { t } from "./i18n.js";
 
 export const games = [];

@@ -4,7 +4,8 @@
 // own. When one ends, the other player is told why for a moment; an accepted one takes both
 // players to its match. The server sends every standing challenge again after each welcome, so
 // the notifications are drawn afresh then.
-import { el, fill, clockSpecText } from "./dom.js";
+import { el, fill } from "./dom.js";
+import { clockSpecText } from "./clock-text.js";
 import { gameName, seatName } from "./catalog.js";
 import { t } from "./i18n.js";
 

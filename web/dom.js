@@ -1,7 +1,11 @@
+// The one DOM builder of the client, for HTML and SVG alike, and the small pieces of DOM that
+// several pages show (player and rules links, the move list's numbered line).
 import { t } from "./i18n.js";
 
-// Children as `el` and `fill` take them: arrays flattened, and undefined, null and false left
-// out, so that `cond ? node : null` adds nothing (the DOM itself would print "null").
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Children as `el`, `svg` and `fill` take them: arrays flattened, and undefined, null and false
+// left out, so that `cond ? node : null` adds nothing (the DOM itself would print "null").
 const present = (children) => children.flat().filter((c) => c !== undefined && c !== null && c !== false);
 
 // Sets an attribute; `style` through the CSSOM, which the Content-Security-Policy allows (it
@@ -11,15 +15,33 @@ export function setAttr(node, name, value) {
   else node.setAttribute(name, value);
 }
 
-// A small helper to build DOM trees without a framework: el("p", {class: "x"}, "text", child).
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
+// Gives a new element its attributes and children. An attribute that is undefined, null or false
+// is left out, and one that is true is set empty; a function under an `on<event>` name listens
+// for that event.
+function build(node, attrs, children) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    setAttr(node, name, value === true ? "" : value);
+    if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+    else setAttr(node, name, value === true ? "" : value);
   }
   node.append(...present(children));
   return node;
+}
+
+// An HTML element without a framework: el("p", {class: "x"}, "text", child).
+export function el(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+// The same for SVG elements, which live in their own namespace.
+export function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+// A button with its test id, its label, what a click does and its class (none, "secondary",
+// "danger").
+export function button(testid, text, onclick, cls) {
+  return el("button", { "data-testid": testid, class: cls, onclick }, text);
 }
 
 // Replaces a node's children, taking them as `el` does.
@@ -33,56 +55,10 @@ export function numberedLine(n, attrs, ...content) {
   return el("li", attrs, el("span", { class: "n" }, `${n}.`), " ", ...content);
 }
 
-// The same for SVG elements, which live in their own namespace.
-export function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) setAttr(node, name, value);
-  }
-  node.append(...children);
-  return node;
-}
-
 // A player's name, linking to their page.
 export function playerLink(player) {
   if (!player) return el("span", { class: "muted" }, t("seat.free"));
   return el("a", { href: `#/player/${player.id}` }, player.name);
-}
-
-export const DAY_MS = 24 * 3600 * 1000;
-
-// A duration in ms as m:ss (h:mm:ss past an hour; days and hours past a day, as a
-// correspondence clock reads); tenths under ten seconds.
-export function clockText(ms) {
-  const t = Math.max(0, ms);
-  if (t >= DAY_MS) return days(t);
-  if (t < 10000) return `0:0${(Math.floor(t / 100) / 10).toFixed(1)}`;
-  const s = Math.floor(t / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
-}
-
-// A match's clock as players write it: a Fischer clock's base of whole minutes in minutes, a
-// shorter one in seconds, then the increment in seconds ("15+10", "30s+0"); a per-move clock as
-// days a move; no clock, said so.
-export function clockSpecText(clock) {
-  if (!clock) return t("time.none");
-  if (clock.per_move) return perMoveText(clock.base_ms);
-  const base = clock.base_ms % 60000 ? `${clock.base_ms / 1000}s` : `${clock.base_ms / 60000}`;
-  return `${base}+${clock.increment_ms / 1000}`;
-}
-
-// A per-move (correspondence) clock's time for a move, as players say it: "3 days a move".
-export function perMoveText(ms) {
-  return ms % DAY_MS ? t("time.per-move", { time: clockText(ms) }) : t("time.days-a-move", { count: ms / DAY_MS });
-}
-
-// Days and hours, in the reader's language ("2 d 5 h").
-function days(ms) {
-  const hours = Math.floor(ms / 3600000);
-  return t("time.days-hours", { days: Math.floor(hours / 24), hours: hours % 24 });
 }
 
 // How many spectators follow a match, as the lobby and the match page say it.

@@ -33,12 +33,19 @@ async function catalog(code) {
 
 // Loads the catalogs (once before the first page renders, and again when the language changes).
 export async function loadLanguage(code = preferred()) {
-  english = Object.keys(english).length ? english : await catalog("en");
+  const reference = Object.keys(english).length ? english : await catalog("en");
   // A catalog that cannot be had (an old cache offline) leaves the interface in English.
-  messages = code === "en" ? english : await catalog(code).catch(() => english);
+  useMessages(code, code === "en" ? reference : await catalog(code).catch(() => reference), reference);
+  document.documentElement.lang = code;
+}
+
+// Puts catalogs in use: `own`, the language's, and `reference`, the English one that fills its
+// gaps. Apart from the loading, so that the Node tests (web-tests/) use the catalogs as they are.
+export function useMessages(code, own, reference = own) {
+  english = reference;
+  messages = own;
   language = code;
   plurals = new Intl.PluralRules(code);
-  document.documentElement.lang = code;
 }
 
 // Keeps the choice for this browser and loads its catalog.

@@ -5,7 +5,8 @@
 // changes and when the tab comes back into view. While the tab is hidden, a `your_move` also
 // shows one of the browser's notifications, once the player has allowed them: asked from a click
 // in the list, never on load.
-import { clockText, el, svg } from "./dom.js";
+import { el, svg } from "./dom.js";
+import { clockText } from "./clock-text.js";
 import { gameName } from "./catalog.js";
 import { t } from "./i18n.js";
 

@@ -1,6 +1,6 @@
 // How a match ended, in words: who won, by their side ("Defenders (white) won: the king
 // escaped"), or a draw, and why.
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { seatName } from "./catalog.js";
 
 // Why a match ended, from its stable reason code (a game's own, or the server's: resigned,
@@ -28,7 +28,7 @@ export function describeResult(gameId, result, names = (seat) => seatName(gameId
 
 // Names joined as the language joins them ("Red, Blue and Green").
 export function list(names) {
-  return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names);
+  return new Intl.ListFormat(language, { type: "conjunction" }).format(names);
 }
 
 // A seat named by its player and side ("anna, Defenders (white)"), by its side alone when free.

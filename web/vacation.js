@@ -2,7 +2,8 @@
 // correspondence matches stand still (and their opponents see it), up to an allowance a year.
 // The server keeps it (`/api/me/vacation`); a visitor has none, and neither has a guest, whose
 // account is thrown away.
-import { DAY_MS, el } from "./dom.js";
+import { el } from "./dom.js";
+import { DAY_MS } from "./clock-text.js";
 import { t } from "./i18n.js";
 
 export function vacationSetting(app) {

@@ -4,7 +4,8 @@
 // to end on; the squares some legal path ends on light up, and when several paths end on the
 // clicked square they are offered as buttons. A block's colour is written on it too (its letter),
 // and a driller carries the initial of its name.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./svg.js";
+import { svg, el } from "../dom.js";
+import { svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./shared.js";
 import { describeResult, list } from "../results.js";
 import { seatColourIndex, seatName } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -31,11 +32,11 @@ export function endOf(start, path) {
 }
 
 export default {
-  create(el, { perspective, onAction }) {
+  create(host, { perspective, onAction }) {
     const root = svgRoot(10, 10, t("driller.board"));
     const info = caption("");
-    const controls = html("div");
-    el.append(root, info, controls);
+    const controls = el("div");
+    host.append(root, info, controls);
     let state = null;
     let picked = null; // the end square clicked when several paths reach it
 
@@ -126,7 +127,7 @@ export default {
         draw();
       },
       destroy() {
-        el.replaceChildren();
+        host.replaceChildren();
       },
     };
   },

@@ -4,7 +4,8 @@
 // that is complete but could jump on gets a "stop here" button. The fox is orange and marked F,
 // the geese white; the last move's points are framed, the pieces that may move ringed with
 // dashes, the points picked so far ringed solid, and where the path may go next dotted.
-import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
+import { svg, el } from "../dom.js";
+import { svgRoot, actionChoices, caption, sent } from "./shared.js";
 import { describeResult } from "../results.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -42,11 +43,11 @@ function drawLines() {
 }
 
 export default {
-  create(el, { onAction }) {
+  create(host, { onAction }) {
     const root = svgRoot(SIZE, SIZE, t("fox-geese.board"));
     const info = caption("");
-    const controls = html("div");
-    el.append(root, info, controls);
+    const controls = el("div");
+    host.append(root, info, controls);
     let state = null;
     let path = []; // the points picked so far for the action being built
 
@@ -145,7 +146,7 @@ export default {
         draw();
       },
       destroy() {
-        el.replaceChildren();
+        host.replaceChildren();
       },
     };
   },

@@ -6,7 +6,8 @@
 // written on it too, by the initial of the side's name, and its discs are listed in its tooltip;
 // the last placement's cells are framed, the stacks that may move ringed with dashes, the one
 // chosen ringed thick.
-import { svg, html, svgRoot, actionChoices, caption, sent } from "./svg.js";
+import { svg, el } from "../dom.js";
+import { svgRoot, actionChoices, caption, sent } from "./shared.js";
 import { describeResult } from "../results.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -61,11 +62,11 @@ function hexagon(x, y, scale = 1) {
 }
 
 export default {
-  create(el, { onAction }) {
+  create(host, { onAction }) {
     const root = svgRoot(WIDTH, HEIGHT, t("hanoi.board"));
     const info = caption("");
-    const controls = html("div");
-    el.append(root, info, controls);
+    const controls = el("div");
+    host.append(root, info, controls);
     let state = null;
     let selected = null;
 
@@ -150,7 +151,7 @@ export default {
         draw();
       },
       destroy() {
-        el.replaceChildren();
+        host.replaceChildren();
       },
     };
   },

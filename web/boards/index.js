@@ -113,6 +113,14 @@ export async function viewModule(board, at) {
   return view ? (await view.load()).default : board;
 }
 
+// Draws a board module into `box`, emptied for it: `options` as `create` takes them. Returns the
+// board.
+export function mountBoard(box, module, options) {
+  const target = el("div", { class: "board" });
+  box.replaceChildren(target);
+  return module.create(target, options);
+}
+
 // The button that switches a board's views, for a page to draw: its test id, its label (the
 // view it switches to) and that view's index; null for a board with one view.
 export function viewToggle(board, at) {

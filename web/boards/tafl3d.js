@@ -13,7 +13,8 @@
 // client coordinates, since squares in a canvas have no elements to click, and data attributes
 // naming what is drawn (`movable`, `targets`, `last`, `captured`, `king`, `labels`, `slides`).
 import * as THREE from "../vendor/three/three.module.min.js";
-import { html, caption, sent } from "./svg.js";
+import { el } from "../dom.js";
+import { caption, sent } from "./shared.js";
 import { describeResult } from "../results.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -22,20 +23,20 @@ import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./
 const MOVE = /^([a-s]\d+)-([a-s]\d+)/;
 
 export default {
-  create(el, { perspective, flip = false, onAction }) {
+  create(host, { perspective, flip = false, onAction }) {
     const info = caption("");
     let renderer;
     try {
       renderer = new THREE.WebGLRenderer({ antialias: true });
     } catch (error) {
-      el.append(html("p", { "data-testid": "no-webgl" }, t("board.no-webgl", { error: error.message })));
-      return { update() {}, destroy() { el.replaceChildren(); } };
+      host.append(el("p", { "data-testid": "no-webgl" }, t("board.no-webgl", { error: error.message })));
+      return { update() {}, destroy() { host.replaceChildren(); } };
     }
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     const canvas = renderer.domElement;
     canvas.setAttribute("data-testid", "board3d");
     canvas.classList.add("board3d");
-    el.append(canvas, info);
+    host.append(canvas, info);
 
     const scene = new THREE.Scene();
     scene.add(new THREE.HemisphereLight("#ffffff", "#8a7a60", 1.6));
@@ -62,7 +63,7 @@ export default {
     // Moves a piece from `from` to `to` with a small hop, drawing each frame until it lands.
     function slide(mesh, from, to) {
       if (sliding) cancelAnimationFrame(sliding);
-      el.dataset.slides = String(++slides);
+      host.dataset.slides = String(++slides);
       if (still) return;
       const start = performance.now();
       const duration = 260;
@@ -187,7 +188,7 @@ export default {
     // The colours of the board theme and the page (style.css), read at each drawing, so that a
     // theme picked while the board shows is drawn at once (see the observer below).
     function colours() {
-      const style = getComputedStyle(el);
+      const style = getComputedStyle(host);
       const read = (name) => new THREE.Color(style.getPropertyValue(name).trim());
       return {
         scene: read("--bg"), label: style.getPropertyValue("--ink").trim(), base: read("--board-deep"),
@@ -267,13 +268,13 @@ export default {
         mesh.traverse((part) => { part.userData.square = name; });
         world.add(mesh);
         if (last && name === last.to) moved = mesh;
-        if (kind === "K") el.dataset.king = name;
+        if (kind === "K") host.dataset.king = name;
       }));
-      el.dataset.movable = [...starts].join(" ");
-      el.dataset.targets = [...targets].join(" ");
-      el.dataset.last = last ? `${last.from} ${last.to}` : "";
-      el.dataset.captured = (last?.captured || []).join(" ");
-      el.dataset.labels = String(coordinates.children.length);
+      host.dataset.movable = [...starts].join(" ");
+      host.dataset.targets = [...targets].join(" ");
+      host.dataset.last = last ? `${last.from} ${last.to}` : "";
+      host.dataset.captured = (last?.captured || []).join(" ");
+      host.dataset.labels = String(coordinates.children.length);
       // A move not seen yet slides from where it started.
       if (moved && view.last_move !== shown && shown !== undefined) slide(moved, toWorld(last.from), toWorld(last.to));
       shown = view.last_move;
@@ -334,7 +335,7 @@ export default {
       render();
     }, { passive: false });
 
-    el.project = (name) => {
+    host.project = (name) => {
       const point = toWorld(name).project(camera);
       const rect = canvas.getBoundingClientRect();
       return { x: rect.left + ((point.x + 1) / 2) * rect.width, y: rect.top + ((1 - point.y) / 2) * rect.height };
@@ -363,8 +364,8 @@ export default {
         themes.disconnect();
         clearWorld();
         renderer.dispose();
-        delete el.project;
-        el.replaceChildren();
+        delete host.project;
+        host.replaceChildren();
       },
     };
   },

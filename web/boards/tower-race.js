@@ -5,7 +5,8 @@
 // wait, challenges and their answers) is a labelled button from the legal list. Nothing is told
 // by colour alone: a pyramid carries its seat's number, a start tile the number of the seat
 // starting there, a safe tile a ring, and the tile of the last challenge a dashed frame.
-import { svg, html, svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./svg.js";
+import { svg, el } from "../dom.js";
+import { svgRoot, actionChoices, actingSeat, caption, seatColour, sent } from "./shared.js";
 import { describeResult } from "../results.js";
 import { seatName as nameOf } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -54,13 +55,13 @@ function label(text) {
 }
 
 export default {
-  create(el, { perspective, onAction }) {
+  create(host, { perspective, onAction }) {
     const root = svgRoot(10, 10, t("tower.board"));
     const info = caption("");
-    const controls = html("div");
-    const legend = html("p", { class: "legend", "data-testid": "legend" },
+    const controls = el("div");
+    const legend = el("p", { class: "legend", "data-testid": "legend" },
       t("tower.legend"));
-    el.append(root, info, controls, legend);
+    host.append(root, info, controls, legend);
 
     function send(state, text) {
       update(sent(state));
@@ -169,7 +170,7 @@ export default {
     return {
       update,
       destroy() {
-        el.replaceChildren();
+        host.replaceChildren();
       },
     };
   },

@@ -7,7 +7,8 @@
 // cards need later (`go left 2`, `keep 3`, `crusher c5-c6`) are offered from the legal list.
 // A seat's colour is never alone: its head and a flag it bars carry its number, which the scores
 // give beside a sample of the colour and the seat's name. Squares that may be clicked are dotted.
-import { svg, html, svgRoot, actionChoices, caption, seatColour, sent } from "./svg.js";
+import { svg, el } from "../dom.js";
+import { svgRoot, actionChoices, caption, seatColour, sent } from "./shared.js";
 import { describeResult, reasonText } from "../results.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
@@ -21,13 +22,13 @@ const cellName = (col, row) => String.fromCharCode(97 + col) + (row + 1);
 const parseCell = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
 
 export default {
-  create(el, { onAction }) {
+  create(host, { onAction }) {
     const root = svgRoot(10, 10, t("tron.board"));
     const info = caption("");
-    const scores = html("div", { class: "tron-scores", "data-testid": "tron-scores" });
-    const hand = html("div", { class: "tron-hand", "data-testid": "hand" });
-    const controls = html("div");
-    el.append(root, info, scores, hand, controls);
+    const scores = el("div", { class: "tron-scores", "data-testid": "tron-scores" });
+    const hand = el("div", { class: "tron-hand", "data-testid": "hand" });
+    const controls = el("div");
+    host.append(root, info, scores, hand, controls);
 
     function update(state) {
       const send = (text) => {
@@ -108,24 +109,24 @@ export default {
         }));
       }
 
-      scores.replaceChildren(...view.seats.map((seat, index) => html("span", { class: "tron-seat", "data-testid": `score-${index}` },
-        html("span", { class: "swatch", style: `background: ${seatColour(index)}` }), html("b", {}, `${index + 1} `),
+      scores.replaceChildren(...view.seats.map((seat, index) => el("span", { class: "tron-seat", "data-testid": `score-${index}` },
+        el("span", { class: "swatch", style: `background: ${seatColour(index)}` }), el("b", {}, `${index + 1} `),
         t("tron.score", { side: seatName("tron", index), points: seat.score, count: seat.specials }) + (seat.chosen ? " ✓" : "") +
         (view.played[index] ? ` [${view.played[index]}]` : ""))));
 
       // The user's own hand: the three regular cards and their special cards.
       hand.replaceChildren();
       if (view.hand) {
-        hand.append(html("span", {}, `${t("tron.your-cards")} `));
+        hand.append(el("span", {}, `${t("tron.your-cards")} `));
         for (const card of [...REGULAR, ...view.hand]) {
           const action = `play ${card}`;
           const playable = legal.includes(action);
-          hand.append(html("button", {
+          hand.append(el("button", {
             type: "button", class: playable ? "tron-card playable" : "tron-card secondary", "data-testid": `card-${card}`,
             disabled: playable ? null : "disabled", onclick: () => send(action),
           }, card));
         }
-        if (view.pending) hand.append(html("span", { "data-testid": "pending" }, ` · ${t("tron.chosen", { card: view.pending })}`));
+        if (view.pending) hand.append(el("span", { "data-testid": "pending" }, ` · ${t("tron.chosen", { card: view.pending })}`));
       }
       const others = legal.filter((a) => !/^(play|head|tail) /.test(a));
       controls.replaceChildren(others.length ? actionChoices(others, send) : "");
@@ -140,7 +141,7 @@ export default {
     return {
       update,
       destroy() {
-        el.replaceChildren();
+        host.replaceChildren();
       },
     };
   },

@@ -10,7 +10,7 @@ import { boardFor } from "../boards/index.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { list } from "../results.js";
-import { moveBox } from "./match-aids.js";
+import { moveBox } from "./match/move-box.js";
 
 export default async function render(root, params, app) {
   const heading = el("h1", {}, t("analysis.title"));

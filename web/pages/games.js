@@ -3,7 +3,8 @@
 // first, correspondence games before the others, as the server orders them. Drawn again when the
 // socket says it is the player's move somewhere, when a move is played on the socket, and every
 // half minute (for the time left). A visitor is offered the way in.
-import { clockSpecText, clockText, el, playerLink } from "../dom.js";
+import { el, playerLink } from "../dom.js";
+import { clockSpecText, clockText } from "../clock-text.js";
 import { gameName, seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 import { list } from "../results.js";

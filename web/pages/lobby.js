@@ -4,7 +4,8 @@
 // tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
 // the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
 // lands here and joins the private match at once.
-import { DAY_MS, el, perMoveText, playerLink, watchersText } from "../dom.js";
+import { el, playerLink, watchersText } from "../dom.js";
+import { DAY_MS, perMoveText } from "../clock-text.js";
 import { clockOf, gameName, games } from "../catalog.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoards } from "../boards/index.js";

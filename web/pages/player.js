@@ -5,7 +5,7 @@
 // they follow. A visitor sees none of it.
 import { el, svg, playerLink } from "../dom.js";
 import { ServerError } from "../api.js";
-import { SEAT_COLOURS } from "../boards/svg.js";
+import { SEAT_COLOURS } from "../boards/shared.js";
 import { clockOf, gameName, seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 import { reasonText } from "../results.js";

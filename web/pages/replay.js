@@ -4,7 +4,7 @@
 // board that can turn round offers a flip button. The match's chat is shown beside it, to read:
 // once the match is over, both its channels.
 import { el, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
-import { boardFor, viewModule, viewToggle } from "../boards/index.js";
+import { boardFor, mountBoard, viewModule, viewToggle } from "../boards/index.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
 import { chatPanel } from "../chat.js";
@@ -108,11 +108,8 @@ export default async function render(root, params, app) {
   async function mount(which) {
     const module = await viewModule(game, which);
     board?.destroy();
-    boardBox.replaceChildren();
-    const target = el("div", { class: "board" });
-    boardBox.append(target);
     view = which;
-    board = module.create(target, {
+    board = mountBoard(boardBox, module, {
       game: replay.game, variant: replay.variant, rules: variantRules(replay.game, replay.variant),
       seats: replay.seats, perspective: null, flip, onAction: () => {},
     });

@@ -1,42 +1,9 @@
-// Drawing helpers shared by the game boards: SVG and HTML element builders, seat colours, and
-// the list of action buttons a board offers for actions it has no picture for. Every action a
-// board offers comes from `state.legal`; these helpers never make up action text.
+// What the game boards share beyond the DOM builder (dom.js): the SVG root, seat colours, the
+// list of action buttons a board offers for actions it has no picture for, the caption. Every
+// action a board offers comes from `state.legal`; these helpers never make up action text.
 
-import { setAttr } from "../dom.js";
+import { el, svg } from "../dom.js";
 import { t } from "../i18n.js";
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-/// An SVG element with attributes and children (elements or strings).
-export function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) setAttr(node, key, value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) {
-      node.append(typeof child === "string" ? document.createTextNode(child) : child);
-    }
-  }
-  return node;
-}
-
-/// An HTML element with attributes and children; `on<event>` attributes become listeners.
-export function html(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on") && typeof value === "function") {
-      node.addEventListener(key.slice(2), value);
-    } else {
-      setAttr(node, key, value);
-    }
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 /// An <svg> root, scaled to the room it has through its viewBox (style.css sizes it), and drawn
 /// in the board theme's colours through the `board-svg` classes of style.css.
@@ -70,10 +37,10 @@ export function actionTestId(text) {
 /// Buttons for `actions` (legal texts), labelled by `label(text)`, each calling `onPick(text)`.
 /// A long list becomes a drop-down with one button, so a phone screen is not filled with them.
 export function actionChoices(actions, onPick, label = (text) => text, testid = "choices") {
-  const box = html("div", { class: "board-actions", "data-testid": testid });
+  const box = el("div", { class: "board-actions", "data-testid": testid });
   if (actions.length <= 12) {
     for (const text of actions) {
-      box.append(html("button", {
+      box.append(el("button", {
         type: "button",
         "data-testid": actionTestId(text),
         onclick: () => onPick(text),
@@ -81,9 +48,9 @@ export function actionChoices(actions, onPick, label = (text) => text, testid = 
     }
     return box;
   }
-  const select = html("select", { "data-testid": `${testid}-select` },
-    actions.map((text) => html("option", { value: text }, label(text))));
-  box.append(select, html("button", {
+  const select = el("select", { "data-testid": `${testid}-select` },
+    actions.map((text) => el("option", { value: text }, label(text))));
+  box.append(select, el("button", {
     type: "button",
     "data-testid": `${testid}-play`,
     onclick: () => onPick(select.value),
@@ -100,5 +67,5 @@ export function sent(state) {
 
 /// A one-line caption under a board (whose turn, the result, what was last done).
 export function caption(text, testid = "board-caption") {
-  return html("p", { class: "board-caption", "data-testid": testid }, text);
+  return el("p", { class: "board-caption", "data-testid": testid }, text);
 }

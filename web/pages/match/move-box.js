@@ -1,0 +1,56 @@
+// The move box, under a board: a move typed in the game's own notation, for every game (the match
+// page and the analysis board).
+import { el } from "../../dom.js";
+import { t } from "../../i18n.js";
+
+// The legal action a typed move means: the action itself, or the one action it begins followed by
+// more than a square name's letters and digits (tafl's `d1-d3` for `d1-d3xd4`, but not `a1-a1` for
+// `a1-a10`); case and spaces around it do not matter. Null when it means none or several.
+export function typedAction(text, legal) {
+  const typed = text.trim().toLowerCase();
+  if (!typed) return null;
+  const exact = legal.find((action) => action.toLowerCase() === typed);
+  if (exact) return exact;
+  const begun = legal.filter((action) => {
+    const lower = action.toLowerCase();
+    return lower.startsWith(typed) && !/[a-z0-9]/.test(lower[typed.length]);
+  });
+  return begun.length === 1 ? begun[0] : null;
+}
+
+// The move box: type a move and press Enter (or Play). `update(legal, open)` gives it the legal
+// actions now (offered as suggestions) and whether the user plays in this match at all.
+export function moveBox(play) {
+  const input = el("input", {
+    type: "text", "data-testid": "move-input", autocomplete: "off", spellcheck: "false",
+    "aria-label": t("move.type"), placeholder: t("move.placeholder"), list: "legal-moves",
+  });
+  const options = el("datalist", { id: "legal-moves" });
+  const error = el("p", { class: "error", "data-testid": "move-input-error", "aria-live": "assertive" });
+  let legal = [];
+  const form = el("form", { class: "move-form" }, input, options,
+    el("button", { type: "submit", "data-testid": "move-submit" }, t("move.play")));
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    const action = typedAction(input.value, legal);
+    if (!action) {
+      error.textContent = legal.length
+        ? t("move.illegal", { move: input.value.trim() })
+        : t("move.not-your-turn");
+      return;
+    }
+    error.textContent = "";
+    input.value = "";
+    play(action);
+  };
+  const node = el("div", { class: "move-box" }, form, error);
+  return {
+    node,
+    update(actions, open) {
+      node.hidden = !open;
+      if (actions.join("\n") === legal.join("\n")) return;
+      legal = actions;
+      options.replaceChildren(...legal.map((action) => el("option", { value: action })));
+    },
+  };
+}
