@@ -9,6 +9,8 @@ use tokio::time::Instant;
 use protocol::{ErrorCode, MatchId, PlayerId};
 use tokio::sync::{Semaphore, broadcast, mpsc};
 
+use crate::accounts::player::Player;
+use crate::accounts::token::token_hash;
 use crate::analysis::runner::Analyst;
 use crate::cluster::Cluster;
 use crate::config::Config;
@@ -19,13 +21,11 @@ use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;
 use crate::matches::writer::ActionLog;
 use crate::offers::challenges::Challenges;
-use crate::player::Player;
 use crate::queue::Queue;
 use crate::security::SecurityLog;
 use crate::shutdown::Shutdown;
 use crate::sockets::{Revocation, Sockets};
 use crate::store::Store;
-use crate::token::token_hash;
 use crate::tournament::director::Tournaments;
 
 #[derive(Clone)]

@@ -24,7 +24,9 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use crate::auth::upgrade_token;
+use crate::accounts::auth::upgrade_token;
+use crate::accounts::player::Player;
+use crate::accounts::token::token_hash;
 use crate::chat;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
@@ -35,7 +37,6 @@ use crate::matches::rematch::RematchAnswer;
 use crate::metrics::{OpenSocket, Via};
 use crate::offers;
 use crate::origin::Source;
-use crate::player::Player;
 use crate::queue::Pool;
 use crate::resends;
 use crate::security::Kind;
@@ -43,7 +44,6 @@ use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::sockets::Revocation;
 use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, Owner, frame};
 use crate::state::AppState;
-use crate::token::token_hash;
 
 /// The longest command id a client may choose, in characters.
 const MAX_COMMAND_ID: usize = 64;

@@ -11,11 +11,11 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::store::NodeId;
+use crate::accounts::player::Player;
 use crate::chat::rules::ChatText;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::rematch::{Deal, RematchAnswer};
-use crate::player::Player;
 use crate::queue::pool::Pool;
 use crate::sockets::{ConnId, Fanout, Outbox, Revocation};
 

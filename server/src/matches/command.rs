@@ -5,9 +5,9 @@ use protocol::{Ack, MatchId, PlayerId, SeatCommand, Seq};
 use tokio::sync::oneshot;
 
 use super::rematch::{Deal, RematchAnswer};
+use crate::accounts::player::Player;
 use crate::chat::rules::ChatText;
 use crate::error::ApiResult;
-use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
 
 pub enum Command {

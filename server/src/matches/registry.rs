@@ -15,10 +15,10 @@ use tracing::Instrument;
 use super::command::Command;
 use super::new_match::{NewMatch, Opening};
 use super::room::{GlanceCell, Glimpse, Room, RoomContext, unrated};
+use crate::accounts::player::Player;
 use crate::cluster::wire::{self, Call, RoomCall};
 use crate::cluster::{Epoch, FIRST_EPOCH, NodeId, Place};
 use crate::error::{ApiError, ApiResult};
-use crate::player::Player;
 use crate::shutdown::Tracker;
 use crate::store::MOVED;
 

@@ -6,7 +6,7 @@
 use protocol::MatchId;
 
 use super::new_match::NewMatch;
-use crate::player::Player;
+use crate::accounts::player::Player;
 
 /// What a player says about a rematch.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

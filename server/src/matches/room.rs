@@ -28,16 +28,16 @@ use super::rematch::{Deal, Rematch, RematchAnswer, rotated};
 use super::store::{Entry, Finish, Status, StoredAction, StoredMatch, StoredTakeback, fold};
 use super::takeback::Asks;
 use super::writer::ActionLog;
+use crate::accounts::player::{Player, ai_level};
+use crate::accounts::vacation::Vacations;
 use crate::chat::rules::{self, ChatText, Role};
 use crate::cluster::Cluster;
 use crate::cluster::store::Epoch;
 use crate::error::{ApiError, ApiResult};
 use crate::metrics::LiveMatch;
-use crate::player::{Player, ai_level};
 use crate::series::InSeries;
 use crate::sockets::{ConnId, Fanout, Frame, Outbox, Sockets, frame};
 use crate::store::{Store, StoreError, StoreResult};
-use crate::vacation::Vacations;
 use engine::ai::Level;
 
 /// How a room reaches the rest of the server.

@@ -6,8 +6,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::new_match::{NewMatch, Opening};
+use crate::accounts::player::Player;
 use crate::cluster::store::{Epoch, fence};
-use crate::player::Player;
 use crate::ratings::{self, Rated};
 use crate::series::InSeries;
 use crate::store::{Store, StoreResult, flag, player_from, unique};

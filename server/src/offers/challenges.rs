@@ -13,11 +13,11 @@ use protocol::{
 use tokio::sync::{Mutex, Notify};
 
 use super::store::{NewChallenge, StoredChallenge};
+use crate::accounts::player::Player;
 use crate::cluster::Singleton;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
-use crate::player::Player;
 use crate::security::Kind;
 use crate::sockets::{Fanout, Outbox, frame};
 use crate::state::AppState;

@@ -6,10 +6,10 @@
 
 use protocol::{Ack, MatchId};
 
+use crate::accounts::player::Player;
 use crate::error::ApiResult;
 use crate::matches::Command;
 use crate::matches::rematch::RematchAnswer;
-use crate::player::Player;
 use crate::state::AppState;
 
 /// A player's word on a finished match's rematch. Acked with the finished match, or, when this

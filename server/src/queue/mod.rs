@@ -22,13 +22,13 @@ use protocol::{ErrorCode, MatchId, PlayerId, QueuePool, ServerMessage};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::accounts::player::Player;
 use crate::cluster::wire::Call;
 use crate::cluster::{Cluster, NodeId, Singleton};
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::new_match::Day;
 use crate::metrics::QueueSizes;
-use crate::player::Player;
 use crate::sockets::{ConnId, Outbox, frame};
 use crate::state::AppState;
 use crate::store::Store;

@@ -31,12 +31,12 @@ use super::store::{
     Started, StoredEntrant, StoredGame, StoredTournament, TournamentStatus, outcome_name,
 };
 use super::{Entrant, Outcome};
+use crate::accounts::player::{Player, ai_level};
 use crate::cluster::wire::{Call, Wire};
 use crate::cluster::{Cluster, Singleton};
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::NewMatch;
-use crate::player::{Player, ai_level};
 use crate::sockets::{ConnId, Fanout, Outbox, Sockets, frame};
 use crate::state::AppState;
 
