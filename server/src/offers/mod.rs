@@ -17,18 +17,18 @@ use protocol::{ChallengePolicy, ErrorCode, MatchId};
 use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
-use crate::state::AppState;
+use crate::matches::registry::Rooms;
 
 /// Opens the match an offer's players agreed on, each in their seat.
 pub async fn start(
-    state: &AppState,
+    rooms: &Rooms,
     spec: NewMatch,
     seating: Vec<(u8, Player)>,
 ) -> ApiResult<MatchId> {
     for (_, player) in &seating {
         crate::policy::may_play(player, spec.rated)?;
     }
-    state.rooms().open(spec, seating).await
+    rooms.open(spec, seating).await
 }
 
 /// Whether `to`, taking challenges as `policy` says and following `from` or not, may be

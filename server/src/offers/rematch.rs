@@ -9,19 +9,18 @@ use protocol::{Ack, MatchId};
 use crate::accounts::player::Player;
 use crate::error::ApiResult;
 use crate::matches::Command;
+use crate::matches::registry::Rooms;
 use crate::matches::rematch::RematchAnswer;
-use crate::state::AppState;
 
 /// A player's word on a finished match's rematch. Acked with the finished match, or, when this
 /// was the last agreement, with the new match, the player's seats in it and, when it is
 /// private, its invite code.
 pub async fn answer(
-    state: &AppState,
+    rooms: &Rooms,
     player: &Player,
     match_id: MatchId,
     answer: RematchAnswer,
 ) -> ApiResult<Ack> {
-    let rooms = state.rooms();
     let id = player.id;
     let deal = rooms
         .ask(match_id, |reply| Command::Rematch {
@@ -38,7 +37,7 @@ pub async fn answer(
     };
     let seats = deal.seats_of(player);
     let invite = deal.spec.invite.clone();
-    let opened = super::start(state, deal.spec, deal.seating).await;
+    let opened = super::start(rooms, deal.spec, deal.seating).await;
     let told = Command::Rematched {
         opened: opened.as_ref().ok().copied(),
     };
