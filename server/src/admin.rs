@@ -12,12 +12,12 @@ use axum::{Json, Router};
 use protocol::{Ban, ErrorBody, ErrorCode, PlayerId, SecurityEvent};
 use serde::Deserialize;
 
-use crate::auth::Authed;
+use crate::accounts::auth::Authed;
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Id};
 use crate::limits::ClientIp;
 use crate::matches::Command;
-use crate::player::Player;
 use crate::security::Kind;
 use crate::state::AppState;
 use crate::store::Store;

@@ -1,10 +1,10 @@
 //! The match server: axum + tokio. WebSocket sessions (`ws.rs`) talk to one actor per live match
-//! (`room.rs`, found through `rooms.rs`); accounts (`auth.rs`) and the REST API (`http.rs`) share
+//! (`room.rs`, found through `rooms.rs`); accounts (`accounts/`) and the REST API share
 //! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
 
+pub mod accounts;
 pub mod admin;
 pub mod analysis;
-pub mod auth;
 pub mod chat;
 pub mod clock;
 pub mod cluster;
@@ -20,7 +20,6 @@ pub mod metrics;
 pub mod offers;
 pub mod openapi;
 pub mod origin;
-pub mod player;
 pub mod policy;
 pub mod queue;
 pub mod ratings;
@@ -33,9 +32,7 @@ pub mod shutdown;
 pub mod sockets;
 pub mod state;
 pub mod store;
-pub mod token;
 pub mod tournament;
-pub mod vacation;
 pub mod web;
 pub mod ws;
 
@@ -63,11 +60,11 @@ pub fn app(state: AppState) -> Router {
     }
     let router = router
         .merge(admin::routes())
+        .merge(accounts::routes())
         .merge(http::routes())
         .merge(matches::http::routes())
         .merge(tournament::http::routes())
         .merge(series::http::routes())
-        .merge(offers::http::routes())
         .merge(analysis::http::routes())
         .merge(chat::http::routes())
         .merge(rules::routes())

@@ -13,9 +13,9 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, Method, header};
+use axum::http::{HeaderName, HeaderValue, Method, header};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use protocol::PlayerId;
@@ -23,7 +23,6 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
-use crate::state::AppState;
 use crate::store::Failures;
 
 /// Keys (addresses, players) a limiter remembers before it forgets those back to a full burst.
@@ -198,14 +197,19 @@ impl LoginBackoff {
 /// peer's.
 pub struct ClientIp(pub IpAddr);
 
-impl FromRequestParts<AppState> for ClientIp {
+/// The header a trusted proxy puts the client's address in, when the operator named one
+/// (`--client-ip-header`): all that [`ClientIp`] needs of the server's state.
+pub struct ClientIpHeader(pub Option<HeaderName>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp
+where
+    ClientIpHeader: FromRef<S>,
+{
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<ClientIp, Self::Rejection> {
-        let forwarded = state.config().client_ip_header.as_ref().and_then(|name| {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ClientIp, Self::Rejection> {
+        let ClientIpHeader(header) = ClientIpHeader::from_ref(state);
+        let forwarded = header.as_ref().and_then(|name| {
             let value = parts.headers.get_all(name).iter().next_back()?;
             value.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
         });

@@ -5,8 +5,8 @@
 
 use protocol::{ErrorCode, PlayerId};
 
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
-use crate::player::Player;
 use crate::store::Store;
 
 /// The refusal a guest gets for anything rated.

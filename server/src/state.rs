@@ -6,27 +6,29 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use axum::extract::FromRef;
 use protocol::{ErrorCode, MatchId, PlayerId};
 use tokio::sync::{Semaphore, broadcast, mpsc};
 
+use crate::accounts::player::Player;
+use crate::accounts::token::token_hash;
 use crate::analysis::runner::Analyst;
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
-use crate::limits::Limits;
-use crate::matches::new_match::Opening;
+use crate::limits::{ClientIpHeader, Limits};
+use crate::matches::new_match::{Day, Opening};
 use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;
 use crate::matches::writer::ActionLog;
-use crate::offers::challenges::Challenges;
-use crate::player::Player;
-use crate::queue::Queue;
+use crate::offers::challenges::{ChallengeContext, Challenges};
+use crate::queue::{Queue, QueueContext};
 use crate::security::SecurityLog;
+use crate::series::next_game::NextGameContext;
 use crate::shutdown::Shutdown;
 use crate::sockets::{Revocation, Sockets};
 use crate::store::Store;
-use crate::token::token_hash;
-use crate::tournament::director::Tournaments;
+use crate::tournament::director::{TournamentContext, Tournaments};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -38,26 +40,26 @@ pub struct Shared {
     pub store: Store,
     /// Login and registration limits per address, analyses per player, and the back-off of
     /// failed logins.
-    limits: Limits,
+    limits: Arc<Limits>,
     /// Runs analyses on the AI's threads, within their share.
     analyst: Analyst,
-    pub rooms: Rooms,
+    pub rooms: Arc<Rooms>,
     next_conn: AtomicU64,
     /// This node among the others, if any.
     cluster: Cluster,
     /// Security events, for the log and for admins.
-    security: SecurityLog,
+    security: Arc<SecurityLog>,
     /// The AI's accounts, one per level (level 1 first).
     ai_players: Vec<Player>,
-    /// The matchmaking queue, started right after the state (it needs the state to open
-    /// matches).
+    /// The matchmaking queue, started right after the state, once the node has joined the
+    /// cluster.
     queue: OnceLock<Queue>,
     /// Every open socket by player, and the sockets following each tournament.
     sockets: Arc<Sockets>,
     /// The tournament director, started with the queue.
     tournaments: OnceLock<Tournaments>,
     /// Challenges to named players, expired by a task started with the queue.
-    challenges: Challenges,
+    challenges: Arc<Challenges>,
     /// The second games of series that rooms stored, until the task that starts their rooms
     /// takes them (with the other actors).
     next_games: Mutex<Option<mpsc::UnboundedReceiver<(MatchId, Opening)>>>,
@@ -74,7 +76,7 @@ impl AppState {
         let sockets = Arc::new(Sockets::default());
         let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
         let (next_games, next_games_rx) = mpsc::unbounded_channel();
-        let rooms = Rooms::new(RoomContext {
+        let rooms = Arc::new(Rooms::new(RoomContext {
             actions: ActionLog::start(&store),
             store: store.clone(),
             grace: Duration::from_secs(config.disconnect_grace_secs),
@@ -86,34 +88,68 @@ impl AppState {
             next_games,
             sockets: sockets.clone(),
             cluster: cluster.clone(),
-        });
+        }));
+        let limits = Arc::new(Limits::new(&config));
+        let security = Arc::new(SecurityLog::default());
+        let shutdown = Shutdown::default();
+        let challenges = Arc::new(Challenges::new(ChallengeContext {
+            store: store.clone(),
+            rooms: rooms.clone(),
+            sockets: sockets.clone(),
+            cluster: cluster.clone(),
+            limits: limits.clone(),
+            security: security.clone(),
+            shutdown: shutdown.clone(),
+            lasts_ms: (config.challenge_secs * 1000) as i64,
+        }));
         AppState {
             inner: Arc::new(Shared {
-                limits: Limits::new(&config),
-                challenges: Challenges::new(&config),
+                limits,
+                challenges,
                 analyst: Analyst::new(ai_threads, &config),
                 config,
                 store,
                 rooms,
                 next_conn: AtomicU64::new(cluster.first_conn() + 1),
                 cluster,
-                security: SecurityLog::default(),
+                security,
                 ai_players,
                 queue: OnceLock::new(),
                 sockets,
                 tournaments: OnceLock::new(),
                 next_games: Mutex::new(Some(next_games_rx)),
-                shutdown: Shutdown::default(),
+                shutdown,
             }),
         }
     }
 
-    /// Starts the actors that need the state itself.
+    /// Starts the actors: the queue, the tournament director, the challenges' expiry and the
+    /// starter of series' second games, each with what it needs of the state.
     pub fn start_actors(&self) {
-        let _ = self.inner.queue.set(Queue::start(self.clone()));
-        let _ = self.inner.tournaments.set(Tournaments::start(self.clone()));
+        let shared = &self.inner;
+        let config = &shared.config;
+        let queue = Queue::start(QueueContext {
+            store: shared.store.clone(),
+            rooms: shared.rooms.clone(),
+            cluster: shared.cluster.clone(),
+            shutdown: shared.shutdown.clone(),
+            ai_players: shared.ai_players.clone(),
+            window: crate::queue::window(config),
+            day: Day(config.day_ms),
+        });
+        let _ = shared.queue.set(queue);
+        let tournaments = Tournaments::start(TournamentContext {
+            store: shared.store.clone(),
+            rooms: shared.rooms.clone(),
+            sockets: shared.sockets.clone(),
+            cluster: shared.cluster.clone(),
+            shutdown: shared.shutdown.clone(),
+            poll: Duration::from_millis(config.tournament_poll_ms.max(10)),
+            grace_ms: (config.tournament_no_show_secs * 1000) as i64,
+        });
+        let _ = shared.tournaments.set(tournaments);
         self.shutdown()
-            .spawn_job(crate::offers::challenges::expire(self.clone()));
+            .spawn_job(crate::offers::challenges::expire(shared.challenges.clone()));
         let next_games = self
             .inner
             .next_games
@@ -123,7 +159,12 @@ impl AppState {
         if let Some(next_games) = next_games {
             self.shutdown()
                 .spawn_job(crate::series::next_game::start_games(
-                    self.clone(),
+                    NextGameContext {
+                        rooms: shared.rooms.clone(),
+                        store: shared.store.clone(),
+                        sockets: shared.sockets.clone(),
+                        shutdown: shared.shutdown.clone(),
+                    },
                     next_games,
                 ));
         }
@@ -182,20 +223,6 @@ impl AppState {
 
     pub fn cluster(&self) -> &Cluster {
         &self.inner.cluster
-    }
-
-    /// Whether `player` has a socket open (that said hello) on any node.
-    pub async fn online(&self, player: PlayerId) -> ApiResult<bool> {
-        if self.sockets().online(player) {
-            return Ok(true);
-        }
-        match self.cluster().solo() {
-            true => Ok(false),
-            false => Ok(self
-                .store()
-                .online_elsewhere(player, crate::cluster::alive_since())
-                .await?),
-        }
     }
 
     pub fn next_conn(&self) -> u64 {
@@ -270,5 +297,12 @@ impl AppState {
             tracing::warn!("database connections still in use at the shutdown deadline");
         }
         tracing::info!("stopped");
+    }
+}
+
+/// The one setting the client's address is read with (`ClientIp`).
+impl FromRef<AppState> for ClientIpHeader {
+    fn from_ref(state: &AppState) -> ClientIpHeader {
+        ClientIpHeader(state.config().client_ip_header.clone())
     }
 }

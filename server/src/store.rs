@@ -9,13 +9,13 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use protocol::{ErrorCode, MatchId, PlayerId, RatingChange};
+use protocol::{ErrorCode, MatchId, PlayerId, PlayerRef, RatingChange};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Connection, Executor, Row};
 use tokio::time::Duration;
 
+use crate::accounts::player::{AI_PREFIX, Player};
 use crate::error::ApiError;
-use crate::player::{AI_PREFIX, Player};
 
 #[derive(Debug)]
 pub enum StoreError {
@@ -173,6 +173,15 @@ pub(crate) fn player_from(row: &AnyRow, prefix: &str) -> sqlx::Result<Player> {
         id: PlayerId(row.try_get(col("id").as_str())?),
         name: row.try_get(col("name").as_str())?,
         password_hash: row.try_get(col("password_hash").as_str())?,
+        guest: row.try_get::<i64, _>(col("guest").as_str())? != 0,
+    })
+}
+
+pub(crate) fn player_ref(row: &AnyRow, prefix: &str) -> sqlx::Result<PlayerRef> {
+    let col = |name: &str| format!("{prefix}{name}");
+    Ok(PlayerRef {
+        id: PlayerId(row.try_get(col("id").as_str())?),
+        name: row.try_get(col("name").as_str())?,
         guest: row.try_get::<i64, _>(col("guest").as_str())? != 0,
     })
 }
@@ -395,7 +404,7 @@ impl Store {
     }
 
     /// The AI's accounts, `ai-level-1` to `ai-level-5`, created on first use. They have no
-    /// password, so nobody can log in as them, and `ai-` names are reserved (`auth.rs`).
+    /// password, so nobody can log in as them, and `ai-` names are reserved (`accounts/credentials.rs`).
     pub async fn ai_players(&self, now_ms: i64) -> StoreResult<Vec<Player>> {
         let mut players = Vec::new();
         for level in engine::ai::Level::ALL {
@@ -433,53 +442,6 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.map(|r| player_from(&r, "")).transpose()?)
-    }
-
-    pub async fn create_session(
-        &self,
-        token_hash: &str,
-        player: PlayerId,
-        now_ms: i64,
-        expires_ms: i64,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO sessions (token_hash, player_id, created_ms, expires_ms, revoked)
-             VALUES ($1, $2, $3, $4, 0)",
-        )
-        .bind(token_hash)
-        .bind(player.0)
-        .bind(now_ms)
-        .bind(expires_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// The player a live (unexpired, unrevoked) session belongs to.
-    pub async fn session_player(
-        &self,
-        token_hash: &str,
-        now_ms: i64,
-    ) -> StoreResult<Option<Player>> {
-        let row = sqlx::query(
-            "SELECT p.id, p.name, p.password_hash, p.guest
-             FROM sessions s JOIN players p ON p.id = s.player_id
-             WHERE s.token_hash = $1 AND s.revoked = 0 AND s.expires_ms > $2
-               AND p.banned_ms IS NULL",
-        )
-        .bind(token_hash)
-        .bind(now_ms)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(|r| player_from(&r, "")).transpose()?)
-    }
-
-    pub async fn revoke_session(&self, token_hash: &str) -> StoreResult<()> {
-        sqlx::query("UPDATE sessions SET revoked = 1 WHERE token_hash = $1")
-            .bind(token_hash)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
     }
 
     /// Notes that an account is in use now (a login, a session, a socket): idle guests are

@@ -24,7 +24,9 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use crate::auth::upgrade_token;
+use crate::accounts::auth::upgrade_token;
+use crate::accounts::player::Player;
+use crate::accounts::token::token_hash;
 use crate::chat;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::ClientIp;
@@ -35,7 +37,6 @@ use crate::matches::new_match::Day;
 use crate::metrics::{OpenSocket, Via};
 use crate::offers;
 use crate::origin::Source;
-use crate::player::Player;
 use crate::queue::Pool;
 use crate::resends;
 use crate::security::Kind;
@@ -43,7 +44,6 @@ use crate::shutdown::{Entered, RECONNECT_AFTER_MS, SERVICE_RESTART};
 use crate::sockets::Revocation;
 use crate::sockets::{ConnId, Frame, OUTBOX_FRAMES, Owner, frame};
 use crate::state::AppState;
-use crate::token::token_hash;
 
 /// The longest command id a client may choose, in characters.
 const MAX_COMMAND_ID: usize = 64;
@@ -519,7 +519,10 @@ impl Session {
                     if self.state.sockets().register(player.id, self.conn, outbox) {
                         self.state.cluster().online(player.id, true).await;
                     }
-                    offers::challenges::greet(&self.state, player.id, &self.outbox).await?;
+                    self.state
+                        .challenges()
+                        .greet(player.id, &self.outbox)
+                        .await?;
                 }
                 Ok(Some(ServerMessage::Welcome {
                     version,
@@ -646,18 +649,16 @@ impl Session {
                 ack(id, done)
             }
             ClientMessage::WatchTournament { id, tournament_id } => {
-                crate::tournament::director::watch(
-                    &self.state,
-                    tournament_id,
-                    self.conn,
-                    &self.outbox,
-                )
-                .await?;
+                self.state
+                    .tournaments()
+                    .watch(tournament_id, self.conn, &self.outbox)
+                    .await?;
                 ack(id, Ack::default())
             }
             ClientMessage::OfferRematch { id, match_id } => {
                 let offered = RematchAnswer::Offer;
-                let done = offers::rematch::answer(&self.state, self.player()?, match_id, offered);
+                let done =
+                    offers::rematch::answer(self.state.rooms(), self.player()?, match_id, offered);
                 ack(id, done.await?)
             }
             ClientMessage::AnswerRematch {
@@ -669,11 +670,12 @@ impl Session {
                     true => RematchAnswer::Accept,
                     false => RematchAnswer::Decline,
                 };
-                let done = offers::rematch::answer(&self.state, self.player()?, match_id, answer);
+                let done =
+                    offers::rematch::answer(self.state.rooms(), self.player()?, match_id, answer);
                 ack(id, done.await?)
             }
             ClientMessage::Challenge { id, spec } => {
-                let made = offers::challenges::issue(&self.state, self.player()?, spec).await?;
+                let made = self.state.challenges().issue(self.player()?, spec).await?;
                 ack(id, made)
             }
             ClientMessage::AnswerChallenge {
@@ -682,12 +684,12 @@ impl Session {
                 accept,
             } => {
                 let player = self.player()?;
-                let done = offers::challenges::answer(&self.state, player, challenge_id, accept);
+                let done = self.state.challenges().answer(player, challenge_id, accept);
                 ack(id, done.await?)
             }
             ClientMessage::WithdrawChallenge { id, challenge_id } => {
                 let player = self.player()?.id;
-                let done = offers::challenges::withdraw(&self.state, player, challenge_id);
+                let done = self.state.challenges().withdraw(player, challenge_id);
                 ack(id, done.await?)
             }
             ClientMessage::Chat { id, match_id, text } => {

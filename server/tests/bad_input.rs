@@ -922,12 +922,12 @@ async fn upgrades_with_a_token_that_is_not_live_are_unauthorized() {
         // Expired: a session row whose expiry has passed, written straight into the store.
         let store = server::store::Store::connect(&url).await.unwrap();
         let now = server::clock::now_ms();
-        let (expired, hash) = server::token::new_token();
+        let (expired, hash) = server::accounts::token::new_token();
         store
             .create_session(&hash, dora.player.id, now - 60_000, now - 1_000)
             .await
             .unwrap();
-        let (fresh, hash) = server::token::new_token();
+        let (fresh, hash) = server::accounts::token::new_token();
         store
             .create_session(&hash, dora.player.id, now, now + 60_000)
             .await
@@ -1006,7 +1006,7 @@ async fn sockets_of_a_revoked_session_are_told_and_closed() {
         let erik = guest(addr).await;
         // A second session of the same player (as from a second login), made in the store.
         let store = server::store::Store::connect(&url).await.unwrap();
-        let (other, hash) = server::token::new_token();
+        let (other, hash) = server::accounts::token::new_token();
         let now = server::clock::now_ms();
         store
             .create_session(&hash, erik.player.id, now, now + 60_000)

@@ -15,7 +15,7 @@ use axum::{Json, Router};
 use protocol::{AnalysisPosition, AnalysisReply, AnalysisRequest, ErrorBody, ErrorCode, PlayerId};
 
 use super::request::{self, Start};
-use crate::auth::Authed;
+use crate::accounts::auth::Authed;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Body;
 use crate::matches::hosted::{self, Hosted};

@@ -1,5 +1,5 @@
 //! The chat's REST routes: a match's history (what the asker may read of it) and the lobby's,
-//! the asker's mutes, reports of a message, and the admins' list of open reports.
+//! reports of a message, and the admins' list of open reports.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -7,17 +7,16 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use protocol::{
     ChatChannel, ChatHistory, ChatId, ChatMessage, ChatReport, ErrorBody, ErrorCode, MatchId,
-    PlayerId, PlayerRef, Report, ReportId,
+    Report, ReportId,
 };
 
 use super::rules::{self, Role};
+use crate::accounts::auth::Authed;
 use crate::admin::{admin_only, reason};
-use crate::auth::Authed;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Id};
 use crate::matches::StoredMatch;
 use crate::matches::http::Viewer;
-use crate::player::Player;
 use crate::state::AppState;
 
 /// The most messages a history holds: the latest.
@@ -31,8 +30,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/matches/{id}/chat", get(match_chat))
         .route("/api/chat/lobby", get(lobby_chat))
         .route("/api/chat/{id}/report", post(report))
-        .route("/api/mutes", get(mutes))
-        .route("/api/mutes/{id}", post(mute).delete(unmute))
         .route("/api/admin/chat-reports", get(reports))
         .route("/api/admin/chat-reports/{id}/close", post(close_report))
 }
@@ -153,92 +150,6 @@ async fn report(
         .report_chat(message.id, reporter, reason, now)
         .await?;
     tracing::info!(message = id, reporter = reporter.0, "chat message reported");
-    Ok(StatusCode::NO_CONTENT)
-}
-
-#[utoipa::path(
-    get,
-    path = "/api/mutes",
-    tag = "chat",
-    summary = "The players the asker muted",
-    security(("bearer" = []), ("cookie" = [])),
-    responses(
-        (status = 200, description = "The muted players, by name", body = Vec<PlayerRef>),
-        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
-    ),
-)]
-async fn mutes(
-    State(state): State<AppState>,
-    Authed(me): Authed,
-) -> ApiResult<Json<Vec<PlayerRef>>> {
-    Ok(Json(state.store().mutes_of(me.id).await?))
-}
-
-/// The player a mute is about: anyone but the asker.
-async fn other_player(state: &AppState, me: &Player, id: i64) -> ApiResult<PlayerId> {
-    if id == me.id.0 {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            "you cannot mute yourself",
-        ));
-    }
-    match state.store().player(PlayerId(id)).await? {
-        Some(p) => Ok(p.id),
-        None => Err(ApiError::new(
-            ErrorCode::NotFound,
-            format!("there is no player {id}"),
-        )),
-    }
-}
-
-#[utoipa::path(
-    post,
-    path = "/api/mutes/{id}",
-    tag = "chat",
-    summary = "Mute a player",
-    description = "Their chat messages, in every channel, are no longer sent to the asker, nor \
-        in the histories the asker reads, until unmuted. Muting again changes nothing.",
-    security(("bearer" = []), ("cookie" = [])),
-    params(("id" = i64, Path, description = "The player's number")),
-    responses(
-        (status = 204, description = "Muted"),
-        (status = 400, description = "`bad_request`: the asker's own account", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
-        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
-    ),
-)]
-async fn mute(
-    State(state): State<AppState>,
-    Authed(me): Authed,
-    Id(id): Id,
-) -> ApiResult<StatusCode> {
-    let muted = other_player(&state, &me, id).await?;
-    let now = crate::clock::now_ms();
-    state.store().mute(me.id, muted, now).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-#[utoipa::path(
-    delete,
-    path = "/api/mutes/{id}",
-    tag = "chat",
-    summary = "Unmute a player",
-    security(("bearer" = []), ("cookie" = [])),
-    params(("id" = i64, Path, description = "The player's number")),
-    responses(
-        (status = 204, description = "Not muted (any more)"),
-        (status = 400, description = "`bad_request`: the asker's own account", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
-        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
-    ),
-)]
-async fn unmute(
-    State(state): State<AppState>,
-    Authed(me): Authed,
-    Id(id): Id,
-) -> ApiResult<StatusCode> {
-    let muted = other_player(&state, &me, id).await?;
-    state.store().unmute(me.id, muted).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

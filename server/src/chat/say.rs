@@ -5,9 +5,9 @@
 use protocol::{Ack, ChatChannel, ErrorCode, MatchId, ServerMessage};
 
 use super::rules::{self, ChatText};
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
-use crate::player::Player;
 use crate::sockets::{ConnId, Fanout, frame};
 use crate::state::AppState;
 

@@ -1,15 +1,13 @@
-//! The storage of the chat: messages (with their match, or none for the lobby), who muted whom,
-//! and reports. The same queries serve both backends.
+//! The storage of the chat: messages (with their match, or none for the lobby), and reports
+//! (who muted whom is in `accounts/mutes.rs`). The same queries serve both backends.
 
-use protocol::{
-    ChatChannel, ChatId, ChatMessage, ChatReport, MatchId, PlayerId, PlayerRef, ReportId,
-};
+use protocol::{ChatChannel, ChatId, ChatMessage, ChatReport, MatchId, PlayerId, ReportId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::rules::ChatText;
-use crate::player::Player;
-use crate::store::{Store, StoreResult, unique};
+use crate::accounts::player::Player;
+use crate::store::{Store, StoreResult, player_ref, unique};
 
 /// A message just stored, and the players who muted its author: it is not sent to them.
 pub struct Written {
@@ -34,15 +32,6 @@ fn channel(name: &str) -> ChatChannel {
         "spectators" => ChatChannel::Spectators,
         _ => ChatChannel::Lobby,
     }
-}
-
-fn player_ref(row: &AnyRow, prefix: &str) -> sqlx::Result<PlayerRef> {
-    let col = |name: &str| format!("{prefix}{name}");
-    Ok(PlayerRef {
-        id: PlayerId(row.try_get(col("id").as_str())?),
-        name: row.try_get(col("name").as_str())?,
-        guest: row.try_get::<i64, _>(col("guest").as_str())? != 0,
-    })
 }
 
 fn message_from(row: &AnyRow) -> sqlx::Result<ChatMessage> {
@@ -150,44 +139,6 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.as_ref().map(message_from).transpose()?)
-    }
-
-    /// `muter` mutes `muted` (again: no change).
-    pub async fn mute(&self, muter: PlayerId, muted: PlayerId, now_ms: i64) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO chat_mutes (muter_id, muted_id, at_ms) VALUES ($1, $2, $3)
-             ON CONFLICT (muter_id, muted_id) DO NOTHING",
-        )
-        .bind(muter.0)
-        .bind(muted.0)
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub async fn unmute(&self, muter: PlayerId, muted: PlayerId) -> StoreResult<()> {
-        sqlx::query("DELETE FROM chat_mutes WHERE muter_id = $1 AND muted_id = $2")
-            .bind(muter.0)
-            .bind(muted.0)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// The players `muter` muted, by name.
-    pub async fn mutes_of(&self, muter: PlayerId) -> StoreResult<Vec<PlayerRef>> {
-        let rows = sqlx::query(
-            "SELECT p.id, p.name, p.guest FROM chat_mutes m JOIN players p ON p.id = m.muted_id
-             WHERE m.muter_id = $1 ORDER BY p.name_key",
-        )
-        .bind(muter.0)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| player_ref(r, ""))
-            .collect::<sqlx::Result<_>>()?)
     }
 
     /// Files a report; a reporter reports a message once (`Conflict` after).

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::store::NodeId;
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::command::{Answer, Reply};
-use crate::player::Player;
 use crate::queue::pool::Pool;
 use crate::sockets::{ConnId, Fanout, Revocation};
 

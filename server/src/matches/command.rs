@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use super::room::rematch::{Deal, RematchAnswer};
+use crate::accounts::player::Player;
 use crate::chat::rules::ChatText;
 use crate::error::{ApiError, ApiResult};
-use crate::player::Player;
 use crate::sockets::{ConnId, Outbox};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

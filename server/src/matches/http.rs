@@ -17,7 +17,7 @@ use protocol::{
 
 use super::hosted::{self, Hosted};
 use super::store::{Status, StoredMatch};
-use crate::auth::{self, Authed};
+use crate::accounts::auth::{self, Authed};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Id, Page};
 use crate::state::AppState;
@@ -167,7 +167,7 @@ fn summary(m: &StoredMatch) -> MatchSummary {
         players: m
             .players
             .iter()
-            .map(|p| p.as_ref().map(crate::player::Player::public))
+            .map(|p| p.as_ref().map(crate::accounts::player::Player::public))
             .collect(),
         status: m.status.as_str().to_string(),
         result: m.result.clone().map(|(places, reason)| MatchResult {

@@ -6,8 +6,8 @@ use protocol::{ClockSpec, CreateMatch, DAY_MS, ErrorCode, MatchId, TimeControl, 
 use tokio::sync::mpsc;
 
 use super::hosted::settle;
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
-use crate::player::Player;
 use crate::series::InSeries;
 
 /// Everything chosen when a match is created.

@@ -11,8 +11,8 @@ use protocol::{MatchId, PlayerId};
 use sqlx::Row;
 
 use super::new_match::{NewMatch, Opening};
+use crate::accounts::player::Player;
 use crate::cluster::store::{Epoch, fence};
-use crate::player::Player;
 use crate::series::InSeries;
 use crate::store::{Store, StoreResult, flag, unique};
 

@@ -1,6 +1,7 @@
 //! Offers of a match to named players, and what they need: a rematch from a finished match
-//! ([`rematch`]), a challenge to a named player ([`challenges`]), and whom a player follows and
-//! takes challenges from ([`http`], [`store`]).
+//! ([`rematch`]), a challenge to a named player ([`challenges`]), and the challenges' storage
+//! ([`store`]). Whom a player follows and takes challenges from is their account's
+//! (`accounts/follows.rs`, `accounts/settings.rs`).
 //!
 //! An offer accepted becomes a match through [`start`], the way every other door opens one
 //! (`Rooms::open`): guests play casual, two accounts' rated games a day are limited, and the
@@ -8,27 +9,26 @@
 //! ([`may_challenge`]), without I/O.
 
 pub mod challenges;
-pub mod http;
 pub mod rematch;
 pub mod store;
 
 use protocol::{ChallengePolicy, ErrorCode, MatchId};
 
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
-use crate::player::Player;
-use crate::state::AppState;
+use crate::matches::registry::Rooms;
 
 /// Opens the match an offer's players agreed on, each in their seat.
 pub async fn start(
-    state: &AppState,
+    rooms: &Rooms,
     spec: NewMatch,
     seating: Vec<(u8, Player)>,
 ) -> ApiResult<MatchId> {
     for (_, player) in &seating {
         crate::policy::may_play(player, spec.rated)?;
     }
-    state.rooms().open(spec, seating).await
+    rooms.open(spec, seating).await
 }
 
 /// Whether `to`, taking challenges as `policy` says and following `from` or not, may be
@@ -45,7 +45,7 @@ pub fn may_challenge(
             "you cannot challenge yourself",
         ));
     }
-    if crate::player::ai_level(&to.name).is_some() {
+    if crate::accounts::player::ai_level(&to.name).is_some() {
         return Err(ApiError::new(
             ErrorCode::BadRequest,
             "the AI takes no challenges: play it from the lobby",

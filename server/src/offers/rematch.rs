@@ -1,27 +1,26 @@
 //! Rematches over the socket (`offer_rematch`, `answer_rematch`). The finished match's room
-//! keeps the offer and tells its followers (`matches/rematch.rs`); when the last player agrees,
+//! keeps the offer and tells its followers (`matches/room/rematch.rs`); when the last player agrees,
 //! the new match is opened here, as every offer's is, and the room is told how it went: it
 //! sends `rematch_started` to the page, or undoes the last agreement if the match could not be
 //! opened.
 
 use protocol::{Ack, MatchId};
 
+use crate::accounts::player::Player;
 use crate::error::ApiResult;
 use crate::matches::Command;
+use crate::matches::registry::Rooms;
 use crate::matches::{Deal, RematchAnswer};
-use crate::player::Player;
-use crate::state::AppState;
 
 /// A player's word on a finished match's rematch. Acked with the finished match, or, when this
 /// was the last agreement, with the new match, the player's seats in it and, when it is
 /// private, its invite code.
 pub async fn answer(
-    state: &AppState,
+    rooms: &Rooms,
     player: &Player,
     match_id: MatchId,
     answer: RematchAnswer,
 ) -> ApiResult<Ack> {
-    let rooms = state.rooms();
     let id = player.id;
     let deal: Option<Deal> = rooms
         .ask(match_id, Command::Rematch { player: id, answer })
@@ -34,7 +33,7 @@ pub async fn answer(
     };
     let seats = deal.seats_of(player);
     let invite = deal.spec.invite.clone();
-    let opened = super::start(state, deal.spec, deal.seating).await;
+    let opened = super::start(rooms, deal.spec, deal.seating).await;
     let told = Command::Rematched {
         opened: opened.as_ref().ok().copied(),
     };

@@ -1,13 +1,14 @@
-//! The offers wing in the database (`migrations/*/0005_offers.sql`): whom each player follows,
-//! whom they take challenges from, and the challenges waiting for an answer. A challenge's row
+//! The offers wing in the database (`migrations/*/0005_offers.sql`): the challenges waiting for
+//! an answer (whom each player follows and takes challenges from is the accounts wing's: see
+//! `accounts/follows.rs` and `accounts/settings.rs`). A challenge's row
 //! goes when it ends, so the table holds only those that stand, one per challenger and
 //! challenged at most.
 
-use protocol::{ChallengeId, ChallengePolicy, ClockSpec, PlayerId};
+use protocol::{ChallengeId, ClockSpec, PlayerId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::player::Player;
+use crate::accounts::player::Player;
 use crate::store::{Store, StoreResult, flag, player_from, unique};
 
 /// A challenge as stored, with both players.
@@ -61,13 +62,6 @@ pub struct NewChallenge<'a> {
     pub expires_ms: i64,
 }
 
-fn policy_from(text: &str) -> ChallengePolicy {
-    ChallengePolicy::ALL
-        .into_iter()
-        .find(|p| p.name() == text)
-        .unwrap_or_default()
-}
-
 /// Both players of a challenge, each column prefixed `f_` (from) or `t_` (to).
 const CHALLENGE_COLUMNS: &str = "c.id, c.game, c.variant, c.seat, c.rated, c.takebacks,
     c.clock_base_ms, c.clock_increment_ms, c.clock_per_move, c.two_games, c.expires_ms,
@@ -100,94 +94,6 @@ fn challenge_from(row: &AnyRow) -> sqlx::Result<StoredChallenge> {
 }
 
 impl Store {
-    /// A player others may follow and challenge: one who exists, is not banned and was not
-    /// removed (an idle guest's row stays, nameless, for its old matches).
-    pub async fn reachable_player(&self, id: PlayerId) -> StoreResult<Option<Player>> {
-        let row = sqlx::query(
-            "SELECT id, name, password_hash, guest FROM players
-             WHERE id = $1 AND banned_ms IS NULL AND removed_ms IS NULL",
-        )
-        .bind(id.0)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(|r| player_from(&r, "")).transpose()?)
-    }
-
-    pub async fn challenge_policy(&self, player: PlayerId) -> StoreResult<ChallengePolicy> {
-        let row = sqlx::query("SELECT challenges FROM players WHERE id = $1")
-            .bind(player.0)
-            .fetch_optional(&self.pool)
-            .await?;
-        let text: Option<String> = row.map(|r| r.try_get("challenges")).transpose()?;
-        Ok(text.map(|t| policy_from(&t)).unwrap_or_default())
-    }
-
-    pub async fn set_challenge_policy(
-        &self,
-        player: PlayerId,
-        policy: ChallengePolicy,
-    ) -> StoreResult<()> {
-        sqlx::query("UPDATE players SET challenges = $1 WHERE id = $2")
-            .bind(policy.name())
-            .bind(player.0)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// `follower` follows `followed` from now on (again, changes nothing).
-    pub async fn follow(
-        &self,
-        follower: PlayerId,
-        followed: PlayerId,
-        now_ms: i64,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO follows (follower_id, followed_id, created_ms) VALUES ($1, $2, $3)
-             ON CONFLICT (follower_id, followed_id) DO NOTHING",
-        )
-        .bind(follower.0)
-        .bind(followed.0)
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub async fn unfollow(&self, follower: PlayerId, followed: PlayerId) -> StoreResult<()> {
-        sqlx::query("DELETE FROM follows WHERE follower_id = $1 AND followed_id = $2")
-            .bind(follower.0)
-            .bind(followed.0)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    pub async fn follows(&self, follower: PlayerId, followed: PlayerId) -> StoreResult<bool> {
-        let row = sqlx::query("SELECT 1 FROM follows WHERE follower_id = $1 AND followed_id = $2")
-            .bind(follower.0)
-            .bind(followed.0)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.is_some())
-    }
-
-    /// The accounts a player follows, by name.
-    pub async fn followed_by(&self, follower: PlayerId) -> StoreResult<Vec<Player>> {
-        let rows = sqlx::query(
-            "SELECT p.id, p.name, p.password_hash, p.guest
-             FROM follows f JOIN players p ON p.id = f.followed_id
-             WHERE f.follower_id = $1 AND p.removed_ms IS NULL ORDER BY p.name_key",
-        )
-        .bind(follower.0)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| player_from(r, ""))
-            .collect::<sqlx::Result<_>>()?)
-    }
-
     /// Stores a challenge; `Conflict` when its challenger has one standing to the same player.
     pub async fn create_challenge(&self, new: &NewChallenge<'_>) -> StoreResult<ChallengeId> {
         let row = sqlx::query(

@@ -22,20 +22,35 @@ use protocol::{ErrorCode, MatchId, PlayerId, QueuePool, ServerMessage};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::accounts::player::Player;
 use crate::cluster::wire::Call;
 use crate::cluster::{Cluster, NodeId, Singleton};
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::new_match::Day;
+use crate::matches::registry::Rooms;
 use crate::metrics::QueueSizes;
-use crate::player::Player;
+use crate::shutdown::Shutdown;
 use crate::sockets::{ConnId, Outbox, frame};
-use crate::state::AppState;
 use crate::store::Store;
 use wave::{Waiting, Window};
 
+/// What the queue needs of the server: where ratings and recent seats are read, where matches
+/// open, the other nodes, the stop signal, the AI's accounts and the operator's settings.
+pub struct QueueContext {
+    pub store: Store,
+    pub rooms: Arc<Rooms>,
+    pub cluster: Cluster,
+    pub shutdown: Shutdown,
+    /// The AI's accounts, one per level, level 1 first.
+    pub ai_players: Vec<Player>,
+    pub window: Window,
+    /// The day a correspondence match's clock counts in.
+    pub day: Day,
+}
+
 /// The matchmaking window the operator configured.
-fn window(config: &Config) -> Window {
+pub fn window(config: &Config) -> Window {
     Window {
         initial: config.queue_window,
         per_second: config.queue_window_growth,
@@ -96,14 +111,14 @@ pub struct Queue {
 
 impl Queue {
     /// Starts the queue actor. It stops with the server, once the wave it is on is done.
-    pub fn start(state: AppState) -> Queue {
+    pub fn start(context: QueueContext) -> Queue {
         let (tx, rx) = mpsc::channel(256);
-        let store = state.store().clone();
-        let cluster = state.cluster().clone();
-        let shutdown = state.shutdown().clone();
+        let store = context.store.clone();
+        let cluster = context.cluster.clone();
+        let shutdown = context.shutdown.clone();
         shutdown.spawn_job(
             Matchmaker {
-                state,
+                context,
                 pools: BTreeMap::new(),
                 last_opponent: HashMap::new(),
                 sizes: QueueSizes::default(),
@@ -234,7 +249,7 @@ impl Queue {
 }
 
 struct Matchmaker {
-    state: AppState,
+    context: QueueContext,
     pools: BTreeMap<Pool, Vec<Entry>>,
     last_opponent: HashMap<PlayerId, PlayerId>,
     sizes: QueueSizes,
@@ -243,7 +258,7 @@ struct Matchmaker {
 impl Matchmaker {
     async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
         let mut waves = tokio::time::interval(WAVE_EVERY);
-        let stopping = self.state.shutdown().stopped();
+        let stopping = self.context.shutdown.stopped();
         tokio::pin!(stopping);
         loop {
             tokio::select! {
@@ -337,17 +352,12 @@ impl Matchmaker {
                         last_opponent: self.last_opponent.get(&e.player.id).copied(),
                     })
                     .collect();
-                wave::pair(&waiting, window(self.state.config()))
+                wave::pair(&waiting, self.context.window)
                     .into_iter()
                     .map(|(a, b)| vec![a, b])
                     .collect()
             } else {
-                groups_of(
-                    &entries,
-                    usize::from(pool.seats),
-                    window(self.state.config()),
-                    now,
-                )
+                groups_of(&entries, usize::from(pool.seats), self.context.window, now)
             };
             let mut entries: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
             for group in groups {
@@ -378,7 +388,7 @@ impl Matchmaker {
     /// Opens a match for a group, giving seat 0 to whoever has had it least lately, and tells
     /// every member where to go.
     async fn start_match(&mut self, pool: &Pool, mut members: Vec<Entry>) -> ApiResult<MatchId> {
-        let store = self.state.store();
+        let store = &self.context.store;
         let mut share = Vec::with_capacity(members.len());
         for m in &members {
             let seats = store
@@ -395,13 +405,13 @@ impl Matchmaker {
         });
         let mut seated: Vec<Option<Entry>> = members.drain(..).map(Some).collect();
         let members: Vec<Entry> = order.into_iter().filter_map(|i| seated[i].take()).collect();
-        let spec = pool.new_match(Day(self.state.config().day_ms))?;
+        let spec = pool.new_match(self.context.day)?;
         let seating = members
             .iter()
             .enumerate()
             .map(|(seat, m)| (seat as u8, m.player.clone()))
             .collect();
-        let match_id = self.state.rooms().open(spec, seating).await?;
+        let match_id = self.context.rooms.open(spec, seating).await?;
         if let [a, b] = members.as_slice() {
             self.last_opponent.insert(a.player.id, b.player.id);
             self.last_opponent.insert(b.player.id, a.player.id);
@@ -421,9 +431,9 @@ impl Matchmaker {
     /// Seats a player who waited long enough with AI opponents of similar strength: the level
     /// whose rating in the pool is nearest theirs fills every other seat.
     async fn play_the_ai(&mut self, pool: &Pool, entry: Entry) -> ApiResult<MatchId> {
-        let store = self.state.store();
+        let store = &self.context.store;
         let mut nearest: Option<(f64, Player)> = None;
-        for ai in self.state.ai_players() {
+        for ai in &self.context.ai_players {
             let distance =
                 (store.rating_in(ai.id, &pool.rating_pool()).await? - entry.rating).abs();
             if nearest.as_ref().is_none_or(|(d, _)| distance < *d) {

@@ -5,7 +5,7 @@ use protocol::{MatchId, Series, SeriesGame, SeriesId};
 use sqlx::{AnyConnection, Row};
 
 use super::{Decision, Played, decide, score};
-use crate::player::Player;
+use crate::accounts::player::Player;
 use crate::store::{Store, StoreResult, player_from};
 
 /// A series as stored: its players (game 1's seat order), its games and its status.

@@ -18,6 +18,7 @@
 //! where the last one stopped.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{
@@ -31,14 +32,16 @@ use super::store::{
     Started, StoredEntrant, StoredGame, StoredTournament, TournamentStatus, outcome_name,
 };
 use super::{Entrant, Outcome};
+use crate::accounts::player::{Player, ai_level};
 use crate::cluster::wire::{Call, Wire};
 use crate::cluster::{Cluster, Singleton};
 use crate::error::{ApiError, ApiResult};
 use crate::matches::Command;
 use crate::matches::NewMatch;
-use crate::player::{Player, ai_level};
+use crate::matches::registry::Rooms;
+use crate::shutdown::Shutdown;
 use crate::sockets::{ConnId, Fanout, Outbox, Sockets, frame};
-use crate::state::AppState;
+use crate::store::Store;
 
 enum Request {
     /// The creator starts the tournament now.
@@ -50,31 +53,65 @@ enum Request {
     Poke,
 }
 
+/// What the director needs of the server: the tournaments' storage, where matches open, the
+/// sockets it tells, the other nodes, the stop signal and the operator's settings.
+pub struct TournamentContext {
+    pub store: Store,
+    pub rooms: Arc<Rooms>,
+    pub sockets: Arc<Sockets>,
+    pub cluster: Cluster,
+    pub shutdown: Shutdown,
+    /// How often the director looks at the running tournaments.
+    pub poll: Duration,
+    /// How long a player has to come to a tournament game.
+    pub grace_ms: i64,
+}
+
 /// The handle the REST API and the sockets use.
 /// In a cluster, one node's director runs the tournaments: the others send it what they are
 /// asked.
 #[derive(Clone)]
 pub struct Tournaments {
     tx: mpsc::Sender<Request>,
+    store: Store,
+    sockets: Arc<Sockets>,
     cluster: Cluster,
 }
 
 impl Tournaments {
     /// Starts the director. It stops with the server, once the pass it is on is done.
-    pub fn start(state: AppState) -> Tournaments {
+    pub fn start(context: TournamentContext) -> Tournaments {
         let (tx, rx) = mpsc::channel(64);
-        let cluster = state.cluster().clone();
-        let config = state.config();
-        let shutdown = state.shutdown().clone();
+        let tournaments = Tournaments {
+            tx,
+            store: context.store.clone(),
+            sockets: context.sockets.clone(),
+            cluster: context.cluster.clone(),
+        };
+        let shutdown = context.shutdown.clone();
         let director = Director {
-            poll: Duration::from_millis(config.tournament_poll_ms.max(10)),
-            grace_ms: (config.tournament_no_show_secs * 1000) as i64,
             started_ms: crate::clock::now_ms(),
             checked: HashSet::new(),
-            state,
+            context,
         };
         shutdown.spawn_job(director.run(rx));
-        Tournaments { tx, cluster }
+        tournaments
+    }
+
+    /// A socket follows a tournament: it gets the standings now and after every change.
+    pub async fn watch(&self, id: TournamentId, conn: ConnId, outbox: &Outbox) -> ApiResult<()> {
+        let store = &self.store;
+        let t = store.tournament(id).await?.ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!("there is no tournament {}", id.0),
+            )
+        })?;
+        self.sockets.watch_tournament(id, conn, outbox.clone());
+        let entrants = store.tournament_entrants(id).await?;
+        let games = store.tournament_games(id).await?;
+        let _ = outbox.try_send(frame(&standings_message(&t, &entrants, &games)));
+        Ok(())
     }
 
     /// Closes registration and starts the first round now, on the node whose director runs.
@@ -122,10 +159,7 @@ impl Tournaments {
 }
 
 struct Director {
-    state: AppState,
-    poll: Duration,
-    /// How long a player has to come to a tournament game.
-    grace_ms: i64,
+    context: TournamentContext,
     /// When this director started: after a restart, players get the grace period again.
     started_ms: i64,
     /// Matches whose players have all been checked for a no-show.
@@ -201,35 +235,14 @@ fn standings_message(
     }
 }
 
-/// A socket follows a tournament: it gets the standings now and after every change.
-pub async fn watch(
-    state: &AppState,
-    id: TournamentId,
-    conn: ConnId,
-    outbox: &Outbox,
-) -> ApiResult<()> {
-    let store = state.store();
-    let t = store.tournament(id).await?.ok_or_else(|| {
-        ApiError::new(
-            ErrorCode::NotFound,
-            format!("there is no tournament {}", id.0),
-        )
-    })?;
-    state.sockets().watch_tournament(id, conn, outbox.clone());
-    let entrants = store.tournament_entrants(id).await?;
-    let games = store.tournament_games(id).await?;
-    let _ = outbox.try_send(frame(&standings_message(&t, &entrants, &games)));
-    Ok(())
-}
-
 impl Director {
     async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
         // The first pass waits one period, so that the registry has restored the unfinished
         // matches before the director asks any of their rooms anything.
-        let first = tokio::time::Instant::now() + self.poll;
-        let mut passes = tokio::time::interval_at(first, self.poll);
+        let first = tokio::time::Instant::now() + self.context.poll;
+        let mut passes = tokio::time::interval_at(first, self.context.poll);
         passes.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let stopping = self.state.shutdown().stopped();
+        let stopping = self.context.shutdown.stopped();
         tokio::pin!(stopping);
         loop {
             tokio::select! {
@@ -255,10 +268,10 @@ impl Director {
     /// One look at every tournament that may need something, if this node's director is the
     /// one that runs.
     async fn pass(&mut self) {
-        if !self.state.cluster().leads(Singleton::Director) {
+        if !self.context.cluster.leads(Singleton::Director) {
             return;
         }
-        let store = self.state.store().clone();
+        let store = self.context.store.clone();
         match store.tournaments_due(crate::clock::now_ms()).await {
             Ok(due) => {
                 for id in due {
@@ -284,7 +297,7 @@ impl Director {
     /// Starts a tournament: on its creator's word, or because its time came (`scheduled`: then
     /// too small a field cancels it).
     async fn start(&mut self, id: TournamentId, scheduled: bool) -> ApiResult<()> {
-        let store = self.state.store().clone();
+        let store = self.context.store.clone();
         let t = store.tournament(id).await?.ok_or_else(|| {
             ApiError::new(
                 ErrorCode::NotFound,
@@ -321,7 +334,7 @@ impl Director {
 
     /// Moves a running tournament on as far as its results allow.
     async fn advance(&mut self, id: TournamentId) -> ApiResult<()> {
-        let store = self.state.store().clone();
+        let store = self.context.store.clone();
         let Some(t) = store.tournament(id).await? else {
             return Ok(());
         };
@@ -416,7 +429,7 @@ impl Director {
             let games = store.tournament_games(id).await?;
             let players: Vec<PlayerId> = entrants.iter().map(|e| e.player.id).collect();
             let message = standings_message(&t, &entrants, &games);
-            self.state.sockets().send(
+            self.context.sockets.send(
                 Fanout::Tournament {
                     tournament: id,
                     players,
@@ -472,11 +485,11 @@ impl Director {
         )?
         .in_two_games(t.two_games)?;
         let seating = vec![(0, players[0].clone()), (1, players[1].clone())];
-        let rooms = self.state.rooms();
+        let rooms = &self.context.rooms;
         let mut opening = rooms.opening(spec, seating, true).await?;
         let Some(match_id) = self
-            .state
-            .store()
+            .context
+            .store
             .create_tournament_match(t.id, g.round, g.board, &mut opening)
             .await?
         else {
@@ -499,8 +512,8 @@ impl Director {
         let players = Self::players(entrants, g)?;
         for (seat, player) in players.iter().enumerate() {
             let joined = self
-                .state
-                .rooms()
+                .context
+                .rooms
                 .ask::<Ack>(
                     match_id,
                     Command::Join {
@@ -531,7 +544,7 @@ impl Director {
         players: &[Player; 2],
     ) {
         let seating = players.iter().enumerate().map(|(s, p)| (s as u8, p.id));
-        announce_game(self.state.sockets(), t.id, g.round, match_id, seating);
+        announce_game(&self.context.sockets, t.id, g.round, match_id, seating);
     }
 
     /// Forfeits the human players who have not come to their game within the grace period
@@ -550,7 +563,7 @@ impl Director {
                 .match_created_ms
                 .unwrap_or(g.created_ms)
                 .max(self.started_ms);
-            if now < since + self.grace_ms {
+            if now < since + self.context.grace_ms {
                 continue;
             }
             let humans: Vec<u8> = [g.seat0, seat1]
@@ -566,8 +579,8 @@ impl Director {
                 .collect();
             if !humans.is_empty() {
                 let asked = self
-                    .state
-                    .rooms()
+                    .context
+                    .rooms
                     .ask::<Vec<u8>>(match_id, Command::Forfeit { seats: humans })
                     .await;
                 match asked {

@@ -16,7 +16,7 @@ use super::director::{seeds, slots, standings};
 use super::plan;
 use super::store::{NewTournament, StoredGame, StoredTournament, TournamentStatus};
 use super::{EntrantId, Outcome};
-use crate::auth::Authed;
+use crate::accounts::auth::Authed;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Id};
 use crate::matches::hosted::settle;

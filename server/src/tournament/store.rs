@@ -9,9 +9,9 @@ use sqlx::any::AnyRow;
 
 use super::plan::{self, NewSlot, Slot};
 use super::{Entrant, EntrantId, Outcome};
+use crate::accounts::player::Player;
 use crate::matches::new_match::Opening;
 use crate::matches::store::insert_match;
-use crate::player::Player;
 use crate::ratings;
 use crate::store::{Store, StoreError, StoreResult, unique};
 

@@ -4,12 +4,12 @@
 use protocol::{Ack, CreateMatch, ErrorCode, MatchId, PlayerId};
 
 use super::Rooms;
+use crate::accounts::player::Player;
 use crate::cluster::FIRST_EPOCH;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::command::Command;
 use crate::matches::new_match::{NewMatch, Opening};
 use crate::matches::room::{Room, unrated};
-use crate::player::Player;
 
 impl Rooms {
     /// Creates the match a player asks for and seats them (in every seat for hot-seat play).

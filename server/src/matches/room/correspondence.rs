@@ -1,7 +1,7 @@
 use super::{Phase, Room};
-use crate::player::{Player, ai_level};
+use crate::accounts::player::{Player, ai_level};
+use crate::accounts::vacation::Vacations;
 use crate::sockets::{Fanout, frame};
-use crate::vacation::Vacations;
 use protocol::{MatchEvent, PlayerId, ServerMessage};
 use tokio::time::Instant;
 

@@ -1,9 +1,9 @@
 use super::rematch::{Rematch, rotated};
 use super::{Phase, RESULT_RETRY, Room, forbidden};
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::new_match::Opening;
 use crate::matches::store::Finish;
-use crate::player::Player;
 use crate::series::InSeries;
 use crate::sockets::frame;
 use protocol::{Ack, ErrorCode, MatchEvent, MatchId, MatchResult, PlayerId, ServerMessage};

@@ -1,6 +1,6 @@
 use super::{Phase, Room, unrated};
+use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
-use crate::player::Player;
 use protocol::{Ack, ErrorCode, MatchEvent, PlayerId};
 use tokio::time::Instant;
 

@@ -7,9 +7,9 @@ use protocol::{MatchId, PlayerId, ServerMessage};
 use tokio::time::Instant;
 
 use super::{Alarm, Phase, Room, conflict, forbidden};
+use crate::accounts::player::{Player, ai_level};
 use crate::error::ApiResult;
 use crate::matches::new_match::NewMatch;
-use crate::player::{Player, ai_level};
 use crate::sockets::{Frame, frame};
 
 /// What a player says about a rematch.

@@ -4,7 +4,7 @@
 use tokio::time::Instant;
 
 use super::takeback::Asks;
-use crate::player::{Player, ai_level};
+use crate::accounts::player::{Player, ai_level};
 use engine::ai::Level;
 
 pub(super) struct Seat {

@@ -1,8 +1,8 @@
 use super::rematch::Rematch;
 use super::{Phase, Room, forbidden};
+use crate::accounts::player::Player;
 use crate::chat::rules::{self, ChatText, Role};
 use crate::error::ApiResult;
-use crate::player::Player;
 use crate::sockets::{ConnId, Frame, Outbox, frame};
 use protocol::{Ack, MatchEvent, PlayerId, Seq, ServerMessage};
 use tokio::time::Instant;

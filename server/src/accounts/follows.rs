@@ -1,24 +1,23 @@
-//! The offers wing's REST routes: whom a player follows (and following or not), and the logged-in
-//! player's settings, which say whom they take challenges from. Challenges and rematches
-//! themselves go over the socket, where their players are told of them.
+//! Follows: whom a player follows, over REST and in the database. A player may take challenges
+//! only from the accounts they follow (`offers/`).
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{get, post, put};
+use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, PlayerId, PlayerRef, Settings};
+use protocol::{ErrorBody, ErrorCode, PlayerId, PlayerRef};
 
-use crate::auth::Authed;
+use super::auth::Authed;
+use super::player::Player;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Body, Id};
-use crate::player::Player;
+use crate::extract::Id;
 use crate::state::AppState;
+use crate::store::{Store, StoreResult, player_from};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/players/{id}/follows", get(follows))
         .route("/api/players/{id}/follow", post(follow).delete(unfollow))
-        .route("/api/settings", put(settings))
 }
 
 /// A player who may be followed: one who exists and was neither banned nor removed.
@@ -107,29 +106,70 @@ pub async fn unfollow(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(
-    put,
-    path = "/api/settings",
-    tag = "players",
-    summary = "Change the logged-in player's settings",
-    description = "Whom the player takes challenges from: `everyone`, `followed` (the accounts \
-        they follow) or `nobody`. A player's profile shows it.",
-    security(("bearer" = []), ("cookie" = [])),
-    request_body = Settings,
-    responses(
-        (status = 200, description = "The settings now", body = Settings),
-        (status = 400, description = "`malformed` or `bad_request`: a bad body", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: not logged in", body = ErrorBody),
-    ),
-)]
-pub async fn settings(
-    State(state): State<AppState>,
-    Authed(me): Authed,
-    Body(settings): Body<Settings>,
-) -> ApiResult<Json<Settings>> {
-    state
-        .store()
-        .set_challenge_policy(me.id, settings.challenges)
+impl Store {
+    /// A player others may follow and challenge: one who exists, is not banned and was not
+    /// removed (an idle guest's row stays, nameless, for its old matches).
+    pub async fn reachable_player(&self, id: PlayerId) -> StoreResult<Option<Player>> {
+        let row = sqlx::query(
+            "SELECT id, name, password_hash, guest FROM players
+             WHERE id = $1 AND banned_ms IS NULL AND removed_ms IS NULL",
+        )
+        .bind(id.0)
+        .fetch_optional(&self.pool)
         .await?;
-    Ok(Json(settings))
+        Ok(row.map(|r| player_from(&r, "")).transpose()?)
+    }
+
+    /// `follower` follows `followed` from now on (again, changes nothing).
+    pub async fn follow(
+        &self,
+        follower: PlayerId,
+        followed: PlayerId,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO follows (follower_id, followed_id, created_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (follower_id, followed_id) DO NOTHING",
+        )
+        .bind(follower.0)
+        .bind(followed.0)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn unfollow(&self, follower: PlayerId, followed: PlayerId) -> StoreResult<()> {
+        sqlx::query("DELETE FROM follows WHERE follower_id = $1 AND followed_id = $2")
+            .bind(follower.0)
+            .bind(followed.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn follows(&self, follower: PlayerId, followed: PlayerId) -> StoreResult<bool> {
+        let row = sqlx::query("SELECT 1 FROM follows WHERE follower_id = $1 AND followed_id = $2")
+            .bind(follower.0)
+            .bind(followed.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// The accounts a player follows, by name.
+    pub async fn followed_by(&self, follower: PlayerId) -> StoreResult<Vec<Player>> {
+        let rows = sqlx::query(
+            "SELECT p.id, p.name, p.password_hash, p.guest
+             FROM follows f JOIN players p ON p.id = f.followed_id
+             WHERE f.follower_id = $1 AND p.removed_ms IS NULL ORDER BY p.name_key",
+        )
+        .bind(follower.0)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| player_from(r, ""))
+            .collect::<sqlx::Result<_>>()?)
+    }
 }
