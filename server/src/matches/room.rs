@@ -10,6 +10,7 @@
 mod act;
 mod agreement;
 mod ai;
+mod asks;
 mod correspondence;
 mod finish;
 mod joining;

@@ -3,7 +3,7 @@
 
 use tokio::time::Instant;
 
-use super::takeback::Asks;
+use super::asks::Asks;
 use crate::accounts::player::{Player, ai_level};
 use engine::ai::Level;
 
