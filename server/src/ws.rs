@@ -490,45 +490,7 @@ impl Session {
         let rooms = self.state.rooms();
         let ack = |id: CommandId, ack: Ack| Ok(Some(ServerMessage::Ack { id, ack }));
         match message {
-            ClientMessage::Hello { version } => {
-                if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&version) {
-                    return Err(ApiError::new(
-                        ErrorCode::UnsupportedVersion,
-                        format!(
-                            "this server speaks protocol versions {OLDEST_PROTOCOL_VERSION} to \
-                             {PROTOCOL_VERSION}, not {version}"
-                        ),
-                    ));
-                }
-                // Version 1 had no visitors: every socket had a player, and its `welcome`
-                // always named one. Its clients were refused a socket without a session.
-                if version == 1 && self.login.is_none() {
-                    return Err(ApiError::new(
-                        ErrorCode::Unauthorized,
-                        "protocol version 1 has no visitors: connect with a session token, or say \
-                         hello with version 2 to watch",
-                    ));
-                }
-                self.said_hello = true;
-                if let Some(Login { player, .. }) = &self.login {
-                    let now = crate::clock::now_ms();
-                    self.state.store().touch_player(player.id, now).await?;
-                    // From now on the server may reach this player here (tournament rounds,
-                    // challenges), and is told of the challenges that stand.
-                    let outbox = self.outbox.clone();
-                    if self.state.sockets().register(player.id, self.conn, outbox) {
-                        self.state.cluster().online(player.id, true).await;
-                    }
-                    self.state
-                        .challenges()
-                        .greet(player.id, &self.outbox)
-                        .await?;
-                }
-                Ok(Some(ServerMessage::Welcome {
-                    version,
-                    player: self.login.as_ref().map(|l| l.player.public()),
-                }))
-            }
+            ClientMessage::Hello { version } => self.hello(version).await.map(Some),
             ClientMessage::Ping { nonce } => Ok(Some(ServerMessage::Pong { nonce })),
             ClientMessage::CreateMatch { id, spec } => {
                 let most = self.state.config().open_matches_per_player;
@@ -580,28 +542,7 @@ impl Session {
             | ClientMessage::AskTakeback { .. }
             | ClientMessage::AnswerTakeback { .. }
             | ClientMessage::Abort { .. }
-            | ClientMessage::ClaimWin { .. }) => {
-                let me = self.player()?.id;
-                let command = seat.into_seat_command().map_err(|other| {
-                    ApiError::new(
-                        ErrorCode::BadRequest,
-                        format!("{} is not a seat command", other.type_name()),
-                    )
-                })?;
-                let (id, match_id) = (command.id.clone(), command.match_id);
-                let acting = matches!(command.act, SeatAct::Act { .. });
-                let done = rooms
-                    .ask(
-                        match_id,
-                        Command::Seat {
-                            player: me,
-                            command,
-                        },
-                    )
-                    .await?;
-                self.acked_act |= acting;
-                ack(id, done)
-            }
+            | ClientMessage::ClaimWin { .. }) => self.seat(seat).await,
             ClientMessage::QueueJoin {
                 id,
                 game,
@@ -725,6 +666,71 @@ impl Session {
                 ack(id, Ack::default())
             }
         }
+    }
+
+    /// The socket's first message: the protocol version it speaks, and who it is.
+    async fn hello(&mut self, version: u32) -> ApiResult<ServerMessage> {
+        if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&version) {
+            return Err(ApiError::new(
+                ErrorCode::UnsupportedVersion,
+                format!(
+                    "this server speaks protocol versions {OLDEST_PROTOCOL_VERSION} to \
+                     {PROTOCOL_VERSION}, not {version}"
+                ),
+            ));
+        }
+        // Version 1 had no visitors: every socket had a player, and its `welcome`
+        // always named one. Its clients were refused a socket without a session.
+        if version == 1 && self.login.is_none() {
+            return Err(ApiError::new(
+                ErrorCode::Unauthorized,
+                "protocol version 1 has no visitors: connect with a session token, or say \
+                 hello with version 2 to watch",
+            ));
+        }
+        self.said_hello = true;
+        if let Some(Login { player, .. }) = &self.login {
+            let now = crate::clock::now_ms();
+            self.state.store().touch_player(player.id, now).await?;
+            // From now on the server may reach this player here (tournament rounds,
+            // challenges), and is told of the challenges that stand.
+            let outbox = self.outbox.clone();
+            if self.state.sockets().register(player.id, self.conn, outbox) {
+                self.state.cluster().online(player.id, true).await;
+            }
+            self.state
+                .challenges()
+                .greet(player.id, &self.outbox)
+                .await?;
+        }
+        Ok(ServerMessage::Welcome {
+            version,
+            player: self.login.as_ref().map(|l| l.player.public()),
+        })
+    }
+
+    /// A player's command for one of their seats, to the match's room.
+    async fn seat(&mut self, seat: ClientMessage) -> ApiResult<Option<ServerMessage>> {
+        let me = self.player()?.id;
+        let command = seat.into_seat_command().map_err(|other| {
+            ApiError::new(
+                ErrorCode::BadRequest,
+                format!("{} is not a seat command", other.type_name()),
+            )
+        })?;
+        let (id, match_id) = (command.id.clone(), command.match_id);
+        let acting = matches!(command.act, SeatAct::Act { .. });
+        let done = (self.state.rooms())
+            .ask(
+                match_id,
+                Command::Seat {
+                    player: me,
+                    command,
+                },
+            )
+            .await?;
+        self.acked_act |= acting;
+        Ok(Some(ServerMessage::Ack { id, ack: done }))
     }
 
     /// Follows a match's events on this socket.
