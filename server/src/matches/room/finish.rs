@@ -131,22 +131,14 @@ impl Room {
         if !self.noted(stored)? {
             return Ok(false);
         }
-        self.set_phase(Phase::Over);
-        if let Some(c) = self.clocks.as_mut() {
-            c.follow(&[], Instant::now());
-        }
-        let result = MatchResult {
-            places,
-            reason: reason.into(),
-            ratings: Vec::new(),
-        };
         tracing::info!(reason, "match called off");
-        self.result = Some(result.clone());
         if let Some(seat) = by {
             self.followers.broadcast(|_| MatchEvent::Aborted { seat });
         }
-        self.followers.broadcast(|_| MatchEvent::Finished {
-            result: result.clone(),
+        self.conclude(MatchResult {
+            places,
+            reason: reason.into(),
+            ratings: Vec::new(),
         });
         Ok(true)
     }
@@ -238,21 +230,13 @@ impl Room {
                 return Err(e.into());
             }
         };
-        self.set_phase(Phase::Over);
-        if let Some(c) = self.clocks.as_mut() {
-            c.follow(&[], Instant::now());
-        }
         let (ratings, next_game) =
             finished.map_or((Vec::new(), None), |f| (f.ratings, f.next_game));
-        let result = MatchResult {
+        tracing::info!(reason, ?places, "match finished");
+        self.conclude(MatchResult {
             places,
             reason: reason.to_string(),
             ratings,
-        };
-        tracing::info!(reason, places = ?result.places, "match finished");
-        self.result = Some(result.clone());
-        self.followers.broadcast(|_| MatchEvent::Finished {
-            result: result.clone(),
         });
         if let (Some(game_2), Some(opening)) = (next_game, next) {
             self.series_goes_on(game_2, opening);
@@ -321,5 +305,17 @@ impl Room {
                 self.finish(places, "forfeit").await.map(|()| true)
             }
         }
+    }
+
+    /// The match is over with `result`, stored: its clocks stop, and its followers are told.
+    fn conclude(&mut self, result: MatchResult) {
+        self.set_phase(Phase::Over);
+        if let Some(c) = self.clocks.as_mut() {
+            c.follow(&[], Instant::now());
+        }
+        self.result = Some(result.clone());
+        self.followers.broadcast(|_| MatchEvent::Finished {
+            result: result.clone(),
+        });
     }
 }
