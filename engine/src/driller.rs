@@ -500,11 +500,9 @@ impl Driller {
         self.board.first_unsupported(&self.tokens)
     }
 
-    /// Every move `seat` may choose now; empty unless the seat must act.
+    /// Every move `seat` may choose, `seat` being one that must act now (the contract's
+    /// `legal_actions` checks that).
     pub fn legal_moves(&self, seat: Seat) -> Vec<Move> {
-        if !self.to_act().contains(seat) {
-            return Vec::new();
-        }
         let from = self.tokens[seat.index()].square();
         Move::every().filter(|mv| mv.route(from).is_ok()).collect()
     }
@@ -632,7 +630,7 @@ impl Game for Driller {
             .collect()
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Move> {
+    fn acting_actions(&self, seat: Seat) -> Vec<Move> {
         self.legal_moves(seat)
     }
 

@@ -333,12 +333,8 @@ impl Game for FoxGeese {
             .map_or(SeatSet::EMPTY, |side| SeatSet::single(side.seat()))
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<FoxGeeseAction> {
-        if self.to_act().contains(seat) {
-            self.legal_moves()
-        } else {
-            Vec::new()
-        }
+    fn acting_actions(&self, _seat: Seat) -> Vec<FoxGeeseAction> {
+        self.legal_moves()
     }
 
     // `play` has checked that `seat` is the side to move, and the action's piece is checked

@@ -223,7 +223,17 @@ pub trait Game: Clone + Sized {
     fn to_act(&self) -> SeatSet;
 
     /// Every action `seat` may take now; empty when the seat need not act.
-    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action> {
+        if self.to_act().contains(seat) {
+            self.acting_actions(seat)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Every action `seat` may take, `seat` being one that must act now (in [`Game::to_act`]):
+    /// what [`Game::legal_actions`] gives it, which checks that first.
+    fn acting_actions(&self, seat: Seat) -> Vec<Self::Action>;
 
     /// Applies an action by a seat that is in [`Game::to_act`] of a game that is not over (both
     /// checked by [`Game::play`], which is what callers use). On error nothing changes.

@@ -670,12 +670,8 @@ impl Game for Hanoi {
             .map_or(SeatSet::EMPTY, |colour| SeatSet::single(colour.seat()))
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<HanoiAction> {
-        if self.to_act().contains(seat) {
-            self.legal_moves()
-        } else {
-            Vec::new()
-        }
+    fn acting_actions(&self, _seat: Seat) -> Vec<HanoiAction> {
+        self.legal_moves()
     }
 
     // `play` has checked that `seat` is the one to move, and the stack's owner is checked

@@ -1193,12 +1193,8 @@ impl Game for TowerRace {
         self.actor().map_or(SeatSet::EMPTY, SeatSet::single)
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<TowerRaceAction> {
-        if self.actor() == Some(seat) {
-            self.actions()
-        } else {
-            Vec::new()
-        }
+    fn acting_actions(&self, _seat: Seat) -> Vec<TowerRaceAction> {
+        self.actions()
     }
 
     fn apply(

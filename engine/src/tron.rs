@@ -666,12 +666,8 @@ impl Game for Tron {
         }
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<TronAction> {
-        if self.to_act().contains(seat) {
-            self.legal(seat)
-        } else {
-            Vec::new()
-        }
+    fn acting_actions(&self, seat: Seat) -> Vec<TronAction> {
+        self.legal(seat)
     }
 
     fn apply(

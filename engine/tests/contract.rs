@@ -99,10 +99,7 @@ impl Game for Toy {
         }
     }
 
-    fn legal_actions(&self, s: Seat) -> Vec<Action> {
-        if !self.to_act().contains(s) {
-            return Vec::new();
-        }
+    fn acting_actions(&self, _s: Seat) -> Vec<Action> {
         match self.phase {
             Phase::Committing => (1..=3).map(Action::Commit).collect(),
             Phase::Answering { .. } => {

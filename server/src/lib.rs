@@ -3,7 +3,6 @@
 //! the store (`store.rs`, PostgreSQL or SQLite); ratings are Elo (`ratings.rs`).
 
 pub mod accounts;
-pub mod admin;
 pub mod analysis;
 pub mod chat;
 pub mod clock;
@@ -59,7 +58,6 @@ pub fn app(state: AppState) -> Router {
         router = router.route("/metrics", get(metrics::serve));
     }
     let router = router
-        .merge(admin::routes())
         .merge(accounts::routes())
         .merge(http::routes())
         .merge(matches::http::routes())

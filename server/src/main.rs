@@ -32,7 +32,9 @@ async fn main() -> std::process::ExitCode {
             AdminAction::Grant { name } => (name, true),
             AdminAction::Revoke { name } => (name, false),
         };
-        return match server::admin::set_admin(&config.database_url, name, admin).await {
+        return match server::accounts::moderation::set_admin(&config.database_url, name, admin)
+            .await
+        {
             Ok(done) => {
                 println!("{done}");
                 std::process::ExitCode::SUCCESS

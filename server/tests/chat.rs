@@ -357,7 +357,7 @@ async fn long_bad_and_hurried_messages_are_refused_and_change_nothing() {
 
 /// Makes `session`'s account an admin, as the operator's command does.
 async fn admin(url: &str, session: &Session) {
-    server::admin::set_admin(url, &session.player.name, true)
+    server::accounts::moderation::set_admin(url, &session.player.name, true)
         .await
         .unwrap();
 }

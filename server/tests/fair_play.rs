@@ -682,7 +682,7 @@ async fn a_banned_players_live_matches_are_lost_by_forfeit() {
         let addr = start(&url, &[]).await;
         let (cheat, victim, mut c, mut v) = two_players(addr).await;
         let warden = new_player(addr).await;
-        server::admin::set_admin(&url, &warden.player.name, true)
+        server::accounts::moderation::set_admin(&url, &warden.player.name, true)
             .await
             .unwrap();
         // A rated match both have moved in, the cheater in seat 0; and a match of the

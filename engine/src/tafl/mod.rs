@@ -315,12 +315,8 @@ impl Game for Tafl {
             .map_or(SeatSet::EMPTY, |side| SeatSet::single(seat_of(side)))
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Move> {
-        if self.to_act().contains(seat) {
-            self.legal_moves()
-        } else {
-            Vec::new()
-        }
+    fn acting_actions(&self, _seat: Seat) -> Vec<Move> {
+        self.legal_moves()
     }
 
     fn apply(

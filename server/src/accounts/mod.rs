@@ -9,6 +9,7 @@
 //! - [`follows`]: whom a player follows;
 //! - [`settings`]: whom a player takes challenges from;
 //! - [`mutes`]: whom a player muted in the chat;
+//! - [`moderation`]: admins, bans and the security events they read;
 //! - [`vacation`]: vacations, which stop a player's correspondence clocks (the rule and its
 //!   storage, which the match rooms read), and [`vacation_switch`], its REST routes.
 //!
@@ -17,6 +18,7 @@
 pub mod auth;
 pub mod credentials;
 pub mod follows;
+pub mod moderation;
 pub mod mutes;
 pub mod player;
 pub mod profile;
@@ -39,4 +41,5 @@ pub fn routes() -> Router<AppState> {
         .merge(settings::routes())
         .merge(mutes::routes())
         .merge(vacation_switch::routes())
+        .merge(moderation::routes())
 }

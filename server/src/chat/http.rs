@@ -12,7 +12,7 @@ use protocol::{
 
 use super::rules::{self, Role};
 use crate::accounts::auth::Authed;
-use crate::admin::{admin_only, reason};
+use crate::accounts::moderation::{admin_only, reason};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Id};
 use crate::matches::StoredMatch;

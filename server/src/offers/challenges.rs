@@ -165,17 +165,27 @@ impl Challenges {
         })
     }
 
+    /// The challenge `id`, if it stands now.
+    async fn standing(&self, id: ChallengeId) -> ApiResult<StoredChallenge> {
+        let now = crate::clock::now_ms();
+        let challenge = self.context.store.challenge(id, now).await?;
+        challenge.ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "there is no challenge {}: it was answered, withdrawn, or it expired",
+                    id.0
+                ),
+            )
+        })
+    }
+
     /// The challenged player answers. Accepted, the match opens with both players seated and is
     /// acked with its id and the player's seat; a match that cannot be opened leaves the challenge
     /// standing.
     pub async fn answer(&self, player: &Player, id: ChallengeId, accept: bool) -> ApiResult<Ack> {
         let _one = self.desk.lock().await;
-        let challenge = self
-            .context
-            .store
-            .challenge(id, crate::clock::now_ms())
-            .await?
-            .ok_or_else(|| not_found(id))?;
+        let challenge = self.standing(id).await?;
         if challenge.to.id != player.id {
             let why = match challenge.from.id == player.id {
                 true => "you made this challenge: withdraw it instead",
@@ -224,12 +234,7 @@ impl Challenges {
     /// The challenger takes a challenge back.
     pub async fn withdraw(&self, player: PlayerId, id: ChallengeId) -> ApiResult<Ack> {
         let _one = self.desk.lock().await;
-        let challenge = self
-            .context
-            .store
-            .challenge(id, crate::clock::now_ms())
-            .await?
-            .ok_or_else(|| not_found(id))?;
+        let challenge = self.standing(id).await?;
         if challenge.from.id != player {
             return Err(ApiError::new(
                 ErrorCode::Forbidden,
@@ -277,16 +282,6 @@ impl Challenges {
             self.context.sockets.send(Fanout::Player { player }, frame);
         }
     }
-}
-
-fn not_found(id: ChallengeId) -> ApiError {
-    ApiError::new(
-        ErrorCode::NotFound,
-        format!(
-            "there is no challenge {}: it was answered, withdrawn, or it expired",
-            id.0
-        ),
-    )
 }
 
 /// Ends the challenges whose time is up, each when it comes, until the server stops (in a

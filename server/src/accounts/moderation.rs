@@ -12,8 +12,8 @@ use axum::{Json, Router};
 use protocol::{Ban, ErrorBody, ErrorCode, PlayerId, SecurityEvent};
 use serde::Deserialize;
 
-use crate::accounts::auth::Authed;
-use crate::accounts::player::Player;
+use super::auth::Authed;
+use super::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Body, Id};
 use crate::limits::ClientIp;
