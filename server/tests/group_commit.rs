@@ -233,3 +233,52 @@ async fn an_action_under_a_passed_epoch_is_refused_alone() {
         store.set_live(ids[0], Epoch(2), 20, 5).await.unwrap();
     }
 }
+
+/// However many matches a database has hosted, appending a move finds its match's owner by the
+/// owner's key: a scan of every owner row would make each move cost more as history grows. The
+/// plan is read with 5,000 matches hosted and the statistics up to date, where a join planned
+/// for the whole batch scanned and hashed every owner row.
+#[tokio::test]
+async fn an_append_finds_its_owner_by_key_however_many_matches_were_hosted() {
+    let url = fresh_database(Backend::Postgres).await;
+    let store = Store::connect(&url).await.unwrap();
+    let first = owned_match(&store, NodeId(1)).await;
+    let history = [
+        "INSERT INTO matches (game, variant, seats, rated, private, hotseat, seed, status,
+                              last_seq, created_ms)
+         SELECT game, variant, seats, rated, private, hotseat, seed, 'finished', last_seq,
+                created_ms
+         FROM matches CROSS JOIN generate_series(1, 4999) WHERE id = $1",
+        "INSERT INTO match_owners (match_id, node, epoch)
+         SELECT id, 1, 1 FROM matches WHERE id <> $1",
+    ];
+    for statement in history {
+        common::alter_database(&url, statement, &[first.0]).await;
+    }
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    sqlx::query("ANALYZE").execute(&pool).await.unwrap();
+    let batch: Vec<serde_json::Value> = (0..3)
+        .map(|ply| {
+            serde_json::json!({"match_id": first.0, "epoch": 1, "ply": ply, "seq": ply + 1,
+                                      "seat": 0, "action": "a1-a2", "at_ms": 0})
+        })
+        .collect();
+    let explain = format!("EXPLAIN {}", server::matches::writer::APPEND_ACTIONS);
+    let rows = sqlx::query(sqlx::AssertSqlSafe(explain))
+        .bind(serde_json::to_string(&batch).unwrap())
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    let plan: Vec<String> = rows
+        .iter()
+        .map(|row| sqlx::Row::try_get::<String, _>(row, 0).unwrap())
+        .collect();
+    let plan = plan.join("\n");
+    assert!(!plan.contains("Seq Scan on match_owners"), "{plan}");
+    assert!(
+        plan.contains("Index Scan using match_owners_pkey"),
+        "{plan}"
+    );
+    pool.close().await;
+}

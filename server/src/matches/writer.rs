@@ -218,6 +218,25 @@ impl Writer {
     }
 }
 
+/// The statement that appends a batch of log entries on PostgreSQL, each only while its match
+/// is owned at the entry's epoch. The owner is looked up per entry, by its key, in a lateral
+/// subquery (which the planner cannot flatten, since it locks): joined as a whole, the owners'
+/// table was scanned and hashed once per batch, a cost that grew with every match ever hosted.
+/// Public so that a test can read its plan.
+pub const APPEND_ACTIONS: &str = "WITH v AS (
+         SELECT v.* FROM json_to_recordset($1::json) AS v (match_id BIGINT, epoch BIGINT,
+                ply INTEGER, seq BIGINT, seat INTEGER, action TEXT, clock_ms BIGINT,
+                at_ms BIGINT, command_id TEXT, back_to INTEGER, clocks_ms TEXT)
+         CROSS JOIN LATERAL (
+             SELECT 1 FROM match_owners o
+             WHERE o.match_id = v.match_id AND o.epoch = v.epoch
+             FOR SHARE) owner)
+     INSERT INTO match_actions
+         (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms)
+     SELECT match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms
+     FROM v
+     RETURNING match_id";
+
 /// Writes actions on PostgreSQL (at most one per match: a room waits for each) in one statement.
 /// The match's event count is not touched: an action carries its own event number, and
 /// [`Store::load_match`] takes the larger of the two, which saves a row update per move.
@@ -228,22 +247,10 @@ async fn insert_as_json(conn: &mut sqlx::AnyConnection, batch: &[Append]) -> Sto
     // The batch goes as one JSON parameter, so the statement's text is the same for every
     // batch size: it is prepared once per connection instead of planned for each batch.
     let rows: Vec<&Row> = batch.iter().map(|append| &append.row).collect();
-    let written = sqlx::query(
-        "WITH v AS (
-             SELECT v.* FROM json_to_recordset($1::json) AS v (match_id BIGINT, epoch BIGINT,
-                    ply INTEGER, seq BIGINT, seat INTEGER, action TEXT, clock_ms BIGINT,
-                    at_ms BIGINT, command_id TEXT, back_to INTEGER, clocks_ms TEXT)
-             JOIN match_owners o ON o.match_id = v.match_id AND o.epoch = v.epoch
-             FOR SHARE OF o)
-         INSERT INTO match_actions
-             (match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms)
-         SELECT match_id, ply, seq, seat, action, clock_ms, at_ms, command_id, back_to, clocks_ms
-         FROM v
-         RETURNING match_id",
-    )
-    .bind(serde_json::to_string(&rows).expect("actions serialise"))
-    .fetch_all(conn)
-    .await?;
+    let written = sqlx::query(APPEND_ACTIONS)
+        .bind(serde_json::to_string(&rows).expect("actions serialise"))
+        .fetch_all(conn)
+        .await?;
     let written: Vec<i64> = written
         .iter()
         .map(|r| r.try_get::<i64, _>("match_id"))
