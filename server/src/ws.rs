@@ -720,7 +720,8 @@ impl Session {
         })?;
         let (id, match_id) = (command.id.clone(), command.match_id);
         let acting = matches!(command.act, SeatAct::Act { .. });
-        let done = (self.state.rooms())
+        let rooms = self.state.rooms();
+        let done = rooms
             .ask(
                 match_id,
                 Command::Seat {

@@ -4,7 +4,7 @@
 use protocol::{MatchId, PlayerId, RatingChange};
 use sqlx::Row;
 
-use super::insert_match;
+use super::{Status, insert_match};
 use crate::cluster::store::{Epoch, fence};
 use crate::matches::new_match::Opening;
 use crate::ratings::{self, Rated};
@@ -49,20 +49,12 @@ impl Store {
         } = finish;
         let mut tx = self.pool.begin().await?;
         fence(&mut tx, self.backend(), id, epoch).await?;
-        let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
-        let done = sqlx::query(
-            "UPDATE matches SET status = 'finished', result_places = $1, result_reason = $2,
-                    finished_ms = $3, last_seq = $4
-             WHERE id = $5 AND status IN ('waiting', 'live')",
-        )
-        .bind(&places_json)
-        .bind(reason)
-        .bind(now_ms)
-        .bind(seq as i64)
-        .bind(id.0)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
+        let ending = Ending {
+            status: Status::Finished,
+            places,
+            reason,
+        };
+        if !end(&mut tx, id, ending, seq, now_ms).await? {
             return Ok(None);
         }
         let row = sqlx::query("SELECT game, variant, rated, hotseat FROM matches WHERE id = $1")
@@ -187,20 +179,12 @@ impl Store {
         } = finish;
         let mut tx = self.pool.begin().await?;
         fence(&mut tx, self.backend(), id, epoch).await?;
-        let places_json = serde_json::to_string(places).expect("a list of numbers serialises");
-        let done = sqlx::query(
-            "UPDATE matches SET status = 'aborted', result_places = $4, result_reason = $5,
-                    finished_ms = $1, last_seq = $2
-             WHERE id = $3 AND status IN ('waiting', 'live')",
-        )
-        .bind(now_ms)
-        .bind(seq as i64)
-        .bind(id.0)
-        .bind(places_json)
-        .bind(reason)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
+        let ending = Ending {
+            status: Status::Aborted,
+            places,
+            reason,
+        };
+        if !end(&mut tx, id, ending, seq, now_ms).await? {
             return Ok(false);
         }
         if let Some(series) = series {
@@ -209,4 +193,37 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// How a match that has not ended ends: finished or called off, with its places and why.
+struct Ending<'a> {
+    status: Status,
+    places: &'a [u8],
+    reason: &'a str,
+}
+
+/// Marks a match that has not ended as ended, with its event count: false if it had ended
+/// already.
+async fn end(
+    tx: &mut sqlx::AnyConnection,
+    id: MatchId,
+    ending: Ending<'_>,
+    seq: u64,
+    now_ms: i64,
+) -> StoreResult<bool> {
+    let places = serde_json::to_string(ending.places).expect("a list of numbers serialises");
+    let done = sqlx::query(
+        "UPDATE matches SET status = $1, result_places = $2, result_reason = $3,
+                finished_ms = $4, last_seq = $5
+         WHERE id = $6 AND status IN ('waiting', 'live')",
+    )
+    .bind(ending.status.as_str())
+    .bind(places)
+    .bind(ending.reason)
+    .bind(now_ms)
+    .bind(seq as i64)
+    .bind(id.0)
+    .execute(tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
