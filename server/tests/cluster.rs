@@ -578,7 +578,7 @@ async fn a_paused_owner_cannot_write_after_waking() {
     b.act(&at, 1, &moves[1]).await;
 
     // Node 0 stops for longer than its lease, with a move of alice's waiting in its socket.
-    nodes[0].signal(libc::SIGSTOP);
+    nodes[0].pause().await;
     let match_id = id;
     let waiting_id = stale.fresh_id();
     let waiting = ClientMessage::Act {
@@ -601,7 +601,7 @@ async fn a_paused_owner_cannot_write_after_waking() {
     b.act(&at[1..], 1, &reply).await;
 
     // Node 0 wakes: alice's waiting move must not be written.
-    nodes[0].signal(libc::SIGCONT);
+    nodes[0].resume();
     let answered = stale.answer(&waiting_id).await;
     assert!(
         !matches!(answered, Some(Ok(_))),

@@ -111,8 +111,25 @@ impl ServerProcess {
         assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     }
 
-    /// Sends a signal: SIGSTOP pauses the process, SIGCONT wakes it.
-    pub fn signal(&self, signal: libc::c_int) {
+    /// Pauses the process (SIGSTOP) and returns once every thread of it has stopped. A stop is
+    /// not immediate: the kernel wakes one thread, which then stops the others, and a thread
+    /// already running (on a loaded machine) can go on handling a socket in between.
+    pub async fn pause(&self) {
+        self.signal(libc::SIGSTOP);
+        let tasks = PathBuf::from(format!("/proc/{}/task", self.child.id()));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !every_thread_stopped(&tasks) {
+            assert!(Instant::now() < deadline, "the process did not stop");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    /// Wakes a paused process (SIGCONT).
+    pub fn resume(&self) {
+        self.signal(libc::SIGCONT);
+    }
+
+    fn signal(&self, signal: libc::c_int) {
         let pid = libc::pid_t::try_from(self.child.id()).unwrap();
         // SAFETY: kill only sends a signal to our own child, which we have not reaped yet.
         assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
@@ -141,4 +158,21 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Whether every thread under `/proc/<pid>/task` is in state `T` (stopped by a signal).
+fn every_thread_stopped(tasks: &std::path::Path) -> bool {
+    let Ok(threads) = std::fs::read_dir(tasks) else {
+        return false;
+    };
+    threads.flatten().all(|thread| {
+        std::fs::read_to_string(thread.path().join("stat"))
+            // The state follows the command name, which is in parentheses and may hold spaces.
+            .ok()
+            .and_then(|stat| {
+                stat.rsplit_once(") ")
+                    .map(|(_, rest)| rest.starts_with('T'))
+            })
+            .unwrap_or(false)
+    })
 }
