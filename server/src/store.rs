@@ -138,6 +138,11 @@ pub enum Backend {
     Sqlite,
 }
 
+/// A connection left alone this long is pinged before it is used again, so that one the
+/// database dropped meanwhile (a restart) is replaced instead of failing a statement. Under
+/// load, statements follow each other much faster than this, and are not delayed by a ping.
+pub const PING_AFTER_IDLE: std::time::Duration = std::time::Duration::from_secs(1);
+
 #[derive(Clone, Debug)]
 pub struct Store {
     /// Other modules add their own queries in `impl Store` blocks (tournaments do).
@@ -277,6 +282,18 @@ impl Store {
             .max_connections(match backend {
                 Backend::Postgres => 16,
                 Backend::Sqlite => 1,
+            })
+            // sqlx pings a connection every time it is taken from the pool by default: a round
+            // trip on every statement of a move's path. Only one left idle a while is checked,
+            // as the group-commit writer does with its own.
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= PING_AFTER_IDLE {
+                        conn.ping().await?;
+                    }
+                    Ok(true)
+                })
             })
             // On every connection, not once: the pool replaces idle and old connections.
             .after_connect(move |conn, _| {

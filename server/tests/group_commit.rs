@@ -21,7 +21,10 @@ use server::store::{Store, StoreError};
 /// A match stored and owned by `node` at the first epoch, as a room that opened it would.
 async fn owned_match(store: &Store, node: NodeId) -> MatchId {
     let id = store.create_match(&mut spec()).await.unwrap();
-    assert!(store.claim_unowned(id, node).await.unwrap());
+    assert_eq!(
+        store.claim_unowned(id, node).await.unwrap(),
+        Some(FIRST_EPOCH)
+    );
     id
 }
 

@@ -162,6 +162,13 @@ async fn take_orphans(state: &AppState, live: &[NodeRow]) -> StoreResult<()> {
     let store = state.store();
     let me = state.cluster().node();
     let live_ids: Vec<NodeId> = live.iter().map(|n| n.id).collect();
+    let released = store.release_finished_of_gone(&live_ids).await?;
+    if released > 0 {
+        tracing::info!(
+            matches = released,
+            "cluster: gave up the finished matches of a node that is gone"
+        );
+    }
     let orphans = store.orphaned_matches(&live_ids).await?;
     if orphans.is_empty() {
         return Ok(());

@@ -289,9 +289,9 @@ impl Cluster {
         loop {
             let place = match store.match_owner(id, alive_since()).await? {
                 None => match store.claim_unowned(id, self.node()).await? {
-                    true => Some(Place::Here(FIRST_EPOCH)),
-                    false if store.match_owner(id, 0).await?.is_none() => return Ok(None),
-                    false => None,
+                    Some(epoch) => Some(Place::Here(epoch)),
+                    None if store.match_owner(id, 0).await?.is_none() => return Ok(None),
+                    None => None,
                 },
                 Some(o) if o.node == self.node() => Some(Place::Here(o.epoch)),
                 // What the database says, not this node's view of a second ago: the owner may
@@ -331,10 +331,17 @@ impl Cluster {
         lock(&self.inner.owners).remove(&id);
     }
 
-    /// Takes a match just created on this node, at the first epoch. False if another node
+    /// Takes a match just created on this node, at its first epoch. `None` if another node
     /// took it first (someone asked for it there before its room started here).
-    pub async fn claim_new(&self, id: MatchId) -> StoreResult<bool> {
+    pub async fn claim_new(&self, id: MatchId) -> StoreResult<Option<Epoch>> {
         self.inner.store.claim_unowned(id, self.node()).await
+    }
+
+    /// Gives up a finished match whose room here closed: a finished match leaves no owner row
+    /// behind (the heartbeat reads this node's rows every beat), and whoever opens it next
+    /// takes it at the next epoch.
+    pub async fn release(&self, id: MatchId, epoch: Epoch) -> StoreResult<()> {
+        self.inner.store.release(id, epoch).await
     }
 
     /// Calls another node and waits for its answer.

@@ -20,7 +20,7 @@ pub struct NodeId(pub i64);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Epoch(pub i64);
 
-/// The epoch of a match's first owner.
+/// The epoch of a new match's first owner: one after the `released_epoch` it is stored with.
 pub const FIRST_EPOCH: Epoch = Epoch(1);
 
 /// A node's heartbeat: its time, unless it said it stopped.
@@ -225,19 +225,60 @@ impl Store {
             .map_err(Into::into)
     }
 
-    /// Takes a match nobody owned yet, at the first epoch. False if someone came first, or if
-    /// there is no such match.
-    pub async fn claim_unowned(&self, id: MatchId, node: NodeId) -> StoreResult<bool> {
-        let done = sqlx::query(
+    /// Takes a match nobody owns, at the epoch after the last one it was given up at (the
+    /// first, for a new match), so that no epoch of a match is ever held twice. `None` if
+    /// someone came first, or if there is no such match.
+    pub async fn claim_unowned(&self, id: MatchId, node: NodeId) -> StoreResult<Option<Epoch>> {
+        let row = sqlx::query(
             "INSERT INTO match_owners (match_id, node, epoch)
-             SELECT $1, $2, 1 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1)
-             ON CONFLICT (match_id) DO NOTHING",
+             SELECT id, $2, released_epoch + 1 FROM matches WHERE id = $1
+             ON CONFLICT (match_id) DO NOTHING
+             RETURNING epoch",
         )
         .bind(id.0)
         .bind(node.0)
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok(done.rows_affected() == 1)
+        let epoch = row.map(|r| r.try_get::<i64, _>("epoch")).transpose()?;
+        Ok(epoch.map(Epoch))
+    }
+
+    /// Gives up a finished match owned at `epoch`: its row goes, and the epoch is kept on the
+    /// match for whoever opens it next. Nothing if the match moved meanwhile.
+    pub async fn release(&self, id: MatchId, epoch: Epoch) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let gone = sqlx::query("DELETE FROM match_owners WHERE match_id = $1 AND epoch = $2")
+            .bind(id.0)
+            .bind(epoch.0)
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 1 {
+            sqlx::query("UPDATE matches SET released_epoch = $2 WHERE id = $1")
+                .bind(id.0)
+                .bind(epoch.0)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Gives up the finished matches whose owner is none of `live` (it died with their rooms
+    /// open), as [`Store::release`] does. How many.
+    pub async fn release_finished_of_gone(&self, live: &[NodeId]) -> StoreResult<usize> {
+        let sql = format!(
+            "SELECT o.match_id, o.epoch FROM match_owners o JOIN matches m ON m.id = o.match_id
+             WHERE m.status NOT IN ('waiting', 'live') AND o.node NOT IN ({})",
+            numbers(live.iter().map(|n| n.0))
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .fetch_all(&self.pool)
+            .await?;
+        let left = match_epochs(&rows)?;
+        for (id, epoch) in &left {
+            self.release(*id, *epoch).await?;
+        }
+        Ok(left.len())
     }
 
     /// Takes a match from the owner seen at epoch `seen`, at the next epoch, unless that owner's

@@ -120,7 +120,7 @@ pub struct Rooms {
     running: Running,
     /// Held while a room is loaded from the store, so that two commands for a match whose room
     /// is not running start it once.
-    loading: Mutex<()>,
+    loading: Arc<Mutex<()>>,
     /// Every room task, so that a shutdown waits for each to finish its command.
     tasks: Tracker,
     /// Set by [`Rooms::stop`], under the `running` lock: no room starts after it.
@@ -132,7 +132,7 @@ impl Rooms {
         Rooms {
             ctx,
             running: Running::default(),
-            loading: Mutex::new(()),
+            loading: Arc::default(),
             tasks: Tracker::default(),
             stopped: AtomicBool::new(false),
         }
@@ -155,19 +155,30 @@ impl Rooms {
         let weak = tx.downgrade();
         let entered = self.tasks.enter();
         let registry = self.running.clone();
+        let loading = self.loading.clone();
         let cluster = self.ctx.cluster.clone();
         // Its own span (not the one of the socket that started it): every line it logs names
         // the match.
         let span = tracing::info_span!(parent: None, "match", match_id = id.0);
         tokio::spawn(
             async move {
-                let followers = room
+                let closed = room
                     .run(rx, weak, |commands| registry.close_if_quiet(commands))
                     .await;
+                if closed.release {
+                    // Under the loading lock, and only while no newer room runs here: a
+                    // command that found this room closed may have started another already.
+                    let _loading = loading.lock().await;
+                    if registry.get(id).is_none()
+                        && let Err(e) = cluster.release(id, epoch).await
+                    {
+                        tracing::warn!(error = %e, "could not give up a finished match");
+                    }
+                }
                 registry.forget_ended(id);
                 // Stopped with sockets still following (this node stops, or lost the match):
                 // they follow it again wherever it goes on.
-                cluster.reconnect(followers);
+                cluster.reconnect(closed.followers);
                 drop(entered);
             }
             .instrument(span),

@@ -50,6 +50,14 @@ use agreement::{Agreement, Proposal};
 use rematch::Rematch;
 use seat::Seat;
 
+/// What a room's task leaves when it ends.
+pub struct Closed {
+    /// The sockets that still followed the match: they follow it again wherever it goes on.
+    pub followers: Vec<ConnId>,
+    /// The match is over and this node still owned it: ownership is given up.
+    pub release: bool,
+}
+
 /// How a room reaches the rest of the server.
 #[derive(Clone)]
 pub struct RoomContext {
@@ -204,7 +212,7 @@ impl Room {
         mut commands: mpsc::Receiver<Mail>,
         me: mpsc::WeakSender<Mail>,
         close_if_quiet: impl Fn(&mut mpsc::Receiver<Mail>) -> bool,
-    ) -> Vec<ConnId> {
+    ) -> Closed {
         // A crash between storing a game's final action and storing its result leaves a live
         // match whose game is over: the result is recorded now, once.
         self.finish_by_rules().await;
@@ -241,7 +249,7 @@ impl Room {
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
-                    None => return self.followers.conns(),
+                    None => return self.closed(),
                 },
                 () = timer => match alarm {
                     Some((_, Alarm::Flag)) => self.flag_fell().await,
@@ -256,11 +264,11 @@ impl Room {
             }
             if asleep {
                 tracing::debug!("nobody follows the match: its room sleeps");
-                return Vec::new();
+                return self.closed();
             }
             if self.fenced {
                 tracing::warn!("another node owns the match now: its room stops here");
-                return self.followers.conns();
+                return self.closed();
             }
             if self.phase == Phase::Over && self.followers.is_empty() {
                 // Commands already queued (a sender may have found the room just before it
@@ -269,8 +277,17 @@ impl Room {
                 while let Some(command) = commands.recv().await {
                     self.handle(command).await;
                 }
-                return Vec::new();
+                return self.closed();
             }
+        }
+    }
+
+    /// How the room ended: who still follows it, and whether its match is over and still this
+    /// node's, so that ownership is given up and no row of it stays behind.
+    fn closed(&self) -> Closed {
+        Closed {
+            followers: self.followers.conns(),
+            release: self.phase == Phase::Over && !self.fenced,
         }
     }
 

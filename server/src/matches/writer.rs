@@ -5,11 +5,11 @@
 use protocol::MatchId;
 use sqlx::{AnyPool, Connection, Row as _};
 use tokio::sync::{mpsc, oneshot};
-use tokio::time::{Duration, Instant};
+use tokio::time::Instant;
 
 use super::store::Entry;
 use crate::cluster::store::Epoch;
-use crate::store::{Backend, Store, StoreError, StoreResult};
+use crate::store::{Backend, PING_AFTER_IDLE, Store, StoreError, StoreResult};
 
 /// Where rooms append their accepted actions: a handle on the group-commit writer, which runs
 /// as long as a handle does.
@@ -101,8 +101,9 @@ impl Row {
     }
 }
 
-/// Most actions written in one transaction.
-const MOST_PER_BATCH: usize = 64;
+/// Most actions written in one transaction. Batches are as large as the queue is long, up to
+/// this: the statement's cost is mostly per batch, so a long queue is drained in few commits.
+const MOST_PER_BATCH: usize = 1024;
 
 /// The group-commit writer: takes every action waiting, up to [`MOST_PER_BATCH`], writes them in
 /// one transaction and tells each sender. A few batches are written at once (one [`Writer`]
@@ -178,11 +179,6 @@ enum Writer {
         own: Option<(sqlx::AnyConnection, Instant)>,
     },
 }
-
-/// A writer's connection left alone this long is pinged before its next batch, so that one
-/// the database dropped meanwhile (a restart) is replaced instead of failing a move. Under
-/// load, batches follow each other much faster than this.
-const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// The matches of a batch whose entries were not written: their owner's epoch had passed.
 type Fenced = Vec<i64>;

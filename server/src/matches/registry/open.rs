@@ -5,7 +5,6 @@ use protocol::{Ack, CreateMatch, ErrorCode, MatchId, PlayerId};
 
 use super::Rooms;
 use crate::accounts::player::Player;
-use crate::cluster::FIRST_EPOCH;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::command::Command;
 use crate::matches::new_match::{NewMatch, Opening};
@@ -151,9 +150,9 @@ impl Rooms {
     /// together with something else (the tournament director links it to its game).
     pub async fn start_opened(&self, id: MatchId, opening: Opening) -> ApiResult<MatchId> {
         // Another node may have been asked for the match first and started it from the store.
-        if self.ctx.cluster.claim_new(id).await? {
-            let room = Room::open(id, opening, self.ctx.clone(), FIRST_EPOCH)?;
-            self.start(id, room, FIRST_EPOCH)?;
+        if let Some(epoch) = self.ctx.cluster.claim_new(id).await? {
+            let room = Room::open(id, opening, self.ctx.clone(), epoch)?;
+            self.start(id, room, epoch)?;
         }
         Ok(id)
     }
