@@ -228,10 +228,11 @@ impl fmt::Display for Report {
             if self.stats.round_trips > 0 {
                 writeln!(
                     f,
-                    "latency ms:   p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}",
+                    "latency ms:   p50 {:.3}  p90 {:.3}  p99 {:.3}  p99.9 {:.3}  max {:.3}",
                     self.quantile_ms(0.5),
                     self.quantile_ms(0.9),
                     self.quantile_ms(0.99),
+                    self.quantile_ms(0.999),
                     self.max_ms()
                 )?;
             }
