@@ -13,7 +13,7 @@ use futures_util::future::join_all;
 use protocol::MatchId;
 use server::cluster::{Epoch, FIRST_EPOCH, NodeId};
 use server::matches::new_match::Opening;
-use server::matches::store::StoredTakeback;
+use server::matches::store::{Start, StoredTakeback};
 use server::matches::writer::ActionLog;
 use server::matches::{Entry, NewMatch, StoredAction};
 use server::store::{Store, StoreError};
@@ -228,12 +228,17 @@ async fn an_action_under_a_passed_epoch_is_refused_alone() {
             vec![action(0)]
         );
         // Every other write of a match is fenced the same way.
-        let stale = store.set_live(ids[0], FIRST_EPOCH, 20, 5).await;
+        let start = Start {
+            seq: 20,
+            at_ms: 5,
+            casual: false,
+        };
+        let stale = store.set_live(ids[0], FIRST_EPOCH, &start).await;
         assert!(
             matches!(stale, Err(StoreError::Fenced(_))),
             "{backend:?}: {stale:?}"
         );
-        store.set_live(ids[0], Epoch(2), 20, 5).await.unwrap();
+        store.set_live(ids[0], Epoch(2), &start).await.unwrap();
     }
 }
 

@@ -173,18 +173,6 @@ impl Store {
         Ok(row.try_get::<i64, _>("n")? as u32)
     }
 
-    /// Makes a rated match casual before it starts.
-    pub async fn set_casual(&self, id: MatchId, epoch: Epoch) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
-        fence(&mut tx, self.backend(), id, epoch).await?;
-        sqlx::query("UPDATE matches SET rated = 0 WHERE id = $1")
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// Casual matches without a clock, waiting or being played, in which nothing has happened
     /// since `idle_since_ms`: each with its number of log entries (actions and takebacks), so
     /// that the room can tell whether one came in meanwhile.
@@ -220,7 +208,8 @@ impl Store {
         Ok(id)
     }
 
-    /// Records who sits in a seat, and the match's event count so far.
+    /// Records who sits in a seat, and the match's event count so far; with `start`, the seat
+    /// fills the match, which starts in the same transaction.
     pub async fn take_seat(
         &self,
         id: MatchId,
@@ -228,6 +217,7 @@ impl Store {
         seat: u8,
         player: PlayerId,
         seq: u64,
+        start: Option<&Start>,
     ) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         fence(&mut tx, self.backend(), id, epoch).await?;
@@ -238,35 +228,51 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(unique(|| format!("seat {seat} is taken")))?;
-        sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
-            .bind(seq as i64)
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
+        match start {
+            Some(start) => set_live(&mut tx, id, start).await?,
+            None => {
+                sqlx::query("UPDATE matches SET last_seq = $1 WHERE id = $2")
+                    .bind(seq as i64)
+                    .bind(id.0)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
         tx.commit().await?;
         Ok(())
     }
 
-    pub async fn set_live(
-        &self,
-        id: MatchId,
-        epoch: Epoch,
-        seq: u64,
-        now_ms: i64,
-    ) -> StoreResult<()> {
+    /// Marks a match whose seats are all taken live.
+    pub async fn set_live(&self, id: MatchId, epoch: Epoch, start: &Start) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         fence(&mut tx, self.backend(), id, epoch).await?;
-        sqlx::query(
-            "UPDATE matches SET status = 'live', last_seq = $1, started_ms = $3 WHERE id = $2",
-        )
-        .bind(seq as i64)
-        .bind(id.0)
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await?;
+        set_live(&mut tx, id, start).await?;
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// How a match starts: its event count then, when, and whether it is played casual though
+/// created rated (its players have had their day's rated games against each other).
+pub struct Start {
+    pub seq: u64,
+    pub at_ms: i64,
+    pub casual: bool,
+}
+
+async fn set_live(conn: &mut sqlx::AnyConnection, id: MatchId, start: &Start) -> StoreResult<()> {
+    sqlx::query(
+        "UPDATE matches SET status = 'live', last_seq = $1, started_ms = $3,
+                rated = CASE WHEN $4 = 1 THEN 0 ELSE rated END
+         WHERE id = $2",
+    )
+    .bind(start.seq as i64)
+    .bind(id.0)
+    .bind(start.at_ms)
+    .bind(i32::from(start.casual))
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Inserts a new match with its first players in their seats, live if every seat is taken;

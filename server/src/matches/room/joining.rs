@@ -1,6 +1,7 @@
 use super::{Phase, Room, unrated};
 use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
+use crate::matches::store::Start;
 use protocol::{Ack, ErrorCode, MatchEvent, PlayerId};
 use tokio::time::Instant;
 
@@ -60,17 +61,31 @@ impl Room {
     }
 
     /// Seats a player who joins, persisting first; starts the match when the last seat is
-    /// taken.
+    /// taken (stored in the same transaction as the seat).
     pub(super) async fn take_seat(&mut self, seat: u8, player: Player) -> ApiResult<()> {
         let seq = self.followers.seq() + 1;
-        let stored = self
-            .ctx
-            .store
-            .take_seat(self.id, self.epoch, seat, player.id, seq);
+        let fills = (self.seats.iter().enumerate())
+            .all(|(i, s)| i == usize::from(seat) || s.player.is_some());
+        let start = match fills {
+            true => {
+                let mut players: Vec<PlayerId> = self.players().map(|p| p.id).collect();
+                players.push(player.id);
+                Some(self.starting(&players, seq).await?)
+            }
+            false => None,
+        };
+        let stored = self.ctx.store.take_seat(
+            self.id,
+            self.epoch,
+            seat,
+            player.id,
+            seq,
+            start.as_ref().map(|(start, _)| start),
+        );
         self.noted(stored.await)?;
         self.seated(seat, player);
-        if self.full() {
-            self.start().await?;
+        if let Some((_, unrated)) = start {
+            self.begin(unrated);
             self.follow_vacations().await;
         }
         Ok(())
@@ -89,24 +104,33 @@ impl Room {
         });
     }
 
-    /// Marks a match whose seats are all taken live, persisting first (played casual if its
-    /// players have had their day's rated games against each other).
+    /// Marks a match whose seats are all taken live, persisting first: for a match stored full
+    /// but not started (a crash came in between).
     pub(super) async fn start(&mut self) -> ApiResult<()> {
         let players: Vec<PlayerId> = self.players().map(|p| p.id).collect();
-        let unrated = unrated(&self.ctx, &self.spec, self.in_tournament, &players).await?;
-        if unrated.is_some() {
-            let stored = self.ctx.store.set_casual(self.id, self.epoch).await;
-            self.noted(stored)?;
-        }
-        let events = 1 + u64::from(unrated.is_some());
-        let seq = self.followers.seq() + events;
-        let stored = self
-            .ctx
-            .store
-            .set_live(self.id, self.epoch, seq, crate::clock::now_ms());
+        let (start, unrated) = self.starting(&players, self.followers.seq()).await?;
+        let stored = self.ctx.store.set_live(self.id, self.epoch, &start);
         self.noted(stored.await)?;
         self.begin(unrated);
         Ok(())
+    }
+
+    /// How a match with these players starts after event `seq`: played casual if they have had
+    /// their day's rated games against each other (and why). (`&mut`: a room is `Send`, not
+    /// `Sync`, and this waits on the store.)
+    async fn starting(
+        &mut self,
+        players: &[PlayerId],
+        seq: u64,
+    ) -> ApiResult<(Start, Option<String>)> {
+        let unrated = unrated(&self.ctx, &self.spec, self.in_tournament, players).await?;
+        let start = Start {
+            // Told as one event, or two when it is played casual.
+            seq: seq + 1 + u64::from(unrated.is_some()),
+            at_ms: crate::clock::now_ms(),
+            casual: unrated.is_some(),
+        };
+        Ok((start, unrated))
     }
 
     /// The match starts: its clocks run, and its followers are told (first, if it is played
