@@ -3,6 +3,7 @@
 
 use protocol::{MatchId, PlayerId, RatingChange};
 use sqlx::Row;
+use sqlx::any::AnyRow;
 
 use super::{Status, insert_match};
 use crate::cluster::store::{Epoch, fence};
@@ -54,13 +55,9 @@ impl Store {
             places,
             reason,
         };
-        if !end(&mut tx, id, ending, seq, now_ms).await? {
+        let Some(row) = end(&mut tx, id, ending, seq, now_ms).await? else {
             return Ok(None);
-        }
-        let row = sqlx::query("SELECT game, variant, rated, hotseat FROM matches WHERE id = $1")
-            .bind(id.0)
-            .fetch_one(&mut *tx)
-            .await?;
+        };
         let rated = row.try_get::<i64, _>("rated")? != 0 && row.try_get::<i64, _>("hotseat")? == 0;
         let mut changes = Vec::new();
         if rated {
@@ -184,7 +181,7 @@ impl Store {
             places,
             reason,
         };
-        if !end(&mut tx, id, ending, seq, now_ms).await? {
+        if end(&mut tx, id, ending, seq, now_ms).await?.is_none() {
             return Ok(false);
         }
         if let Some(series) = series {
@@ -202,7 +199,8 @@ struct Ending<'a> {
     reason: &'a str,
 }
 
-/// Marks a match that has not ended as ended, with its event count: false if it had ended
+/// Marks a match that has not ended as ended, with its event count: its game, variant and
+/// whether it was rated (`game`, `variant`, `rated`, `hotseat`), or `None` if it had ended
 /// already.
 async fn end(
     tx: &mut sqlx::AnyConnection,
@@ -210,12 +208,13 @@ async fn end(
     ending: Ending<'_>,
     seq: u64,
     now_ms: i64,
-) -> StoreResult<bool> {
+) -> StoreResult<Option<AnyRow>> {
     let places = serde_json::to_string(ending.places).expect("a list of numbers serialises");
-    let done = sqlx::query(
+    let ended = sqlx::query(
         "UPDATE matches SET status = $1, result_places = $2, result_reason = $3,
                 finished_ms = $4, last_seq = $5
-         WHERE id = $6 AND status IN ('waiting', 'live')",
+         WHERE id = $6 AND status IN ('waiting', 'live')
+         RETURNING game, variant, rated, hotseat",
     )
     .bind(ending.status.as_str())
     .bind(places)
@@ -223,7 +222,7 @@ async fn end(
     .bind(now_ms)
     .bind(seq as i64)
     .bind(id.0)
-    .execute(tx)
+    .fetch_optional(tx)
     .await?;
-    Ok(done.rows_affected() == 1)
+    Ok(ended)
 }
