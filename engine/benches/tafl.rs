@@ -26,10 +26,10 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     (best, result.expect("at least one run"))
 }
 
-/// Perft through the game contract alone: every action `legal_actions` lists is played by
-/// `play` (checked, captures made, endings judged) on a copy of the game, down to the leaves. A
-/// game that has ended is a leaf.
-fn contract_perft<G: Game>(game: &G, depth: u32, rng: &mut MatchRng) -> u64 {
+/// Perft through the game contract alone: every action `legal_actions` lists is tried with
+/// `explore` (checked and played as `play` does, captures made, endings judged, then put back),
+/// down to the leaves. A game that has ended is a leaf.
+fn contract_perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -39,9 +39,10 @@ fn contract_perft<G: Game>(game: &G, depth: u32, rng: &mut MatchRng) -> u64 {
     game.legal_actions(seat)
         .iter()
         .map(|action| {
-            let mut child = game.clone();
-            child.play(seat, action, rng).expect("a legal action");
-            contract_perft(&child, depth - 1, rng)
+            game.explore(seat, action, rng, |next, rng| {
+                contract_perft(next, depth - 1, rng)
+            })
+            .expect("a legal action")
         })
         .sum()
 }
@@ -68,10 +69,10 @@ fn main() {
         "{:<12} {:>5} {:>12} {:>10} {:>12}",
         "variant", "depth", "nodes", "ms", "Mnodes/s"
     );
-    let game = Tafl::preset("copenhagen").expect("preset");
+    let mut game = Tafl::preset("copenhagen").expect("preset");
     for depth in 1..=4 {
         let (time, nodes) = best_of(3, || {
-            contract_perft(&game, depth, &mut MatchRng::from_seed(0))
+            contract_perft(&mut game, depth, &mut MatchRng::from_seed(0))
         });
         let ms = time.as_secs_f64() * 1e3;
         let rate = nodes as f64 / time.as_secs_f64() / 1e6;
