@@ -100,6 +100,27 @@ impl<B: Bits> Board<B> {
                 hostile_when_empty[i] |= throne_bit;
             }
         }
+        let steps: Box<[[Option<Square>; 4]]> = (0..n)
+            .map(|i| Dir::ALL.map(|d| Square::from_index(i).step(d, dim)))
+            .collect();
+        let around = (steps.iter())
+            .map(|next| {
+                next.iter()
+                    .flatten()
+                    .fold(B::EMPTY, |acc, &sq| acc.with(sq))
+            })
+            .collect();
+        // A square's ray is its neighbour and the neighbour's ray, so each direction is filled
+        // from its far side: downwards for north and east, whose neighbours come later.
+        let mut rays = vec![[B::EMPTY; 4]; n].into_boxed_slice();
+        for dir in Dir::ALL {
+            let d = dir.index();
+            let upwards = matches!(dir, Dir::South | Dir::West);
+            for k in 0..n {
+                let i = if upwards { k } else { n - 1 - k };
+                rays[i][d] = steps[i][d].map_or(B::EMPTY, |next| rays[next.index()][d].with(next));
+            }
+        }
         Ok(Board {
             dim,
             all,
@@ -113,31 +134,10 @@ impl<B: Bits> Board<B> {
             passable,
             stoppable,
             hostile_when_empty,
-            steps: (0..n)
-                .map(|i| Dir::ALL.map(|d| Square::from_index(i).step(d, dim)))
-                .collect(),
+            steps,
             coords: (0..n).map(|i| Square::from_index(i).coord(dim)).collect(),
-            rays: (0..n)
-                .map(|i| {
-                    Dir::ALL.map(|d| {
-                        let mut ray = B::EMPTY;
-                        let mut sq = Square::from_index(i);
-                        while let Some(next) = sq.step(d, dim) {
-                            ray = ray.with(next);
-                            sq = next;
-                        }
-                        ray
-                    })
-                })
-                .collect(),
-            around: (0..n)
-                .map(|i| {
-                    Dir::ALL
-                        .iter()
-                        .filter_map(|&d| Square::from_index(i).step(d, dim))
-                        .fold(B::EMPTY, |acc, sq| acc.with(sq))
-                })
-                .collect(),
+            rays,
+            around,
             rules,
         })
     }
@@ -191,6 +191,17 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn back(&self, sq: Square, dir: Dir, distance: u32) -> Square {
         Square::from_index((sq.index() as isize - self.delta(dir) * distance as isize) as usize)
+    }
+
+    /// The direction from `sq` to `next`, a square next to it.
+    #[inline]
+    pub fn direction(&self, sq: Square, next: Square) -> Dir {
+        match next.index() as isize - sq.index() as isize {
+            1 => Dir::East,
+            -1 => Dir::West,
+            d if d > 0 => Dir::North,
+            _ => Dir::South,
+        }
     }
 
     /// Index distance of one step in `dir`.

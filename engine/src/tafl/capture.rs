@@ -121,8 +121,8 @@ impl<B: Bits> Position<B> {
 
     fn custodial_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
         let victim = man_taken_by(side);
-        let victims = self.bits(victim);
-        if (board.around(to) & victims).is_empty() {
+        let men = board.around(to) & self.bits(victim);
+        if men.is_empty() {
             return B::EMPTY;
         }
         let empty = board.all & !self.occupied();
@@ -135,11 +135,8 @@ impl<B: Bits> Position<B> {
         }
         let linnaean = victim == Piece::Defender && board.rules.linnaean;
         let mut captured = B::EMPTY;
-        for dir in Dir::ALL {
-            let Some(man) = board.step(to, dir).filter(|&n| victims.has(n)) else {
-                continue;
-            };
-            let Some(far) = board.step(man, dir) else {
+        for man in men.squares() {
+            let Some(far) = board.step(man, board.direction(to, man)) else {
                 continue;
             };
             if hostile.has(far)
