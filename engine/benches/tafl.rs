@@ -1,6 +1,7 @@
 //! Tafl engine benchmarks: `cargo bench -p engine --bench tafl`.
 //!
-//! Prints perft times at depths 1-4 from the start of Copenhagen, Brandubh and Tablut, and the
+//! Prints perft times at depths 1-4 from the start of Copenhagen, Brandubh and Tablut, perft(4)
+//! of Copenhagen through the game contract alone (what a server or client pays per move), and the
 //! random-playout throughput (games/s, plies/s) of every preset. Each figure is the best of a
 //! few runs, to damp the noise of a shared machine; compare figures within one run.
 
@@ -8,6 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use engine::MatchRng;
+use engine::game::Game;
 use engine::playout::random_playout;
 use engine::tafl::{Tafl, variants};
 
@@ -24,6 +26,27 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     (best, result.expect("at least one run"))
 }
 
+/// Perft through the game contract alone: every action `legal_actions` lists is tried with
+/// `explore` (checked and played as `play` does, captures made, endings judged, then put back),
+/// down to the leaves. A game that has ended is a leaf.
+fn contract_perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let Some(seat) = game.to_act().iter().next() else {
+        return 0;
+    };
+    game.legal_actions(seat)
+        .iter()
+        .map(|action| {
+            game.explore(seat, action, rng, |next, rng| {
+                contract_perft(next, depth - 1, rng)
+            })
+            .expect("a legal action")
+        })
+        .sum()
+}
+
 fn main() {
     println!("perft from the start position (best of 3)");
     println!(
@@ -38,6 +61,25 @@ fn main() {
             let rate = nodes as f64 / time.as_secs_f64() / 1e6;
             println!("{name:<12} {depth:>5} {nodes:>12} {ms:>10.3} {rate:>12.1}");
         }
+    }
+
+    println!();
+    println!("perft through the game contract (best of 3)");
+    println!(
+        "{:<12} {:>5} {:>12} {:>10} {:>12}",
+        "variant", "depth", "nodes", "ms", "Mnodes/s"
+    );
+    let mut game = Tafl::preset("copenhagen").expect("preset");
+    for depth in 1..=4 {
+        let (time, nodes) = best_of(3, || {
+            contract_perft(&mut game, depth, &mut MatchRng::from_seed(0))
+        });
+        let ms = time.as_secs_f64() * 1e3;
+        let rate = nodes as f64 / time.as_secs_f64() / 1e6;
+        println!(
+            "{:<12} {depth:>5} {nodes:>12} {ms:>10.3} {rate:>12.1}",
+            "copenhagen"
+        );
     }
 
     println!();

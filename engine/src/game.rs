@@ -235,6 +235,14 @@ pub trait Game: Clone + Sized {
     /// what [`Game::legal_actions`] gives it, which checks that first.
     fn acting_actions(&self, seat: Seat) -> Vec<Self::Action>;
 
+    /// One of [`Game::acting_actions`] drawn uniformly at random, exactly as
+    /// `rng.choose(&self.acting_actions(seat))` draws it (`None`, drawing nothing, when there is
+    /// none): what a random playout takes. A game that can count its actions and find the one
+    /// drawn without listing them all overrides it.
+    fn random_action(&self, seat: Seat, rng: &mut MatchRng) -> Option<Self::Action> {
+        rng.choose(&self.acting_actions(seat)).cloned()
+    }
+
     /// Applies an action by a seat that is in [`Game::to_act`] of a game that is not over (both
     /// checked by [`Game::play`], which is what callers use). On error nothing changes.
     fn apply(
@@ -267,6 +275,25 @@ pub trait Game: Clone + Sized {
             return Err(PlayError::NotYourTurn(seat));
         }
         self.apply(seat, action, rng).map_err(PlayError::Illegal)
+    }
+
+    /// Plays an action as [`Game::play`] does, lets `visit` look at the game after it (and play
+    /// on from it), then puts the game back as it was: what a search, a perft or a "what if"
+    /// pays per action it tries. The match RNG is not put back; a caller that needs it again
+    /// keeps a copy.
+    ///
+    /// The default plays on a copy. A game that can take its actions back cheaply overrides it
+    /// to play in place and spare the copy.
+    fn explore<R>(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        rng: &mut MatchRng,
+        visit: impl FnOnce(&mut Self, &mut MatchRng) -> R,
+    ) -> Result<R, PlayError<Self::Illegal>> {
+        let mut next = self.clone();
+        next.play(seat, action, rng)?;
+        Ok(visit(&mut next, rng))
     }
 
     fn is_over(&self) -> bool {

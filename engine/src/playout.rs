@@ -32,8 +32,7 @@ pub fn random_playout<G: Game>(
                 finished: true,
             };
         };
-        let actions = game.legal_actions(seat);
-        let Some(action) = chooser.choose(&actions).cloned() else {
+        let Some(action) = game.random_action(seat, chooser) else {
             // A seat that must act but has no action is a bug in the game, not in the caller.
             panic!("{seat} must act but has no legal action");
         };

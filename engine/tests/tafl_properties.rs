@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use engine::MatchRng;
-use engine::game::{Game, Seat, replay};
+use engine::game::{Game, Seat, Viewer, replay};
 use engine::playout::random_playout;
 use engine::tafl::opentafl::{parse_position, print_position};
 use engine::tafl::{Move, Square, Tafl, variants};
@@ -171,5 +171,113 @@ fn perft_from_the_start_positions() {
                 depth + 1
             );
         }
+    }
+}
+
+/// Perft through the game contract alone: every listed action tried with `explore`.
+fn contract_perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let Some(seat) = game.to_act().iter().next() else {
+        return 0;
+    };
+    game.legal_actions(seat)
+        .iter()
+        .map(|action| {
+            game.explore(seat, action, rng, |next, rng| {
+                contract_perft(next, depth - 1, rng)
+            })
+            .unwrap()
+        })
+        .sum()
+}
+
+#[test]
+fn perft_through_the_contract_counts_what_the_bulk_perft_counts() {
+    for (name, counts) in [
+        ("copenhagen", &[116, 6_788, 806_344][..]),
+        ("brandubh", &[40, 960, 39_512, 1_007_392][..]),
+        ("alea-evangelii", &[580, 107_492][..]),
+    ] {
+        let mut game = Tafl::preset(name).unwrap();
+        for (depth, &n) in counts.iter().enumerate() {
+            let depth = depth as u32 + 1;
+            let mut rng = MatchRng::from_seed(0);
+            assert_eq!(game.perft(depth), n, "{name} bulk perft({depth})");
+            assert_eq!(
+                contract_perft(&mut game, depth, &mut rng),
+                n,
+                "{name} contract perft({depth})"
+            );
+        }
+        // Every move tried was taken back.
+        assert!(game.moves().is_empty(), "{name}");
+        assert_eq!(game.hash(), Tafl::preset(name).unwrap().hash(), "{name}");
+    }
+}
+
+/// Two copies of a random game, one of which tries every legal move with `explore` before each
+/// move, stay identical to the end: explore puts back the position, the record, the result and
+/// the history the repetition rule reads (captures and endings among the moves tried).
+#[test]
+fn exploring_every_move_leaves_the_game_as_it_was() {
+    for (name, seeds) in [
+        ("copenhagen", 4),
+        ("brandubh", 4),
+        ("tablut", 4),
+        ("alea-evangelii", 1),
+    ] {
+        for seed in 0..seeds {
+            let mut explored = Tafl::preset(name).unwrap();
+            let mut plain = explored.clone();
+            let (mut rng, mut chooser) = (MatchRng::from_seed(seed), MatchRng::from_seed(!seed));
+            while let Some(seat) = plain.to_act().iter().next() {
+                let moves = explored.legal_actions(seat);
+                let mut endings = 0;
+                for mv in &moves {
+                    endings += explored
+                        .explore(seat, mv, &mut rng, |next, _| usize::from(next.is_over()))
+                        .unwrap();
+                }
+                assert!(endings <= moves.len());
+                assert_eq!(
+                    explored.view(Viewer::Spectator),
+                    plain.view(Viewer::Spectator)
+                );
+                assert_eq!(explored.moves(), plain.moves(), "{name} seed {seed}");
+                assert_eq!(explored.hash(), plain.hash(), "{name} seed {seed}");
+                let mv = *chooser.choose(&moves).unwrap();
+                explored.play(seat, &mv, &mut rng).unwrap();
+                plain.play(seat, &mv, &mut rng).unwrap();
+                assert_eq!(explored.outcome(), plain.outcome(), "{name} seed {seed}");
+            }
+            assert!(explored.is_over());
+        }
+    }
+}
+
+/// A playout's random action is the one drawn from the listed actions with the same draw.
+#[test]
+fn a_random_action_is_the_listed_action_the_same_draw_picks() {
+    for name in variants::NAMES {
+        let mut game = Tafl::preset(name).unwrap();
+        let (mut rng, mut chooser) = (MatchRng::from_seed(7), MatchRng::from_seed(11));
+        let mut twin = chooser.clone();
+        while let Some(seat) = game.to_act().iter().next() {
+            let listed = *twin.choose(&game.legal_actions(seat)).unwrap();
+            let drawn = game.random_action(seat, &mut chooser).unwrap();
+            assert_eq!(drawn, listed, "{name} ply {}", game.moves().len());
+            game.play(seat, &drawn, &mut rng).unwrap();
+        }
+        assert_eq!(
+            game.random_action(Seat::new(0).unwrap(), &mut chooser),
+            None
+        );
+        assert_eq!(
+            chooser.next_u64(),
+            twin.next_u64(),
+            "{name}: nothing drawn at the end"
+        );
     }
 }

@@ -76,13 +76,25 @@ impl<B: Bits> Iterator for SquareIter<B> {
     }
 }
 
+/// Every one-square `u128`, looked up: a shift by a variable amount across two machine words
+/// takes several instructions, and moves and captures make many such sets.
+static SINGLES: [u128; 128] = {
+    let mut singles = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        singles[i] = 1 << i;
+        i += 1;
+    }
+    singles
+};
+
 impl Bits for u128 {
     const EMPTY: Self = 0;
     const CAPACITY: usize = 128;
 
     #[inline]
     fn single(sq: Square) -> Self {
-        1u128 << sq.index()
+        SINGLES[sq.index()]
     }
     #[inline]
     fn shl(self, n: u32) -> Self {

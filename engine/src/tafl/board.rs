@@ -4,7 +4,7 @@
 
 use super::bitboard::Bits;
 use super::rules::{KingStrength, Rules, RulesError};
-use super::square::{Dir, Piece, Square};
+use super::square::{Coord, Dir, Piece, Square};
 
 #[derive(Clone, Debug)]
 pub struct Board<B> {
@@ -29,6 +29,15 @@ pub struct Board<B> {
     stoppable: [B; 3],
     /// Per victim kind: empty special squares hostile to it.
     hostile_when_empty: [B; 3],
+    /// Per square, its neighbour in each direction ([`Dir::index`]) and its coordinates: looked
+    /// up, as computing them divides by the board size, and captures and move checks need them
+    /// on every move.
+    steps: Box<[[Option<Square>; 4]]>,
+    coords: Box<[Coord]>,
+    /// Per square and direction, every square beyond it in that direction up to the edge.
+    rays: Box<[[B; 4]]>,
+    /// Per square, its neighbours.
+    around: Box<[B]>,
 }
 
 impl<B: Bits> Board<B> {
@@ -91,6 +100,27 @@ impl<B: Bits> Board<B> {
                 hostile_when_empty[i] |= throne_bit;
             }
         }
+        let steps: Box<[[Option<Square>; 4]]> = (0..n)
+            .map(|i| Dir::ALL.map(|d| Square::from_index(i).step(d, dim)))
+            .collect();
+        let around = (steps.iter())
+            .map(|next| {
+                next.iter()
+                    .flatten()
+                    .fold(B::EMPTY, |acc, &sq| acc.with(sq))
+            })
+            .collect();
+        // A square's ray is its neighbour and the neighbour's ray, so each direction is filled
+        // from its far side: downwards for north and east, whose neighbours come later.
+        let mut rays = vec![[B::EMPTY; 4]; n].into_boxed_slice();
+        for dir in Dir::ALL {
+            let d = dir.index();
+            let upwards = matches!(dir, Dir::South | Dir::West);
+            for k in 0..n {
+                let i = if upwards { k } else { n - 1 - k };
+                rays[i][d] = steps[i][d].map_or(B::EMPTY, |next| rays[next.index()][d].with(next));
+            }
+        }
         Ok(Board {
             dim,
             all,
@@ -104,6 +134,10 @@ impl<B: Bits> Board<B> {
             passable,
             stoppable,
             hostile_when_empty,
+            steps,
+            coords: (0..n).map(|i| Square::from_index(i).coord(dim)).collect(),
+            rays,
+            around,
             rules,
         })
     }
@@ -128,9 +162,46 @@ impl<B: Bits> Board<B> {
             | self.shift(b, Dir::West)
     }
 
+    /// The neighbour of `sq` (a square of the board) in `dir`, if it is on the board.
     #[inline]
     pub fn step(&self, sq: Square, dir: Dir) -> Option<Square> {
-        sq.step(dir, self.dim)
+        self.steps[sq.index()][dir.index()]
+    }
+
+    /// Every square beyond `sq` (a square of the board) in `dir`, up to the edge.
+    #[inline]
+    pub fn ray(&self, sq: Square, dir: Dir) -> B {
+        self.rays[sq.index()][dir.index()]
+    }
+
+    /// The squares next to `sq`, a square of the board.
+    #[inline]
+    pub fn around(&self, sq: Square) -> B {
+        self.around[sq.index()]
+    }
+
+    /// The coordinates of `sq`, a square of the board.
+    #[inline]
+    pub fn coord(&self, sq: Square) -> Coord {
+        self.coords[sq.index()]
+    }
+
+    /// The square `distance` steps back from `sq` against `dir`: where a move in `dir` that
+    /// ends on `sq` started.
+    #[inline]
+    pub fn back(&self, sq: Square, dir: Dir, distance: u32) -> Square {
+        Square::from_index((sq.index() as isize - self.delta(dir) * distance as isize) as usize)
+    }
+
+    /// The direction from `sq` to `next`, a square next to it.
+    #[inline]
+    pub fn direction(&self, sq: Square, next: Square) -> Dir {
+        match next.index() as isize - sq.index() as isize {
+            1 => Dir::East,
+            -1 => Dir::West,
+            d if d > 0 => Dir::North,
+            _ => Dir::South,
+        }
     }
 
     /// Index distance of one step in `dir`.

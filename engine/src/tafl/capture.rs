@@ -6,7 +6,7 @@ use super::bitboard::Bits;
 use super::board::Board;
 use super::position::Position;
 use super::rules::{KingStrength, Shieldwall};
-use super::square::{Dir, Move, Piece, Side, Square};
+use super::square::{Coord, Dir, Move, Piece, Side, Square};
 
 /// What a move took off the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -16,6 +16,14 @@ pub struct Captures<B> {
     pub king: bool,
 }
 
+/// The kind of man that `side` captures.
+fn man_taken_by(side: Side) -> Piece {
+    match side {
+        Side::Attackers => Piece::Defender,
+        Side::Defenders => Piece::Attacker,
+    }
+}
+
 impl<B: Bits> Position<B> {
     /// Plays a move already checked legal (by [`Position::check_move`] or because it came from
     /// move generation) and removes what it captures.
@@ -23,24 +31,37 @@ impl<B: Bits> Position<B> {
         let piece = self
             .piece_at(mv.from)
             .expect("a legal move starts on a piece");
-        self.remove(piece, mv.from);
-        self.put(piece, mv.to);
+        self.shift_piece(piece, mv.from, mv.to);
         let side = piece.side();
+        // Every capture but a shieldwall completed from afar (`swf:n`) takes a piece next to
+        // the square moved to; most moves have none there and capture nothing.
+        let from_afar = board.rules.shieldwall != Shieldwall::None && !board.rules.shieldwall_flank;
+        let near = board.around(mv.to) & self.side_bits(side.opponent());
+        if near.is_empty() && !from_afar {
+            self.pass_turn();
+            return Captures {
+                men: B::EMPTY,
+                king: false,
+            };
+        }
         let hammers = self.hammers(board, side);
 
         let mut men = B::EMPTY;
         if hammers.has(mv.to) {
             men = self.custodial_captures(board, mv.to, side, hammers);
-            if board.rules.shieldwall != Shieldwall::None {
+            // Under `swf:y` the move brackets the wall along the edge it stands on, next to
+            // the wall's end.
+            if board.rules.shieldwall != Shieldwall::None
+                && (from_afar || ((near & board.edge).any() && board.edge.has(mv.to)))
+            {
                 men |= self.shieldwall_captures(board, mv.to, side, hammers);
             }
         }
-        let king = side == Side::Attackers && self.king_is_captured_by(board, mv.to);
+        let king = side == Side::Attackers
+            && (near & self.king).any()
+            && self.king_is_captured_by(board, mv.to);
 
-        let victim = match side {
-            Side::Attackers => Piece::Defender,
-            Side::Defenders => Piece::Attacker,
-        };
+        let victim = man_taken_by(side);
         for sq in men.squares() {
             self.remove(victim, sq);
         }
@@ -54,6 +75,26 @@ impl<B: Bits> Position<B> {
         Captures { men, king }
     }
 
+    /// Takes back `mv`, the last move played, which captured `captures`, the king from
+    /// `king_before` if it took him: the position is exactly as before, hash included.
+    pub fn unplay(&mut self, mv: Move, captures: &Captures<B>, king_before: Option<Square>) {
+        self.pass_turn();
+        let piece = self
+            .piece_at(mv.to)
+            .expect("the piece that moved stands where it went");
+        self.shift_piece(piece, mv.to, mv.from);
+        let victim = man_taken_by(piece.side());
+        for sq in captures.men.squares() {
+            self.put(victim, sq);
+        }
+        if captures.king {
+            self.put(
+                Piece::King,
+                king_before.expect("a captured king was on the board"),
+            );
+        }
+    }
+
     /// The pieces of `side` that take part in captures: every man, and the king if armed.
     #[inline]
     fn hammers(&self, board: &Board<B>, side: Side) -> B {
@@ -62,30 +103,6 @@ impl<B: Bits> Position<B> {
             Side::Defenders if board.rules.king_armed => self.defenders | self.king,
             Side::Defenders => self.defenders,
         }
-    }
-
-    /// Whether `sq` closes a capture of the man of kind `victim` standing on `victim_sq`.
-    fn hostile(
-        &self,
-        board: &Board<B>,
-        sq: Square,
-        victim: Piece,
-        victim_sq: Square,
-        hammers: B,
-    ) -> bool {
-        if hammers.has(sq) {
-            return true;
-        }
-        if !self.occupied().has(sq) {
-            return board.hostile_when_empty(victim).has(sq);
-        }
-        if board.throne != Some(sq) {
-            return false;
-        }
-        board.rules.throne_hostile.contains(victim)
-            || (victim == Piece::Defender
-                && board.rules.linnaean
-                && self.linnaean_throne(board, victim_sq))
     }
 
     /// Linnaean capture: the king is on the throne and attackers stand on the throne's other
@@ -103,23 +120,29 @@ impl<B: Bits> Position<B> {
     }
 
     fn custodial_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
-        let (victims, victim) = match side {
-            Side::Attackers => (self.defenders, Piece::Defender),
-            Side::Defenders => (self.attackers, Piece::Attacker),
-        };
+        let victim = man_taken_by(side);
+        let men = board.around(to) & self.bits(victim);
+        if men.is_empty() {
+            return B::EMPTY;
+        }
+        let empty = board.all & !self.occupied();
+        // The squares that close a capture of any man of kind `victim`, but for the Linnaean
+        // throne, which depends on where the man stands.
+        let occupied_throne = board.throne.filter(|&t| !empty.has(t));
+        let mut hostile = hammers | (empty & board.hostile_when_empty(victim));
+        if board.rules.throne_hostile.contains(victim) {
+            hostile |= occupied_throne.map_or(B::EMPTY, B::single);
+        }
+        let linnaean = victim == Piece::Defender && board.rules.linnaean;
         let mut captured = B::EMPTY;
-        for dir in Dir::ALL {
-            let Some(n) = board.step(to, dir) else {
+        for man in men.squares() {
+            let Some(far) = board.step(man, board.direction(to, man)) else {
                 continue;
             };
-            if !victims.has(n) {
-                continue;
-            }
-            let Some(far) = board.step(n, dir) else {
-                continue;
-            };
-            if self.hostile(board, far, victim, n, hammers) {
-                captured = captured.with(n);
+            if hostile.has(far)
+                || (linnaean && occupied_throne == Some(far) && self.linnaean_throne(board, man))
+            {
+                captured = captured.with(man);
             }
         }
         captured
@@ -174,7 +197,7 @@ impl<B: Bits> Position<B> {
         let dim = board.dim;
         let last = dim - 1;
         let victims = self.side_bits(side.opponent());
-        let (tf, tr) = (to.file(dim), to.rank(dim));
+        let Coord { file: tf, rank: tr } = board.coord(to);
         let corner_brackets = board.rules.shieldwall == Shieldwall::Strong;
         let mut captured = B::EMPTY;
         let d = usize::from(dim);

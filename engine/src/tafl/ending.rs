@@ -130,8 +130,19 @@ impl<B: Bits> Position<B> {
     /// defenders hold can reach an edge square without passing an attacker.
     pub fn is_encircled(&self, board: &Board<B>) -> bool {
         let defenders = self.side_bits(Side::Defenders);
-        let reach = flood(board, defenders, board.all & !self.attackers);
-        (reach & board.edge).is_empty()
+        let within = board.all & !self.attackers;
+        // The fill stops as soon as it touches the edge: usually after a step or two.
+        let mut reach = defenders;
+        loop {
+            if (reach & board.edge).any() {
+                return false;
+            }
+            let next = (reach | board.neighbours(reach)) & within;
+            if next == reach {
+                return true;
+            }
+            reach = next;
+        }
     }
 }
 

@@ -10,13 +10,22 @@ use super::ending::{Reason, Verdict};
 use super::movegen::IllegalMove;
 use super::position::Position;
 use super::rules::Repetition;
-use super::square::{Move, Side};
+use super::square::{Move, Side, Square};
+use crate::rng::MatchRng;
 
-/// One move of the record with what it captured.
+/// One move of the record with what it captured, and what taking it back needs besides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Played<B> {
     pub mv: Move,
     pub captures: Captures<B>,
+    /// The king's square before the move, to put him back if it took him.
+    king_before: Option<Square>,
+}
+
+impl<B: Bits> Played<B> {
+    fn captured(&self) -> bool {
+        self.captures.men.any() || self.captures.king
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -82,13 +91,22 @@ impl<B: Bits> TaflGame<B> {
         self.position.legal_moves(&self.board)
     }
 
+    /// A uniformly random legal move, the one `rng.choose(&self.legal_moves())` would draw.
+    pub fn random_move(&self, rng: &mut MatchRng) -> Option<Move> {
+        if self.verdict.is_some() {
+            return None;
+        }
+        self.position.random_move(&self.board, rng)
+    }
+
     /// Checks and plays one move, then judges whether it ended the game.
-    pub fn play(&mut self, mv: Move) -> Result<Played<B>, IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if self.verdict.is_some() {
             return Err(IllegalMove::GameOver);
         }
         let piece = self.position.check_move(&self.board, mv)?;
         let mover = piece.side();
+        let king_before = self.position.king_square();
         let captures = self.position.play(&self.board, mv);
         if captures.men.any() || captures.king {
             self.history.clear();
@@ -98,9 +116,40 @@ impl<B: Bits> TaflGame<B> {
             .position
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
-        let played = Played { mv, captures };
-        self.record.push(played);
-        Ok(played)
+        self.record.push(Played {
+            mv,
+            captures,
+            king_before,
+        });
+        Ok(())
+    }
+
+    /// Takes back the last move played, if any: the game is exactly as it was before it.
+    pub fn undo(&mut self) {
+        let Some(played) = self.record.pop() else {
+            return;
+        };
+        (self.position).unplay(played.mv, &played.captures, played.king_before);
+        // A move is played only while the game is on.
+        self.verdict = None;
+        if played.captured() {
+            self.history = self.history_since_capture();
+        } else {
+            self.history.pop();
+        }
+    }
+
+    /// The hashes of the positions since the last capture, read back from the record: what a
+    /// capture cleared, when it is taken back.
+    fn history_since_capture(&self) -> Vec<u64> {
+        let mut position = self.position;
+        let mut hashes = vec![position.hash()];
+        for played in self.record.iter().rev().take_while(|p| !p.captured()) {
+            position.unplay(played.mv, &played.captures, played.king_before);
+            hashes.push(position.hash());
+        }
+        hashes.reverse();
+        hashes
     }
 
     /// Applies the repetition rule when the current position has now occurred three times.

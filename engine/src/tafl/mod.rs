@@ -35,7 +35,7 @@ pub use square::{Coord, Dir, Move, Piece, Side, Square};
 
 use crate::ai::{Analysis, Budget};
 use crate::catalog::{Catalog, CatalogError, Insights, Route, Threatened, check_variant};
-use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::game::{Game, Outcome, PlayError, Seat, SeatSet, Viewer};
 use crate::rng::MatchRng;
 use board::Board;
 use game::TaflGame;
@@ -161,12 +161,27 @@ impl Tafl {
 
     /// Checks and plays one move.
     pub fn play_move(&mut self, mv: Move) -> Result<MoveReport, IllegalMove> {
-        let played = match &mut self.inner {
-            BySize::Small(g) => report(&g.play(mv)?),
-            BySize::Large(g) => report(&g.play(mv)?),
+        self.advance(mv)?;
+        Ok(with_game!(self, g => report(g.record().last().expect("a move was just played"))))
+    }
+
+    /// Checks and plays one move, reporting nothing (a report lists the captures).
+    fn advance(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        match &mut self.inner {
+            BySize::Small(g) => g.play(mv)?,
+            BySize::Large(g) => g.play(mv)?,
         };
         self.outcome = self.verdict().map(outcome_of);
-        Ok(played)
+        Ok(())
+    }
+
+    /// Takes back the last move played, if any.
+    fn undo(&mut self) {
+        match &mut self.inner {
+            BySize::Small(g) => g.undo(),
+            BySize::Large(g) => g.undo(),
+        }
+        self.outcome = None;
     }
 
     /// The current position.
@@ -182,6 +197,11 @@ impl Tafl {
     /// The side whose turn it is in the current position (also after the game has ended).
     pub fn turn(&self) -> Side {
         with_game!(self, g => g.position().turn())
+    }
+
+    /// How many moves have been played.
+    pub fn plies(&self) -> usize {
+        with_game!(self, g => g.record().len())
     }
 
     /// Every move played so far.
@@ -319,13 +339,35 @@ impl Game for Tafl {
         self.legal_moves()
     }
 
+    fn random_action(&self, _seat: Seat, rng: &mut MatchRng) -> Option<Move> {
+        with_game!(self, g => g.random_move(rng))
+    }
+
     fn apply(
         &mut self,
         _seat: Seat,
         action: &Move,
         _rng: &mut MatchRng,
     ) -> Result<(), IllegalMove> {
-        self.play_move(*action).map(|_| ())
+        self.advance(*action)
+    }
+
+    /// Plays in place and takes the move back: a copy would copy the whole record.
+    fn explore<R>(
+        &mut self,
+        seat: Seat,
+        action: &Move,
+        rng: &mut MatchRng,
+        visit: impl FnOnce(&mut Tafl, &mut MatchRng) -> R,
+    ) -> Result<R, PlayError<IllegalMove>> {
+        let plies = self.plies();
+        self.play(seat, action, rng)?;
+        let result = visit(self, rng);
+        // `visit` may have played on: take back everything since.
+        while self.plies() > plies {
+            self.undo();
+        }
+        Ok(result)
     }
 
     fn outcome(&self) -> Option<&Outcome> {
@@ -337,7 +379,7 @@ impl Game for Tafl {
         TaflView {
             position: opentafl::print_position(&self.layout()),
             to_move: self.to_move(),
-            plies: with_game!(self, g => g.record().len()),
+            plies: self.plies(),
             last_move: last
                 .as_ref()
                 .map(|m| opentafl::print_move(m.mv, &m.captured, self.dim())),

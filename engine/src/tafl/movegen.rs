@@ -11,7 +11,8 @@ use std::ops::ControlFlow;
 use super::bitboard::Bits;
 use super::board::Board;
 use super::position::Position;
-use super::square::{Coord, Dir, Move, Piece, Side, Square};
+use super::square::{Coord, Dir, Move, Piece, Side};
+use crate::rng::MatchRng;
 
 /// Why a move is not legal in a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,41 +91,66 @@ fn piece_name(piece: Piece) -> &'static str {
 }
 
 impl<B: Bits> Position<B> {
-    /// Calls `visit(dir, distance, destinations)` for every non-empty set of destinations of the
-    /// side to move, until `visit` breaks.
+    /// The pieces of the side to move by kind, in the order moves are listed.
+    fn groups(&self) -> [(B, Piece); 2] {
+        match self.turn {
+            Side::Attackers => [(self.attackers, Piece::Attacker), (B::EMPTY, Piece::King)],
+            Side::Defenders => [(self.defenders, Piece::Defender), (self.king, Piece::King)],
+        }
+    }
+
+    /// Slides every piece of `pieces` (all of kind `kind`) in `dir` over the `empty` squares:
+    /// calls `visit(distance, destinations)` for every non-empty set of destinations, nearest
+    /// first, until `visit` breaks.
+    fn slide(
+        &self,
+        board: &Board<B>,
+        empty: B,
+        (pieces, kind): (B, Piece),
+        dir: Dir,
+        mut visit: impl FnMut(u32, B) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let pass = board.passable(kind);
+        let stop = board.stoppable(kind);
+        let enter = empty & (pass | stop);
+        let limit = board.rules.speed[kind.index()].map_or(u32::MAX, u32::from);
+        let mut front = pieces;
+        let mut distance = 0;
+        while distance < limit {
+            let reached = board.shift(front, dir) & enter;
+            if reached.is_empty() {
+                break;
+            }
+            distance += 1;
+            let destinations = reached & stop;
+            if destinations.any() {
+                visit(distance, destinations)?;
+            }
+            front = reached & pass;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Calls `visit(kind, dir, distance, destinations)` for every non-empty set of destinations
+    /// of the side to move, in the order moves are listed, until `visit` breaks.
     fn sweep(
         &self,
         board: &Board<B>,
-        mut visit: impl FnMut(Dir, u32, B) -> ControlFlow<()>,
+        mut visit: impl FnMut(Piece, Dir, u32, B) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let empty = board.all & !self.occupied();
-        let groups = match self.turn {
-            Side::Attackers => [(self.attackers, Piece::Attacker), (B::EMPTY, Piece::King)],
-            Side::Defenders => [(self.defenders, Piece::Defender), (self.king, Piece::King)],
-        };
-        for (pieces, kind) in groups {
+        for (pieces, kind) in self.groups() {
             if pieces.is_empty() {
                 continue;
             }
-            let pass = board.passable(kind);
-            let stop = board.stoppable(kind);
-            let enter = empty & (pass | stop);
-            let limit = board.rules.speed[kind.index()].map_or(u32::MAX, u32::from);
             for dir in Dir::ALL {
-                let mut front = pieces;
-                let mut distance = 0;
-                while distance < limit {
-                    let reached = board.shift(front, dir) & enter;
-                    if reached.is_empty() {
-                        break;
-                    }
-                    distance += 1;
-                    let destinations = reached & stop;
-                    if destinations.any() {
-                        visit(dir, distance, destinations)?;
-                    }
-                    front = reached & pass;
-                }
+                self.slide(
+                    board,
+                    empty,
+                    (pieces, kind),
+                    dir,
+                    |distance, destinations| visit(kind, dir, distance, destinations),
+                )?;
             }
         }
         ControlFlow::Continue(())
@@ -132,11 +158,12 @@ impl<B: Bits> Position<B> {
 
     /// Appends every legal move of the side to move to `out`.
     pub fn legal_moves_into(&self, board: &Board<B>, out: &mut Vec<Move>) {
-        let _ = self.sweep(board, |dir, distance, destinations| {
-            let back = board.delta(dir) * distance as isize;
+        let _ = self.sweep(board, |_, dir, distance, destinations| {
             for to in destinations.squares() {
-                let from = Square::from_index((to.index() as isize - back) as usize);
-                out.push(Move { from, to });
+                out.push(Move {
+                    from: board.back(to, dir, distance),
+                    to,
+                });
             }
             ControlFlow::Continue(())
         });
@@ -148,19 +175,105 @@ impl<B: Bits> Position<B> {
         out
     }
 
-    /// How many legal moves the side to move has, without listing them.
-    pub fn count_moves(&self, board: &Board<B>) -> u64 {
-        let mut n = 0u64;
-        let _ = self.sweep(board, |_, _, destinations| {
-            n += u64::from(destinations.count());
+    /// Every destination of the side to move, by kind of piece and direction. Along one
+    /// direction no two pieces reach the same square (the nearer one stands in the farther
+    /// one's way), so each set's size is the number of those moves.
+    fn destinations(&self, board: &Board<B>) -> [[B; 4]; 3] {
+        let mut reached = [[B::EMPTY; 4]; 3];
+        let _ = self.sweep(board, |kind, dir, _, destinations| {
+            reached[kind.index()][dir.index()] |= destinations;
             ControlFlow::Continue(())
         });
-        n
+        reached
+    }
+
+    /// How many legal moves the side to move has, without listing them.
+    pub fn count_moves(&self, board: &Board<B>) -> u64 {
+        let reached = self.destinations(board);
+        reached.iter().flatten().map(|b| u64::from(b.count())).sum()
+    }
+
+    /// A uniformly random legal move, the one `rng.choose(&self.legal_moves(board))` would
+    /// draw, found without listing the others: the draw picks a kind and direction by their
+    /// counts, then the move among that slide's destinations.
+    pub fn random_move(&self, board: &Board<B>, rng: &mut MatchRng) -> Option<Move> {
+        let reached = self.destinations(board);
+        let count: u64 = reached.iter().flatten().map(|b| u64::from(b.count())).sum();
+        if count == 0 {
+            return None;
+        }
+        let mut left = rng.below(count);
+        let empty = board.all & !self.occupied();
+        for (pieces, kind) in self.groups() {
+            for dir in Dir::ALL {
+                let here = u64::from(reached[kind.index()][dir.index()].count());
+                if left >= here {
+                    left -= here;
+                    continue;
+                }
+                let mut found = None;
+                let _ = self.slide(
+                    board,
+                    empty,
+                    (pieces, kind),
+                    dir,
+                    |distance, destinations| {
+                        let count = u64::from(destinations.count());
+                        if left >= count {
+                            left -= count;
+                            return ControlFlow::Continue(());
+                        }
+                        let to = destinations.squares().nth(left as usize).expect("counted");
+                        found = Some(Move {
+                            from: board.back(to, dir, distance),
+                            to,
+                        });
+                        ControlFlow::Break(())
+                    },
+                );
+                return found;
+            }
+        }
+        unreachable!("the draw is below the count of moves")
     }
 
     pub fn has_moves(&self, board: &Board<B>) -> bool {
-        self.sweep(board, |_, _, _| ControlFlow::Break(()))
-            .is_break()
+        // Almost always a piece has an empty square next to it that it may stop on (every
+        // speed limit allows a step); the sweep settles the rest.
+        let empty = board.all & !self.occupied();
+        let steps = |pieces: B, kind: Piece| {
+            (board.neighbours(pieces) & empty & board.stoppable(kind)).any()
+        };
+        let next_door = match self.turn {
+            Side::Attackers => steps(self.attackers, Piece::Attacker),
+            Side::Defenders => {
+                steps(self.defenders, Piece::Defender) || steps(self.king, Piece::King)
+            }
+        };
+        next_door
+            || self
+                .sweep(board, |_, _, _, _| ControlFlow::Break(()))
+                .is_break()
+    }
+
+    /// The first square in the way of `mv`, a straight move that has one: occupied, or one
+    /// that `piece` may not pass.
+    fn obstacle(&self, board: &Board<B>, mv: Move, dir: Dir, piece: Piece) -> IllegalMove {
+        let occupied = self.occupied();
+        let mut sq = mv.from;
+        while let Some(next) = board.step(sq, dir) {
+            sq = next;
+            if occupied.has(sq) {
+                return IllegalMove::Blocked(board.coord(sq));
+            }
+            if sq != mv.to && !board.passable(piece).has(sq) {
+                return IllegalMove::CannotPass {
+                    piece,
+                    square: board.coord(sq),
+                };
+            }
+        }
+        unreachable!("the path of {mv:?} has an obstacle")
     }
 
     /// Checks one move and says exactly what is wrong with it; returns the moving piece.
@@ -170,7 +283,7 @@ impl<B: Bits> Position<B> {
         if mv.from.index() >= size || mv.to.index() >= size {
             return Err(IllegalMove::OffBoard);
         }
-        let (from, to) = (mv.from.coord(dim), mv.to.coord(dim));
+        let (from, to) = (board.coord(mv.from), board.coord(mv.to));
         let piece = self.piece_at(mv.from).ok_or(IllegalMove::NoPiece(from))?;
         if piece.side() != self.turn {
             return Err(IllegalMove::NotYourPiece {
@@ -194,22 +307,12 @@ impl<B: Bits> Position<B> {
                 return Err(IllegalMove::TooFar { piece, limit });
             }
         }
-        let occupied = self.occupied();
-        let mut sq = mv.from;
-        while let Some(next) = board.step(sq, dir) {
-            sq = next;
-            if occupied.has(sq) {
-                return Err(IllegalMove::Blocked(sq.coord(dim)));
-            }
-            if sq == mv.to {
-                break;
-            }
-            if !board.passable(piece).has(sq) {
-                return Err(IllegalMove::CannotPass {
-                    piece,
-                    square: sq.coord(dim),
-                });
-            }
+        // The squares passed and the one stopped on, checked at once; the walk below only runs
+        // to name what is in the way.
+        let path = board.ray(mv.from, dir) & !board.ray(mv.to, dir);
+        let impassable = path.without(mv.to) & !board.passable(piece);
+        if (path & self.occupied()).any() || impassable.any() {
+            return Err(self.obstacle(board, mv, dir, piece));
         }
         if !board.stoppable(piece).has(mv.to) {
             return Err(IllegalMove::CannotStop { piece, square: to });

@@ -89,8 +89,18 @@ impl<B: Bits> Position<B> {
         self.attackers | self.defenders | self.king
     }
 
+    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        Piece::ALL.into_iter().find(|&p| self.bits(p).has(sq))
+        let b = B::single(sq);
+        if (self.attackers & b).any() {
+            Some(Piece::Attacker)
+        } else if (self.defenders & b).any() {
+            Some(Piece::Defender)
+        } else if (self.king & b).any() {
+            Some(Piece::King)
+        } else {
+            None
+        }
     }
 
     #[inline]
@@ -112,6 +122,13 @@ impl<B: Bits> Position<B> {
     pub(super) fn remove(&mut self, piece: Piece, sq: Square) {
         *self.bits_mut(piece) &= !B::single(sq);
         self.hash ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// Moves `piece` from `from` to `to`, an empty square.
+    #[inline]
+    pub(super) fn shift_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        *self.bits_mut(piece) ^= B::single(from) | B::single(to);
+        self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
     }
 
     /// Hands the move to the other side.

@@ -95,6 +95,11 @@ impl Dir {
         }
     }
 
+    /// Index into per-direction tables, in the order of [`Dir::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     pub const fn opposite(self) -> Dir {
         match self {
             Dir::North => Dir::South,
