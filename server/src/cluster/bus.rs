@@ -222,7 +222,7 @@ fn pack(lines: Vec<(String, String)>) -> Vec<(String, String)> {
     let mut open: HashMap<String, usize> = HashMap::new();
     for (channel, line) in lines {
         match channel == ALL {
-            true => open.clear(),
+            true => open.retain(|open, _| open == ALL),
             false => {
                 open.remove(ALL);
             }
