@@ -77,6 +77,7 @@ async fn a_node_gone_for_a_day_is_forgotten_once_nothing_refers_to_it() {
                 .claim_unowned(finished, owned_a_finished_match)
                 .await
                 .unwrap()
+                .is_some()
         );
         common::alter_database(
             &url,
@@ -85,7 +86,13 @@ async fn a_node_gone_for_a_day_is_forgotten_once_nothing_refers_to_it() {
         )
         .await;
         let live = store.create_match(&mut opening()).await.unwrap();
-        assert!(store.claim_unowned(live, owns_a_live_match).await.unwrap());
+        assert!(
+            store
+                .claim_unowned(live, owns_a_live_match)
+                .await
+                .unwrap()
+                .is_some()
+        );
         assert!(
             store
                 .claim_singleton("queue", None, holds_a_job)
