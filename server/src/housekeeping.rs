@@ -2,7 +2,8 @@
 //! removed (their finished matches stay, under an anonymous name), and casual matches without a
 //! clock in which nothing has happened for `--idle-match-mins` are called off (reason `idle`),
 //! so that abandoned games do not pile up among the live ones. Also forgotten: failed logins
-//! long past, messages between nodes long read, and commands' acks kept for resends. In a cluster, one node does it.
+//! long past, messages between nodes long read, commands' acks kept for resends, and the nodes
+//! gone for a day that nothing refers to. In a cluster, one node does it.
 
 use std::time::Duration;
 
@@ -54,6 +55,12 @@ async fn pass(state: &AppState) {
         .await
     {
         tracing::warn!(error = %e, "could not forget who was online on dead nodes");
+    }
+    // Every process that ever ran has a row; those gone long since go (what they held went to
+    // others a lease after they died).
+    let gone_since = now - crate::cluster::FORGOTTEN_AFTER.as_millis() as i64;
+    if let Err(e) = state.store().forget_nodes(gone_since).await {
+        tracing::warn!(error = %e, "could not forget nodes long gone");
     }
     // Failed logins a quiet spell as long as the longest lock ago start afresh anyway.
     let memory = state.limits().failed_logins().memory().as_millis() as i64;

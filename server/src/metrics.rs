@@ -16,6 +16,7 @@
 //! | `tafl_cluster_nodes` | gauge | live nodes in the cluster, this one included |
 //! | `tafl_owned_matches` | gauge | matches this node owns (whose rooms run here) |
 //! | `tafl_cluster_messages_total{direction}` | counter | messages `sent` to and `received` from other nodes |
+//! | `tafl_cluster_notifications_total` | counter | notifications sent to other nodes (each carries one message or several) |
 //!
 //! The metrics are one set per process (tests that start several servers in one process see
 //! their sums); a cluster's are scraped from each node.
@@ -58,6 +59,7 @@ struct Metrics {
     cluster_nodes: IntGauge,
     owned_matches: IntGauge,
     cluster_messages: IntCounterVec,
+    cluster_notifications: IntCounter,
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
@@ -165,6 +167,14 @@ impl Metrics {
                 )
                 .expect(expect),
             ),
+            cluster_notifications: registered(
+                &registry,
+                IntCounter::new(
+                    "tafl_cluster_notifications_total",
+                    "Notifications sent to other nodes",
+                )
+                .expect(expect),
+            ),
             registry,
         }
     }
@@ -178,6 +188,11 @@ pub fn cluster(node_id: i64, name: &str, live_nodes: usize, owned: usize) {
         .set(1);
     METRICS.cluster_nodes.set(live_nodes as i64);
     METRICS.owned_matches.set(owned as i64);
+}
+
+/// Notifications sent to other nodes, in one statement.
+pub fn cluster_notifications(count: usize) {
+    METRICS.cluster_notifications.inc_by(count as u64);
 }
 
 /// A message sent to or received from another node.

@@ -1,14 +1,15 @@
 //! A node's heartbeat, once a second: it says it is alive, learns which peers are, claims the
 //! single jobs whose holder is gone, drops the rooms of matches another node took from it (it
 //! was paused, or cut off), takes its share of the matches dead nodes left, and sends its
-//! sockets that followed a dead node's match to follow it again.
+//! sockets that followed a dead node's match to follow it again. It also beats at once when a
+//! peer's process died (looked for every [`LOOK`]) or a peer said it stops.
 
 use std::collections::HashMap;
 
 use tokio::time::Instant;
 
 use super::store::NodeRow;
-use super::{Cluster, HEARTBEAT, NodeId, Singleton, View, bus, lock, remote, wire};
+use super::{Cluster, HEARTBEAT, LOOK, NodeId, Singleton, View, bus, lock, remote, wire};
 use crate::state::AppState;
 use crate::store::StoreResult;
 
@@ -42,14 +43,18 @@ pub fn start(state: AppState) {
         tokio::pin!(stopping);
         let mut beats = tokio::time::interval(HEARTBEAT);
         beats.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut looks = tokio::time::interval(LOOK);
+        looks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let cluster = state.cluster().clone();
         loop {
-            tokio::select! {
+            let now = tokio::select! {
                 () = &mut stopping => return,
-                _ = beats.tick() => {
-                    if let Err(e) = beat(&state).await {
-                        tracing::warn!(error = %e, "cluster: heartbeat failed");
-                    }
-                }
+                _ = beats.tick() => true,
+                () = cluster.inner.peer_left.notified() => true,
+                _ = looks.tick(), if !cluster.solo() => cluster.peer_died().await,
+            };
+            if now && let Err(e) = beat(&state).await {
+                tracing::warn!(error = %e, "cluster: heartbeat failed");
             }
         }
     });

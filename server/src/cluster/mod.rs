@@ -50,6 +50,17 @@ pub const HEARTBEAT: Duration = Duration::from_secs(1);
 /// heartbeats, so that one slow write does not cost a node its matches.
 pub const LEASE: Duration = Duration::from_secs(3);
 
+/// A node not heard of for this long is forgotten (its row deleted by the housekeeping) once
+/// nothing refers to it: long past any lease, and a day of history for whoever looks.
+pub const FORGOTTEN_AFTER: Duration = Duration::from_secs(24 * 3600);
+
+/// How often a node looks whether a peer's process died (its heartbeat connection closed,
+/// which PostgreSQL sees the moment the process is gone): then it beats at once rather than at
+/// the next heartbeat, and a killed node's matches move within a fraction of a second. One
+/// read of PostgreSQL's list of connections, no table; a paused node keeps its connection and
+/// is left to its lease.
+pub const LOOK: Duration = Duration::from_millis(100);
+
 /// Heartbeats after this say a node is live.
 pub fn alive_since() -> i64 {
     crate::clock::now_ms() - LEASE.as_millis() as i64
@@ -134,6 +145,8 @@ struct Inner {
     /// Sessions and accounts just revoked, and sockets to send elsewhere, so that this node's
     /// sockets close at once.
     revocations: broadcast::Sender<Revocation>,
+    /// Told when a peer said it stops: the heartbeat beats at once, to take what it held.
+    peer_left: tokio::sync::Notify,
 }
 
 /// What the last heartbeat found.
@@ -201,6 +214,7 @@ impl Cluster {
                 follows: Mutex::new(HashMap::new()),
                 relays: Mutex::new(HashMap::new()),
                 revocations: broadcast::channel(64).0,
+                peer_left: tokio::sync::Notify::new(),
             }),
         })
     }
@@ -473,6 +487,7 @@ impl Cluster {
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         view.live.retain(|n| n.id != node);
+        self.inner.peer_left.notify_one();
     }
 
     /// This node stops (its rooms have): it says so in the store and to the others, so that
@@ -552,6 +567,37 @@ impl Cluster {
                 false => self.send(Some(node), &Wire::Reconnect { conns }),
             }
         }
+    }
+}
+
+impl Cluster {
+    /// Whether a node this one counts live has lost its heartbeat connection: its process is
+    /// gone (or cut off from PostgreSQL), and the next beat finds it dead. Looked at through the
+    /// heartbeat's connection; a failure says nothing (the heartbeat reports a store that fails).
+    async fn peer_died(&self) -> bool {
+        let peers: Vec<NodeId> = self
+            .view()
+            .live
+            .iter()
+            .map(|n| n.id)
+            .filter(|id| *id != self.node())
+            .collect();
+        if peers.is_empty() {
+            return false;
+        }
+        let mut conn = self.inner.beat.lock().await;
+        let Some(c) = conn.as_mut() else {
+            return false;
+        };
+        let Ok(connected) = sqlx::query_scalar::<_, String>(store::NODE_CONNECTIONS)
+            .fetch_all(&mut *c)
+            .await
+        else {
+            return false;
+        };
+        peers
+            .into_iter()
+            .any(|peer| !connected.contains(&store::connection_name(peer)))
     }
 }
 

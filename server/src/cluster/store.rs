@@ -31,6 +31,20 @@ pub fn connection_name(node: NodeId) -> String {
     format!("tafl-node-{}", node.0)
 }
 
+/// Deletes the rows of nodes not heard of since `$1` that nothing refers to any more: they hold
+/// no single job, have nobody online, and own no unfinished match (a finished match's owner
+/// row may name a node that is gone: a node without a row is as dead as one with an old one).
+/// Found by the heartbeat's index; the references by theirs.
+pub const FORGET_NODES: &str = "DELETE FROM nodes WHERE seen_ms < $1
+     AND NOT EXISTS (SELECT 1 FROM singletons s WHERE s.node = nodes.id)
+     AND NOT EXISTS (SELECT 1 FROM online_players p WHERE p.node = nodes.id)
+     AND NOT EXISTS (SELECT 1 FROM match_owners o JOIN matches m ON m.id = o.match_id
+                     WHERE o.node = nodes.id AND m.status IN ('waiting', 'live'))";
+
+/// The names of the nodes' heartbeat connections open now (PostgreSQL).
+pub const NODE_CONNECTIONS: &str = "SELECT application_name FROM pg_stat_activity
+     WHERE application_name LIKE 'tafl-node-%'";
+
 /// When the node `n` is live: its heartbeat came after the parameter `since` and it has not
 /// said it stopped; on PostgreSQL, its heartbeat connection is also still open. A process
 /// that dies (killed, crashed) loses its connections at once, so it is found dead at the next
@@ -44,6 +58,15 @@ fn alive(backend: Backend, since: &str) -> String {
                                 WHERE a.application_name = 'tafl-node-' || n.id)"
         ),
     }
+}
+
+/// The live nodes whose heartbeat came after `$1`, oldest first: the recent few, found by the
+/// heartbeat's index among every node that ran in the last day.
+pub fn live_nodes_sql(backend: Backend) -> String {
+    format!(
+        "SELECT id, name, started_ms FROM nodes n WHERE {} ORDER BY id",
+        alive(backend, "$1")
+    )
 }
 
 /// A node as the cluster's table shows it.
@@ -166,11 +189,7 @@ impl Store {
 
     /// The live nodes (see `alive`), oldest first.
     pub async fn live_nodes(&self, since_ms: i64) -> StoreResult<Vec<NodeRow>> {
-        let sql = format!(
-            "SELECT id, name, started_ms FROM nodes n WHERE {} ORDER BY id",
-            alive(self.backend(), "$1")
-        );
-        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        let rows = sqlx::query(sqlx::AssertSqlSafe(live_nodes_sql(self.backend())))
             .bind(since_ms)
             .fetch_all(&self.pool)
             .await?;
@@ -432,6 +451,16 @@ impl Store {
         );
         let done = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(alive_since_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Forgets the nodes not heard of since `before_ms` that nothing refers to ([`FORGET_NODES`]);
+    /// returns how many.
+    pub async fn forget_nodes(&self, before_ms: i64) -> StoreResult<u64> {
+        let done = sqlx::query(FORGET_NODES)
+            .bind(before_ms)
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected())
