@@ -104,11 +104,12 @@ pub async fn upgrade(
     let limit = state.config().max_frame_bytes;
     // The socket's lines carry the request id of its upgrade, its connection and its player.
     let request = tracing::Span::current();
-    // Small buffers keep an idle socket cheap; the hard limit is above our own size check so
+    // Small buffers keep an idle socket cheap (the read buffer is held for the socket's life;
+    // clients' messages are far smaller, and a larger one grows it); the hard limit is above our own size check so
     // that an oversized message gets a polite error and the socket stays open. Past the hard
     // limit the library refuses a frame by its header, before buffering it (or a fragmented
     // message at the fragment that crosses it), and the socket is closed with 1009.
-    ws.read_buffer_size(4 * 1024)
+    ws.read_buffer_size(1024)
         .write_buffer_size(4 * 1024)
         .max_message_size(limit * 4)
         .max_frame_size(limit * 4)
@@ -291,17 +292,19 @@ impl Session {
         let stopping = self.state.shutdown().stopped();
         tokio::pin!(stopping);
         tracing::debug!("socket open");
+        // What ends a socket (goodbyes, closes) is boxed, as commands are: inline, the futures
+        // of these rare paths would take room in every open socket's task.
         loop {
             tokio::select! {
                 () = &mut stopping => {
-                    say_goodbye(socket, &mut inbox).await;
+                    Box::pin(say_goodbye(socket, &mut inbox)).await;
                     break;
                 }
                 revoked = revocations.recv() => {
                     if let Ok(Revocation::Reconnect(conn)) = revoked {
                         if conn == self.conn {
                             // The room of a match it follows moved to another node.
-                            say_goodbye(socket, &mut inbox).await;
+                            Box::pin(say_goodbye(socket, &mut inbox)).await;
                             break;
                         }
                         continue;
@@ -316,7 +319,7 @@ impl Session {
                         _ => continue,
                     };
                     let error = ApiError::new(ErrorCode::Unauthorized, why);
-                    close_with(socket, Some(&error), code, why).await;
+                    Box::pin(close_with(socket, Some(&error), code, why)).await;
                     break;
                 }
                 received = socket.recv() => {
@@ -324,7 +327,8 @@ impl Session {
                         Some(Ok(message)) => message,
                         Some(Err(e)) if is_capacity_error(&e) => {
                             tracing::info!(error = %e, "message past the hard cap; closing with 1009");
-                            close_too_big(socket, self.state.config().max_frame_bytes).await;
+                            let limit = self.state.config().max_frame_bytes;
+                            Box::pin(close_too_big(socket, limit)).await;
                             break;
                         }
                         Some(Err(e)) => {
@@ -336,7 +340,9 @@ impl Session {
                     last_heard = Instant::now();
                     let received_at = std::time::Instant::now();
                     let reply = match message {
-                        Message::Text(text) => self.on_text(text.as_str()).await,
+                        // Boxed: a command's future is large, and only lives while a message
+                        // is handled; inline, every idle socket's task would hold its room.
+                        Message::Text(text) => Box::pin(self.on_text(text.as_str())).await,
                         Message::Binary(_) => Some(error_frame(None, &ApiError::new(ErrorCode::Malformed, "messages are JSON text frames"))),
                         Message::Close(_) => break,
                         // Pings are answered by the library; pongs only prove the peer is alive.
@@ -367,6 +373,12 @@ impl Session {
             }
         }
         tracing::debug!("socket closed");
+        // Boxed, as the ways a socket ends are.
+        Box::pin(self.forget()).await;
+    }
+
+    /// The socket closed: it leaves the queue, the registry and every match it followed.
+    async fn forget(&mut self) {
         // Leaving the socket leaves the queue.
         let _ = self.state.queue().leave(self.conn).await;
         if self.state.sockets().unregister(self.player_id(), self.conn)

@@ -215,16 +215,16 @@ impl Room {
     ) -> Closed {
         // A crash between storing a game's final action and storing its result leaves a live
         // match whose game is over: the result is recorded now, once.
-        self.finish_by_rules().await;
+        Box::pin(self.finish_by_rules()).await;
         // A crash between seating the last player and marking the match live leaves a full
         // match waiting: it starts now (a failed write leaves it waiting for the next start).
         if self.phase == Phase::Waiting
             && self.full()
-            && let Err(e) = self.start().await
+            && let Err(e) = Box::pin(self.start()).await
         {
             tracing::warn!(error = %e, "could not start a full match");
         }
-        self.follow_vacations().await;
+        Box::pin(self.follow_vacations()).await;
         loop {
             let (away_since, watchers) = (self.away_since(), self.followers.watchers());
             let to_act = self.to_act();
@@ -248,12 +248,14 @@ impl Room {
             let mut asleep = false;
             tokio::select! {
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    // Boxed, as what an alarm does: handling one takes a large future, which
+                    // only lives meanwhile; inline, every waiting room's task would hold it.
+                    Some(command) => Box::pin(self.handle(command)).await,
                     None => return self.closed(),
                 },
                 () = timer => match alarm {
-                    Some((_, Alarm::Flag)) => self.flag_fell().await,
-                    Some((_, Alarm::Outcome)) => self.finish_by_rules().await,
+                    Some((_, Alarm::Flag)) => Box::pin(self.flag_fell()).await,
+                    Some((_, Alarm::Outcome)) => Box::pin(self.finish_by_rules()).await,
                     // A command that came in meanwhile keeps the room awake to serve it.
                     Some((_, Alarm::Sleep)) => asleep = close_if_quiet(&mut commands),
                     Some((_, Alarm::Watchers)) => self.tell_watchers(),
@@ -275,7 +277,7 @@ impl Room {
                 // closed) are still answered; later senders find it closed and start a new one.
                 commands.close();
                 while let Some(command) = commands.recv().await {
-                    self.handle(command).await;
+                    Box::pin(self.handle(command)).await;
                 }
                 return self.closed();
             }
