@@ -9,8 +9,8 @@
 //! database for each statement that notifies, whatever its channel, and each reads every
 //! notification: fewer, fuller notifications are what a busy cluster saves. Messages join a
 //! notification only where that keeps the order each node hears them in: a message for one
-//! node never overtakes one for every node, nor the reverse ([`pack`]). A busy sender waits
-//! [`GATHER`] between statements, so that the messages of that time go in one.
+//! node never overtakes one for every node, nor the reverse (`pack`). A busy sender waits
+//! `GATHER` between statements, so that the messages of that time go in one.
 //!
 //! A message over the limit goes into `cluster_messages` and its line carries its id. A node
 //! listens until it leaves the cluster, before its store closes.
