@@ -9,8 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use engine::MatchRng;
-use engine::game::Game;
-use engine::playout::random_playout;
+use engine::playout::{perft, random_playout};
 use engine::tafl::{Tafl, variants};
 
 /// The fastest of `runs` timings of `f`, with its last result.
@@ -24,27 +23,6 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
         result = Some(r);
     }
     (best, result.expect("at least one run"))
-}
-
-/// Perft through the game contract alone: every action `legal_actions` lists is tried with
-/// `explore` (checked and played as `play` does, captures made, endings judged, then put back),
-/// down to the leaves. A game that has ended is a leaf.
-fn contract_perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let Some(seat) = game.to_act().iter().next() else {
-        return 0;
-    };
-    game.legal_actions(seat)
-        .iter()
-        .map(|action| {
-            game.explore(seat, action, rng, |next, rng| {
-                contract_perft(next, depth - 1, rng)
-            })
-            .expect("a legal action")
-        })
-        .sum()
 }
 
 fn main() {
@@ -71,9 +49,7 @@ fn main() {
     );
     let mut game = Tafl::preset("copenhagen").expect("preset");
     for depth in 1..=4 {
-        let (time, nodes) = best_of(3, || {
-            contract_perft(&mut game, depth, &mut MatchRng::from_seed(0))
-        });
+        let (time, nodes) = best_of(3, || perft(&mut game, depth, &mut MatchRng::from_seed(0)));
         let ms = time.as_secs_f64() * 1e3;
         let rate = nodes as f64 / time.as_secs_f64() / 1e6;
         println!(

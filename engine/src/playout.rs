@@ -43,3 +43,22 @@ pub fn random_playout<G: Game>(
     let finished = game.is_over();
     Playout { log, finished }
 }
+
+/// Perft through the game contract alone: the leaves `depth` actions down, every action
+/// `legal_actions` lists tried with `explore` (checked and played as `play` does, captures made,
+/// endings judged, then put back). A game that has ended is a leaf before its depth.
+pub fn perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let Some(seat) = game.to_act().iter().next() else {
+        return 0;
+    };
+    game.legal_actions(seat)
+        .iter()
+        .map(|action| {
+            game.explore(seat, action, rng, |next, rng| perft(next, depth - 1, rng))
+                .expect("a listed action is legal")
+        })
+        .sum()
+}

@@ -174,25 +174,6 @@ fn perft_from_the_start_positions() {
     }
 }
 
-/// Perft through the game contract alone: every listed action tried with `explore`.
-fn contract_perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let Some(seat) = game.to_act().iter().next() else {
-        return 0;
-    };
-    game.legal_actions(seat)
-        .iter()
-        .map(|action| {
-            game.explore(seat, action, rng, |next, rng| {
-                contract_perft(next, depth - 1, rng)
-            })
-            .unwrap()
-        })
-        .sum()
-}
-
 #[test]
 fn perft_through_the_contract_counts_what_the_bulk_perft_counts() {
     for (name, counts) in [
@@ -206,7 +187,7 @@ fn perft_through_the_contract_counts_what_the_bulk_perft_counts() {
             let mut rng = MatchRng::from_seed(0);
             assert_eq!(game.perft(depth), n, "{name} bulk perft({depth})");
             assert_eq!(
-                contract_perft(&mut game, depth, &mut rng),
+                engine::playout::perft(&mut game, depth, &mut rng),
                 n,
                 "{name} contract perft({depth})"
             );
