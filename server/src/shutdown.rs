@@ -53,8 +53,12 @@ impl Shutdown {
     pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
         let mut stopping = self.stopping.subscribe();
         async move {
-            // The sender lives as long as `self`'s clones; if they are all gone, so is the server.
-            let _ = stopping.wait_for(|s| *s).await;
+            // Every handle gone means the server is being torn down (its runtime dropped task
+            // by task), not asked to stop: a drain started then would race the teardown, close
+            // the pool under rooms still running and answer their sockets with errors.
+            if stopping.wait_for(|s| *s).await.is_err() {
+                std::future::pending::<()>().await;
+            }
         }
     }
 
@@ -141,4 +145,23 @@ pub async fn signal() {
     }
     #[cfg(not(unix))]
     let _ = tokio::signal::ctrl_c().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    #[test]
+    fn stopped_resolves_on_a_trigger_only() {
+        let shutdown = Shutdown::default();
+        let triggered = shutdown.stopped();
+        shutdown.trigger();
+        assert_eq!(triggered.now_or_never(), Some(()));
+
+        let dropped = Shutdown::default();
+        let waiting = dropped.stopped();
+        drop(dropped);
+        assert_eq!(waiting.now_or_never(), None, "a teardown is not a stop");
+    }
 }

@@ -59,6 +59,12 @@ struct Server {
 
 impl Server {
     async fn start(url: &str, flags: &[&str]) -> Server {
+        // The server's log goes into the test's output, shown when the test fails: a failure
+        // after a restart is otherwise only "did not finish in time".
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("info,sqlx=warn")
+            .with_test_writer()
+            .try_init();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -76,10 +82,14 @@ impl Server {
     }
 
     /// Stops every task of the server at once, mid-whatever: its sockets close, its rooms and
-    /// its director vanish without a chance to tidy up.
+    /// its director vanish without a chance to tidy up. Like a killed process, nothing of it
+    /// outlives the kill (its SQLite lock, its listener): the runtime is dropped and waited for,
+    /// on a thread of its own since a runtime cannot be dropped inside another.
     fn kill(&mut self) {
         if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
+            std::thread::spawn(move || runtime.shutdown_timeout(Duration::from_secs(10)))
+                .join()
+                .unwrap();
         }
     }
 }
@@ -472,16 +482,53 @@ impl Field {
 
     /// Waits for every bot to see the final standings; returns their reports.
     async fn finish(self) -> (Vec<Report>, Vec<PlayerId>) {
+        let addr = self.addr();
         let mut reports = Vec::new();
         for bot in self.bots {
-            let report = tokio::time::timeout(TOURNAMENT_PATIENCE, bot)
-                .await
-                .expect("the tournament finished in time")
-                .unwrap();
-            reports.push(report);
+            let Ok(report) = tokio::time::timeout(TOURNAMENT_PATIENCE, bot).await else {
+                panic!(
+                    "the tournament did not finish in time: {}",
+                    stuck(addr, self.id).await
+                );
+            };
+            reports.push(report.unwrap());
         }
         (reports, self.bot_players)
     }
+}
+
+/// The games of a tournament still unfinished, each with its match's state: what a tournament
+/// that never ends was waiting for.
+async fn stuck(addr: SocketAddr, id: TournamentId) -> String {
+    let Some(d) = try_details(addr, id).await else {
+        return "the server does not answer".into();
+    };
+    let mut found = Vec::new();
+    for (round, g) in d
+        .rounds
+        .iter()
+        .flat_map(|r| r.games.iter().map(move |g| (r.round, g)))
+    {
+        if g.outcome.is_some() {
+            continue;
+        }
+        let Some(match_id) = g.match_id else {
+            found.push(format!(
+                "round {round}: seats {:?} without a match",
+                g.seats
+            ));
+            continue;
+        };
+        let record = common::get(addr, &format!("/api/matches/{}", match_id.0)).await;
+        found.push(format!(
+            "round {round}: {match_id:?} seats {:?}, status {}, {} actions, players {}",
+            g.seats,
+            record["summary"]["status"],
+            record["actions"].as_array().map_or(0, Vec::len),
+            record["summary"]["players"],
+        ));
+    }
+    format!("tournament {}: {}", d.summary.status, found.join("; "))
 }
 
 /// Seat 0's outcome from a match's places.
