@@ -149,6 +149,9 @@ async fn details(addr: SocketAddr, id: TournamentId) -> TournamentDetails {
 /// A socket that reports a closed connection instead of panicking.
 struct Conn {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Chosen per connection: ids must be unique across reconnects, or a move sent again with
+    /// a reused id is answered as a resend of the earlier one and not played (docs/protocol.md).
+    prefix: u64,
     next_id: u64,
 }
 
@@ -159,7 +162,11 @@ impl Conn {
             .headers_mut()
             .insert("Authorization", format!("Bearer {token}").parse().unwrap());
         let (ws, _) = tokio_tungstenite::connect_async(request).await.ok()?;
-        let mut conn = Conn { ws, next_id: 0 };
+        let mut conn = Conn {
+            ws,
+            prefix: rand::random(),
+            next_id: 0,
+        };
         conn.send(ClientMessage::Hello {
             version: protocol::PROTOCOL_VERSION,
         })
@@ -172,7 +179,7 @@ impl Conn {
 
     fn id(&mut self) -> CommandId {
         self.next_id += 1;
-        CommandId(format!("b{}", self.next_id))
+        CommandId(format!("{:x}-{}", self.prefix, self.next_id))
     }
 
     async fn send(&mut self, message: ClientMessage) -> bool {
