@@ -32,8 +32,11 @@ pub struct PlayOptions {
     pub servers: Vec<Url>,
     /// Sockets to open (rounded down to an even number: two per match).
     pub sockets: usize,
-    /// How long to play once every socket is open.
+    /// How long to play once every socket is open, after the warm-up.
     pub duration: Duration,
+    /// How long to play first without counting: the matches of a paced run are all created
+    /// in its first seconds, which would otherwise weigh on a short run's figures.
+    pub warmup: Duration,
     pub game: String,
     pub variant: Option<String>,
     /// Sockets being opened at once.
@@ -51,6 +54,7 @@ impl PlayOptions {
             servers: vec![server],
             sockets,
             duration,
+            warmup: Duration::ZERO,
             game: "tafl".into(),
             variant: Some("brandubh".into()),
             connect_concurrency: 64,
@@ -106,27 +110,40 @@ pub async fn play(options: &PlayOptions) -> Result<Report> {
         }
     }
     let start = Instant::now();
-    let deadline = start + options.duration;
+    let counted_from = start + options.warmup;
+    let deadline = counted_from + options.duration;
     let mut tasks = Vec::with_capacity(pairs);
     let mut n = 0u64;
+    let gap = options
+        .rate
+        .filter(|r| *r > 0.0)
+        .map(|r| Duration::from_secs_f64(1.0 / r));
     for (ws, cross) in paired {
         n += 1;
+        let mut rng = Rng::new(options.seed.wrapping_mul(0x1000_0000_01B3).wrapping_add(n));
+        // Paced sockets begin at random points of their first gap, as people do, rather than
+        // all in the same instant.
+        let mut first_send = || {
+            start
+                + gap
+                    .unwrap_or_default()
+                    .mul_f64(rng.below(1000) as f64 / 1000.0)
+        };
+        let next_send = [first_send(), first_send()];
         let pair = Pair {
             ws,
             cross,
             next_id: 0,
-            rng: Rng::new(options.seed.wrapping_mul(0x1000_0000_01B3).wrapping_add(n)),
+            rng,
             stats: Stats::default(),
+            counted_from,
             deadline,
             game: options.game.clone(),
             variant: options.variant.clone(),
             current: None,
             seen: [0; 2],
-            gap: options
-                .rate
-                .filter(|r| *r > 0.0)
-                .map(|r| Duration::from_secs_f64(1.0 / r)),
-            next_send: [start; 2],
+            gap,
+            next_send,
         };
         tasks.push(tokio::spawn(pair.run()));
     }
@@ -137,7 +154,9 @@ pub async fn play(options: &PlayOptions) -> Result<Report> {
             Err(_) => stats.error("bot_panicked"),
         }
     }
-    let elapsed = Instant::now().min(deadline) - start;
+    let elapsed = Instant::now()
+        .min(deadline)
+        .saturating_duration_since(counted_from);
     Ok(Report {
         mode: "play",
         sockets: options.sockets,
@@ -175,6 +194,8 @@ struct Pair {
     next_id: u64,
     rng: Rng,
     stats: Stats,
+    /// Round trips sent before this are not counted (the warm-up).
+    counted_from: Instant,
     deadline: Instant,
     game: String,
     variant: Option<String>,
@@ -395,6 +416,7 @@ impl Pair {
             match self.request(usize::from(seat), act).await? {
                 (Answer::Ack { seq, .. }, took) => {
                     match self.cross {
+                        _ if Instant::now() - took < self.counted_from => {}
                         Some(cross) => self.stats.round_trip_on(took, cross[usize::from(seat)]),
                         None => self.stats.round_trip(took),
                     }

@@ -61,6 +61,27 @@ async fn bots_play_brandubh_matches_and_report_acked_moves() {
     assert!(live.is_object(), "{live}");
 }
 
+/// A paced run's warm-up is played but not counted: the report covers `duration` alone, and
+/// holds no more moves than the sockets' rate allows in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warm_up_is_played_but_not_counted() {
+    let addr = match_server().await;
+    let mut options = PlayOptions::new(
+        server_url(&format!("http://{addr}")).unwrap(),
+        10,
+        Duration::from_secs(1),
+    );
+    options.warmup = Duration::from_secs(1);
+    options.rate = Some(5.0);
+    let report = play(&options).await.unwrap();
+    println!("{report}");
+    assert!(report.stats.errors.is_empty(), "{report}");
+    assert!(report.elapsed <= Duration::from_millis(1100), "{report}");
+    assert!(report.stats.round_trips > 0, "{report}");
+    // Ten sockets at five messages a second for one counted second, and a move each in flight.
+    assert!(report.stats.round_trips <= 10 * 5 + 10, "{report}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn echo_round_trips_are_counted() {
     let server = serve("127.0.0.1:0".parse().unwrap(), None).await.unwrap();

@@ -54,6 +54,10 @@ enum Command {
         /// How long to play once every socket is open: 20s, 500ms, 2m.
         #[arg(long, default_value = "20s", value_parser = parse_duration)]
         duration: Duration,
+        /// How long to play before `--duration` begins, without counting: at a human pace the
+        /// first seconds are the matches being created.
+        #[arg(long, default_value = "0s", value_parser = parse_duration)]
+        warmup: Duration,
         #[arg(long, default_value = "tafl")]
         game: String,
         #[arg(long, default_value = "brandubh")]
@@ -202,6 +206,7 @@ async fn run(command: Command) -> bots::Result<()> {
             urls,
             sockets,
             duration,
+            warmup,
             game,
             variant,
             connect_concurrency,
@@ -211,6 +216,7 @@ async fn run(command: Command) -> bots::Result<()> {
             let servers = server_urls(&urls)?;
             let mut options = PlayOptions::new(servers[0].clone(), sockets, duration);
             options.servers = servers;
+            options.warmup = warmup;
             options.game = game;
             options.variant = Some(variant);
             options.connect_concurrency = connect_concurrency;
