@@ -20,37 +20,15 @@ use server::store::{Store, StoreError};
 
 /// A match stored and owned by `node` at the first epoch, as a room that opened it would.
 async fn owned_match(store: &Store, node: NodeId) -> MatchId {
-    let id = store.create_match(&mut spec()).await.unwrap();
+    let id = store
+        .create_match(&mut common::brandubh_opening())
+        .await
+        .unwrap();
     assert_eq!(
         store.claim_unowned(id, node).await.unwrap(),
         Some(FIRST_EPOCH)
     );
     id
-}
-
-/// A match waiting for its players.
-fn spec() -> Opening {
-    let spec = NewMatch {
-        game: "tafl".into(),
-        variant: "brandubh".into(),
-        seats: 2,
-        rated: false,
-        takebacks: false,
-        clock: None,
-        private: false,
-        invite: None,
-        hotseat: false,
-        two_games: false,
-        seed: 7,
-        created_ms: 1,
-    };
-    Opening {
-        spec,
-        seating: Vec::new(),
-        unrated: None,
-        in_tournament: false,
-        series: None,
-    }
 }
 
 /// The action at `ply`, as event `ply + 10` (as if a few other events came before).

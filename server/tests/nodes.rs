@@ -12,30 +12,6 @@ use server::matches::NewMatch;
 use server::matches::new_match::Opening;
 use server::store::Store;
 
-/// A match waiting for its players.
-fn opening() -> Opening {
-    Opening {
-        spec: NewMatch {
-            game: "tafl".into(),
-            variant: "brandubh".into(),
-            seats: 2,
-            rated: false,
-            takebacks: false,
-            clock: None,
-            private: false,
-            invite: None,
-            hotseat: false,
-            two_games: false,
-            seed: 7,
-            created_ms: 1,
-        },
-        seating: Vec::new(),
-        unrated: None,
-        in_tournament: false,
-        series: None,
-    }
-}
-
 /// The ids in the nodes' table.
 async fn node_ids(url: &str) -> Vec<i64> {
     sqlx::any::install_default_drivers();
@@ -71,7 +47,10 @@ async fn a_node_gone_for_a_day_is_forgotten_once_nothing_refers_to_it() {
         let owns_a_live_match = node("live", long_ago).await;
         let recent = node("recent", now).await;
 
-        let finished = store.create_match(&mut opening()).await.unwrap();
+        let finished = store
+            .create_match(&mut common::brandubh_opening())
+            .await
+            .unwrap();
         assert!(
             store
                 .claim_unowned(finished, owned_a_finished_match)
@@ -85,7 +64,10 @@ async fn a_node_gone_for_a_day_is_forgotten_once_nothing_refers_to_it() {
             &[finished.0],
         )
         .await;
-        let live = store.create_match(&mut opening()).await.unwrap();
+        let live = store
+            .create_match(&mut common::brandubh_opening())
+            .await
+            .unwrap();
         assert!(
             store
                 .claim_unowned(live, owns_a_live_match)
@@ -142,7 +124,10 @@ async fn plan(url: &str, sql: &str, at: i64) -> String {
 async fn the_nodes_are_found_by_their_last_heartbeat_however_many_ran() {
     let url = fresh_database(Backend::Postgres).await;
     let store = Store::connect(&url).await.unwrap();
-    let first = store.create_match(&mut opening()).await.unwrap();
+    let first = store
+        .create_match(&mut common::brandubh_opening())
+        .await
+        .unwrap();
     let history = [
         "INSERT INTO nodes (name, started_ms, seen_ms)
          SELECT 'n' || i, i, i FROM generate_series(1, 5000) AS i",

@@ -631,3 +631,28 @@ pub fn corpus_game(min_moves: usize) -> (Vec<String>, u8) {
     let winner = if line.ends_with("Black") { 0 } else { 1 };
     (moves, winner)
 }
+
+/// A casual, untimed Brandubh match of two seats nobody has taken, as the store opens it: for
+/// the tests that work on the store directly.
+pub fn brandubh_opening() -> server::matches::new_match::Opening {
+    server::matches::new_match::Opening {
+        spec: server::matches::NewMatch {
+            game: "tafl".into(),
+            variant: "brandubh".into(),
+            seats: 2,
+            rated: false,
+            takebacks: false,
+            clock: None,
+            private: false,
+            invite: None,
+            hotseat: false,
+            two_games: false,
+            seed: 7,
+            created_ms: 1,
+        },
+        seating: Vec::new(),
+        unrated: None,
+        in_tournament: false,
+        series: None,
+    }
+}
