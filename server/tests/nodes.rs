@@ -167,3 +167,72 @@ async fn the_nodes_are_found_by_their_last_heartbeat_however_many_ran() {
     }
     drop(store);
 }
+
+/// Every heartbeat looks for the matches of dead nodes. With thousands of live matches owned
+/// by live nodes, the matches of a node that is not live are found by the owners' index rather
+/// than by reading every owner row; and every match of a node that dies is found.
+#[tokio::test]
+async fn looking_for_orphans_reads_only_the_dead_nodes_matches() {
+    let url = fresh_database(Backend::Postgres).await;
+    let store = Store::connect(&url).await.unwrap();
+    let first = store
+        .create_match(&mut common::brandubh_opening())
+        .await
+        .unwrap();
+    let live_matches = [
+        "INSERT INTO nodes (name, started_ms, seen_ms) SELECT 'n' || i, i, i
+         FROM generate_series(1, 3) AS i",
+        "INSERT INTO matches (game, variant, seats, rated, private, hotseat, seed, status,
+                              last_seq, created_ms)
+         SELECT game, variant, seats, rated, private, hotseat, seed, 'live', last_seq,
+                created_ms
+         FROM matches CROSS JOIN generate_series(1, 4999) WHERE id = $1",
+        "INSERT INTO match_owners (match_id, node, epoch) SELECT id, 1 + id % 2, 1 FROM matches",
+        "ANALYZE",
+    ];
+    for statement in live_matches {
+        let ids: &[i64] = match statement.contains("$1") {
+            true => &[first.0],
+            false => &[],
+        };
+        common::alter_database(&url, statement, ids).await;
+    }
+    let sql = server::cluster::store::matches_of_nodes_sql(&[NodeId(3)]);
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let analyzed: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) {sql}"
+    )))
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let analyzed = analyzed.join("\n");
+    assert!(analyzed.contains("match_owners_node"), "{analyzed}");
+    for table in ["match_owners", "matches"] {
+        assert!(
+            !analyzed.contains(&format!("Seq Scan on {table} ")),
+            "{analyzed}"
+        );
+    }
+    let (one, two, three) = (NodeId(1), NodeId(2), NodeId(3));
+    assert!(
+        store
+            .orphaned_matches(&[one, two])
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        store
+            .orphaned_matches(&[one, two, three])
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // A node that dies leaves its matches to be found, oldest first.
+    let orphans = store.orphaned_matches(&[one, three]).await.unwrap();
+    assert_eq!(orphans.len(), 2500, "node 2's matches");
+    assert!(orphans.windows(2).all(|w| w[0].0.0 < w[1].0.0));
+    drop(store);
+}
