@@ -12,10 +12,9 @@ use common::{BACKENDS, Backend, fresh_database};
 use futures_util::future::join_all;
 use protocol::MatchId;
 use server::cluster::{Epoch, FIRST_EPOCH, NodeId};
-use server::matches::new_match::Opening;
 use server::matches::store::{Start, StoredTakeback};
 use server::matches::writer::ActionLog;
-use server::matches::{Entry, NewMatch, StoredAction};
+use server::matches::{Entry, StoredAction};
 use server::store::{Store, StoreError};
 
 /// A match stored and owned by `node` at the first epoch, as a room that opened it would.

@@ -8,8 +8,6 @@ use common::{BACKENDS, Backend, fresh_database};
 use protocol::PlayerId;
 use server::cluster::process::Process;
 use server::cluster::{FORGOTTEN_AFTER, NodeId};
-use server::matches::NewMatch;
-use server::matches::new_match::Opening;
 use server::store::Store;
 
 /// The ids in the nodes' table.
