@@ -75,26 +75,6 @@ impl<B: Bits> Position<B> {
         Captures { men, king }
     }
 
-    /// Takes back `mv`, the last move played, which captured `captures`, the king from
-    /// `king_before` if it took him: the position is exactly as before, hash included.
-    pub fn unplay(&mut self, mv: Move, captures: &Captures<B>, king_before: Option<Square>) {
-        self.pass_turn();
-        let piece = self
-            .piece_at(mv.to)
-            .expect("the piece that moved stands where it went");
-        self.shift_piece(piece, mv.to, mv.from);
-        let victim = man_taken_by(piece.side());
-        for sq in captures.men.squares() {
-            self.put(victim, sq);
-        }
-        if captures.king {
-            self.put(
-                Piece::King,
-                king_before.expect("a captured king was on the board"),
-            );
-        }
-    }
-
     /// The pieces of `side` that take part in captures: every man, and the king if armed.
     #[inline]
     fn hammers(&self, board: &Board<B>, side: Side) -> B {

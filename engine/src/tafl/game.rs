@@ -10,16 +10,16 @@ use super::ending::{Reason, Verdict};
 use super::movegen::IllegalMove;
 use super::position::Position;
 use super::rules::Repetition;
-use super::square::{Move, Side, Square};
+use super::square::{Move, Side};
 use crate::rng::MatchRng;
 
-/// One move of the record with what it captured, and what taking it back needs besides.
+/// One move of the record with what it captured, and the position it was played from: taking
+/// it back is a copy, cheaper than working the move and its captures backwards.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Played<B> {
     pub mv: Move,
     pub captures: Captures<B>,
-    /// The king's square before the move, to put him back if it took him.
-    king_before: Option<Square>,
+    before: Position<B>,
 }
 
 impl<B: Bits> Played<B> {
@@ -33,9 +33,11 @@ pub struct TaflGame<B> {
     board: Arc<Board<B>>,
     start: Position<B>,
     position: Position<B>,
-    /// Hashes of every position since the last capture, the current one last. A capture can
-    /// never be undone, so no earlier position can come back.
+    /// Hashes of every position of the game, the current one last.
     history: Vec<u64>,
+    /// Where in `history` the positions since the last capture begin: a capture can never be
+    /// undone, so no earlier position can come back.
+    since_capture: usize,
     record: Vec<Played<B>>,
     verdict: Option<Verdict>,
 }
@@ -47,6 +49,7 @@ impl<B: Bits> TaflGame<B> {
             start,
             position: start,
             history: vec![start.hash()],
+            since_capture: 0,
             record: Vec::new(),
             verdict: None,
         };
@@ -106,21 +109,22 @@ impl<B: Bits> TaflGame<B> {
         }
         let piece = self.position.check_move(&self.board, mv)?;
         let mover = piece.side();
-        let king_before = self.position.king_square();
+        let before = self.position;
         let captures = self.position.play(&self.board, mv);
-        if captures.men.any() || captures.king {
-            self.history.clear();
-        }
         self.history.push(self.position.hash());
+        let played = Played {
+            mv,
+            captures,
+            before,
+        };
+        if played.captured() {
+            self.since_capture = self.history.len() - 1;
+        }
         self.verdict = self
             .position
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
-        self.record.push(Played {
-            mv,
-            captures,
-            king_before,
-        });
+        self.record.push(played);
         Ok(())
     }
 
@@ -129,33 +133,28 @@ impl<B: Bits> TaflGame<B> {
         let Some(played) = self.record.pop() else {
             return;
         };
-        (self.position).unplay(played.mv, &played.captures, played.king_before);
+        self.position = played.before;
         // A move is played only while the game is on.
         self.verdict = None;
+        self.history.pop();
         if played.captured() {
-            self.history = self.history_since_capture();
-        } else {
-            self.history.pop();
+            // The position after the record's move `i` is `history[i + 1]`.
+            self.since_capture = (self.record.iter())
+                .rposition(Played::captured)
+                .map_or(0, |i| i + 1);
         }
-    }
-
-    /// The hashes of the positions since the last capture, read back from the record: what a
-    /// capture cleared, when it is taken back.
-    fn history_since_capture(&self) -> Vec<u64> {
-        let mut position = self.position;
-        let mut hashes = vec![position.hash()];
-        for played in self.record.iter().rev().take_while(|p| !p.captured()) {
-            position.unplay(played.mv, &played.captures, played.king_before);
-            hashes.push(position.hash());
-        }
-        hashes.reverse();
-        hashes
     }
 
     /// Applies the repetition rule when the current position has now occurred three times.
     fn repetition_verdict(&self, mover: Side) -> Option<Verdict> {
+        let since_capture = &self.history[self.since_capture..];
+        // A position comes back four plies later at the soonest (each side must move a piece
+        // away and back), so its third time is at least eight plies after its first.
+        if since_capture.len() < 9 {
+            return None;
+        }
         let now = self.position.hash();
-        if self.history.iter().filter(|&&h| h == now).count() < 3 {
+        if since_capture.iter().filter(|&&h| h == now).count() < 3 {
             return None;
         }
         let ended = |winner| {
