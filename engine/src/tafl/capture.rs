@@ -31,6 +31,12 @@ impl<B: Bits> Position<B> {
         let piece = self
             .piece_at(mv.from)
             .expect("a legal move starts on a piece");
+        self.play_piece(board, mv, piece)
+    }
+
+    /// Plays `mv`, a legal move of `piece`, as [`Position::play`] does: for a caller that knows
+    /// the piece already (from [`Position::check_move`]).
+    pub fn play_piece(&mut self, board: &Board<B>, mv: Move, piece: Piece) -> Captures<B> {
         self.shift_piece(piece, mv.from, mv.to);
         let side = piece.side();
         // Every capture but a shieldwall completed from afar (`swf:n`) takes a piece next to

@@ -64,7 +64,11 @@ impl<B: Bits> Position<B> {
                 if (self.king & board.escape).any() {
                     return win(Side::Defenders, Reason::KingEscaped);
                 }
-                if board.rules.edge_fort && self.is_exit_fort(board) {
+                // A fort needs the king on the edge: looked at first, as a fort is rare.
+                if board.rules.edge_fort
+                    && (self.king & board.edge).any()
+                    && self.is_exit_fort(board)
+                {
                     return win(Side::Defenders, Reason::ExitFort);
                 }
             }

@@ -110,7 +110,7 @@ impl<B: Bits> TaflGame<B> {
         let piece = self.position.check_move(&self.board, mv)?;
         let mover = piece.side();
         let before = self.position;
-        let captures = self.position.play(&self.board, mv);
+        let captures = self.position.play_piece(&self.board, mv, piece);
         self.history.push(self.position.hash());
         let played = Played {
             mv,
@@ -128,17 +128,18 @@ impl<B: Bits> TaflGame<B> {
         Ok(())
     }
 
-    /// Takes back the last move played, if any: the game is exactly as it was before it.
-    pub fn undo(&mut self) {
-        let Some(played) = self.record.pop() else {
+    /// Takes back every move after the first `plies`: the game is exactly as it was then.
+    pub fn take_back_to(&mut self, plies: usize) {
+        let Some(first) = self.record.get(plies) else {
             return;
         };
-        self.position = played.before;
+        self.position = first.before;
         // A move is played only while the game is on.
         self.verdict = None;
-        self.history.pop();
-        if played.captured() {
-            // The position after the record's move `i` is `history[i + 1]`.
+        self.record.truncate(plies);
+        // The position after the record's move `i` is `history[i + 1]`.
+        self.history.truncate(plies + 1);
+        if self.since_capture > plies {
             self.since_capture = (self.record.iter())
                 .rposition(Played::captured)
                 .map_or(0, |i| i + 1);

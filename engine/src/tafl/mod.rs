@@ -175,11 +175,14 @@ impl Tafl {
         Ok(())
     }
 
-    /// Takes back the last move played, if any.
-    fn undo(&mut self) {
+    /// Takes back every move after the first `plies`.
+    fn take_back_to(&mut self, plies: usize) {
+        if self.plies() <= plies {
+            return;
+        }
         match &mut self.inner {
-            BySize::Small(g) => g.undo(),
-            BySize::Large(g) => g.undo(),
+            BySize::Small(g) => g.take_back_to(plies),
+            BySize::Large(g) => g.take_back_to(plies),
         }
         self.outcome = None;
     }
@@ -364,9 +367,7 @@ impl Game for Tafl {
         self.play(seat, action, rng)?;
         let result = visit(self, rng);
         // `visit` may have played on: take back everything since.
-        while self.plies() > plies {
-            self.undo();
-        }
+        self.take_back_to(plies);
         Ok(result)
     }
 
