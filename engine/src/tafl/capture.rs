@@ -36,6 +36,7 @@ impl<B: Bits> Position<B> {
 
     /// Plays `mv`, a legal move of `piece`, as [`Position::play`] does: for a caller that knows
     /// the piece already (from [`Position::check_move`]).
+    #[inline]
     pub fn play_piece(&mut self, board: &Board<B>, mv: Move, piece: Piece) -> Captures<B> {
         self.shift_piece(piece, mv.from, mv.to);
         let side = piece.side();

@@ -44,6 +44,7 @@ pub struct Verdict {
 
 impl<B: Bits> Position<B> {
     /// Judges the position right after `mover` played a move that captured `captures`.
+    #[inline]
     pub fn verdict_after(
         &self,
         board: &Board<B>,

@@ -103,6 +103,7 @@ impl<B: Bits> TaflGame<B> {
     }
 
     /// Checks and plays one move, then judges whether it ended the game.
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if self.verdict.is_some() {
             return Err(IllegalMove::GameOver);

@@ -294,6 +294,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// Checks one move and says exactly what is wrong with it; returns the moving piece.
+    #[inline]
     pub fn check_move(&self, board: &Board<B>, mv: Move) -> Result<Piece, IllegalMove> {
         let dim = board.dim;
         let size = usize::from(dim) * usize::from(dim);
