@@ -13,19 +13,26 @@ use super::rules::Repetition;
 use super::square::{Move, Side};
 use crate::rng::MatchRng;
 
-/// One move of the record with what it captured, and the position it was played from: taking
-/// it back is a copy, cheaper than working the move and its captures backwards.
+/// One move of the record with what it captured.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Played<B> {
     pub mv: Move,
     pub captures: Captures<B>,
-    before: Position<B>,
 }
 
 impl<B: Bits> Played<B> {
     fn captured(&self) -> bool {
         self.captures.men.any() || self.captures.king
     }
+}
+
+/// Where a game on stood, to come back to after exploring moves from it: a copy of the
+/// position and two lengths, cheaper than working the moves and their captures backwards.
+#[derive(Copy, Clone, Debug)]
+pub struct Mark<B> {
+    position: Position<B>,
+    plies: usize,
+    since_capture: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -110,14 +117,9 @@ impl<B: Bits> TaflGame<B> {
         }
         let piece = self.position.check_move(&self.board, mv)?;
         let mover = piece.side();
-        let before = self.position;
         let captures = self.position.play_piece(&self.board, mv, piece);
         self.history.push(self.position.hash());
-        let played = Played {
-            mv,
-            captures,
-            before,
-        };
+        let played = Played { mv, captures };
         if played.captured() {
             self.since_capture = self.history.len() - 1;
         }
@@ -129,22 +131,24 @@ impl<B: Bits> TaflGame<B> {
         Ok(())
     }
 
-    /// Takes back every move after the first `plies`: the game is exactly as it was then.
-    pub fn take_back_to(&mut self, plies: usize) {
-        let Some(first) = self.record.get(plies) else {
-            return;
-        };
-        self.position = first.before;
-        // A move is played only while the game is on.
-        self.verdict = None;
-        self.record.truncate(plies);
-        // The position after the record's move `i` is `history[i + 1]`.
-        self.history.truncate(plies + 1);
-        if self.since_capture > plies {
-            self.since_capture = (self.record.iter())
-                .rposition(Played::captured)
-                .map_or(0, |i| i + 1);
+    /// Where the game stands now, which must be on: see [`TaflGame::return_to`].
+    pub fn mark(&self) -> Mark<B> {
+        debug_assert!(self.verdict.is_none(), "a mark is taken while the game is on");
+        Mark {
+            position: self.position,
+            plies: self.record.len(),
+            since_capture: self.since_capture,
         }
+    }
+
+    /// Takes back every move played since `mark` was taken: the game is exactly as it was then.
+    pub fn return_to(&mut self, mark: Mark<B>) {
+        self.position = mark.position;
+        self.record.truncate(mark.plies);
+        // The position after the record's move `i` is `history[i + 1]`.
+        self.history.truncate(mark.plies + 1);
+        self.since_capture = mark.since_capture;
+        self.verdict = None;
     }
 
     /// Applies the repetition rule when the current position has now occurred three times.

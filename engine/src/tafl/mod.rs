@@ -47,6 +47,12 @@ enum BySize {
     Large(TaflGame<Wide>),
 }
 
+/// Where a game of either size stood (see [`Tafl::mark`]).
+enum Mark {
+    Small(game::Mark<u128>),
+    Large(game::Mark<Wide>),
+}
+
 /// Runs `$body` with `$g` bound to the game of whichever size this is.
 macro_rules! with_game {
     ($self:expr, $g:ident => $body:expr) => {
@@ -175,14 +181,20 @@ impl Tafl {
         Ok(())
     }
 
-    /// Takes back every move after the first `plies`.
-    fn take_back_to(&mut self, plies: usize) {
-        if self.plies() <= plies {
-            return;
+    /// Where the game stands now, which must be on: see [`Tafl::return_to`].
+    fn mark(&self) -> Mark {
+        match &self.inner {
+            BySize::Small(g) => Mark::Small(g.mark()),
+            BySize::Large(g) => Mark::Large(g.mark()),
         }
-        match &mut self.inner {
-            BySize::Small(g) => g.take_back_to(plies),
-            BySize::Large(g) => g.take_back_to(plies),
+    }
+
+    /// Takes back every move played since `mark` was taken.
+    fn return_to(&mut self, mark: Mark) {
+        match (&mut self.inner, mark) {
+            (BySize::Small(g), Mark::Small(mark)) => g.return_to(mark),
+            (BySize::Large(g), Mark::Large(mark)) => g.return_to(mark),
+            _ => unreachable!("a mark is of the game's own board size"),
         }
         self.outcome = None;
     }
@@ -363,11 +375,14 @@ impl Game for Tafl {
         rng: &mut MatchRng,
         visit: impl FnOnce(&mut Tafl, &mut MatchRng) -> R,
     ) -> Result<R, PlayError<IllegalMove>> {
-        let plies = self.plies();
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        let mark = self.mark();
         self.play(seat, action, rng)?;
         let result = visit(self, rng);
         // `visit` may have played on: take back everything since.
-        self.take_back_to(plies);
+        self.return_to(mark);
         Ok(result)
     }
 
