@@ -85,11 +85,13 @@ impl<B: Bits> TaflGame<B> {
         &self.record
     }
 
+    #[inline]
     pub fn verdict(&self) -> Option<Verdict> {
         self.verdict
     }
 
     /// The side to move, or `None` once the game is over.
+    #[inline]
     pub fn to_move(&self) -> Option<Side> {
         self.verdict.is_none().then(|| self.position.turn())
     }
@@ -132,6 +134,7 @@ impl<B: Bits> TaflGame<B> {
     }
 
     /// Where the game stands now, which must be on: see [`TaflGame::return_to`].
+    #[inline]
     pub fn mark(&self) -> Mark<B> {
         debug_assert!(self.verdict.is_none(), "a mark is taken while the game is on");
         Mark {
@@ -142,6 +145,7 @@ impl<B: Bits> TaflGame<B> {
     }
 
     /// Takes back every move played since `mark` was taken: the game is exactly as it was then.
+    #[inline]
     pub fn return_to(&mut self, mark: Mark<B>) {
         self.position = mark.position;
         self.record.truncate(mark.plies);

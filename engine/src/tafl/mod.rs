@@ -153,10 +153,12 @@ impl Tafl {
     }
 
     /// The side to move, or `None` once the game is over.
+    #[inline]
     pub fn to_move(&self) -> Option<Side> {
         with_game!(self, g => g.to_move())
     }
 
+    #[inline]
     pub fn verdict(&self) -> Option<Verdict> {
         with_game!(self, g => g.verdict())
     }
@@ -182,6 +184,7 @@ impl Tafl {
     }
 
     /// Where the game stands now, which must be on: see [`Tafl::return_to`].
+    #[inline]
     fn mark(&self) -> Mark {
         match &self.inner {
             BySize::Small(g) => Mark::Small(g.mark()),
@@ -190,6 +193,7 @@ impl Tafl {
     }
 
     /// Takes back every move played since `mark` was taken.
+    #[inline]
     fn return_to(&mut self, mark: Mark) {
         match (&mut self.inner, mark) {
             (BySize::Small(g), Mark::Small(mark)) => g.return_to(mark),
@@ -341,10 +345,12 @@ impl Game for Tafl {
         Tafl::new(config.clone())
     }
 
+    #[inline]
     fn seat_count(&self) -> usize {
         2
     }
 
+    #[inline]
     fn to_act(&self) -> SeatSet {
         self.to_move()
             .map_or(SeatSet::EMPTY, |side| SeatSet::single(seat_of(side)))
@@ -358,6 +364,7 @@ impl Game for Tafl {
         with_game!(self, g => g.random_move(rng))
     }
 
+    #[inline]
     fn apply(
         &mut self,
         _seat: Seat,
@@ -386,6 +393,7 @@ impl Game for Tafl {
         Ok(result)
     }
 
+    #[inline]
     fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
     }
