@@ -140,10 +140,10 @@ impl<B: Bits> Position<B> {
         let Some(k) = self.king_square() else {
             return false;
         };
-        let Some(toward_mover) = Dir::ALL.into_iter().find(|&d| board.step(k, d) == Some(to))
-        else {
+        if !board.around(k).has(to) {
             return false;
-        };
+        }
+        let toward_mover = board.direction(k, to);
         let empty = board.all & !self.occupied();
         let hostile_square = |sq: Square| {
             self.attackers.has(sq)
