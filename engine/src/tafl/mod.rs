@@ -330,6 +330,7 @@ fn outcome_of(verdict: Verdict) -> Outcome {
 }
 
 /// The seat that plays `side`.
+#[inline]
 pub fn seat_of(side: Side) -> Seat {
     Seat::new(side.seat_index()).expect("two seats")
 }
