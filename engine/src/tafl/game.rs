@@ -136,7 +136,10 @@ impl<B: Bits> TaflGame<B> {
     /// Where the game stands now, which must be on: see [`TaflGame::return_to`].
     #[inline]
     pub fn mark(&self) -> Mark<B> {
-        debug_assert!(self.verdict.is_none(), "a mark is taken while the game is on");
+        debug_assert!(
+            self.verdict.is_none(),
+            "a mark is taken while the game is on"
+        );
         Mark {
             position: self.position,
             plies: self.record.len(),
