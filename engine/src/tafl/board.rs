@@ -22,6 +22,9 @@ pub struct Board<B> {
     pub throne_zone: B,
     /// Where the king wins by reaching: the edge or the corners.
     pub escape: B,
+    /// The throne (if any) and the corners: the only squares whose rules can make them
+    /// hostile.
+    pub throne_and_corners: B,
     not_first_file: B,
     not_last_file: B,
     /// Per piece kind: squares it may pass over / stop on when empty.
@@ -129,6 +132,7 @@ impl<B: Bits> Board<B> {
             throne,
             throne_zone,
             escape,
+            throne_and_corners: throne_bit | corners,
             not_first_file: all & !select(&|f, _| f == 0),
             not_last_file: all & !select(&|f, _| f == last),
             passable,

@@ -109,30 +109,34 @@ impl<B: Bits> Position<B> {
     fn custodial_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
         let victim = man_taken_by(side);
         let men = board.around(to) & self.bits(victim);
-        if men.is_empty() {
-            return B::EMPTY;
-        }
-        let empty = board.all & !self.occupied();
-        // The squares that close a capture of any man of kind `victim`, but for the Linnaean
-        // throne, which depends on where the man stands.
-        let occupied_throne = board.throne.filter(|&t| !empty.has(t));
-        let mut hostile = hammers | (empty & board.hostile_when_empty(victim));
-        if board.rules.throne_hostile.contains(victim) {
-            hostile |= occupied_throne.map_or(B::EMPTY, B::single);
-        }
-        let linnaean = victim == Piece::Defender && board.rules.linnaean;
         let mut captured = B::EMPTY;
         for man in men.squares() {
             let Some(far) = board.step(man, board.direction(to, man)) else {
                 continue;
             };
-            if hostile.has(far)
-                || (linnaean && occupied_throne == Some(far) && self.linnaean_throne(board, man))
+            // Besides the mover's pieces only the throne and the corners can close a capture:
+            // looked at only when the far square is one of them.
+            if hammers.has(far)
+                || (board.throne_and_corners.has(far) && self.special_hostile(board, victim, man, far))
             {
                 captured = captured.with(man);
             }
         }
         captured
+    }
+
+    /// Whether `far`, the throne or a corner beyond the man of kind `victim` on `man`, closes
+    /// his capture though no piece of the mover's stands on it: empty and hostile, or the
+    /// occupied throne where the rules make it hostile (or Linnaean).
+    fn special_hostile(&self, board: &Board<B>, victim: Piece, man: Square, far: Square) -> bool {
+        if !self.occupied().has(far) {
+            return board.hostile_when_empty(victim).has(far);
+        }
+        board.throne == Some(far)
+            && (board.rules.throne_hostile.contains(victim)
+                || (victim == Piece::Defender
+                    && board.rules.linnaean
+                    && self.linnaean_throne(board, man)))
     }
 
     /// Whether the attacker that just moved to `to` captures the king.
