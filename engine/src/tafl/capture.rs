@@ -117,7 +117,8 @@ impl<B: Bits> Position<B> {
             // Besides the mover's pieces only the throne and the corners can close a capture:
             // looked at only when the far square is one of them.
             if hammers.has(far)
-                || (board.throne_and_corners.has(far) && self.special_hostile(board, victim, man, far))
+                || (board.throne_and_corners.has(far)
+                    && self.special_hostile(board, victim, man, far))
             {
                 captured = captured.with(man);
             }
