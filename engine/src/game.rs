@@ -85,10 +85,15 @@ impl SeatSet {
         self.0.count_ones() as usize
     }
 
+    /// The seats in order, found by their bits rather than by trying every seat.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        (0..MAX_SEATS)
-            .filter_map(Seat::new)
-            .filter(move |s| self.contains(*s))
+        let mut left = self.0;
+        std::iter::from_fn(move || {
+            let index = left.trailing_zeros();
+            left &= left.wrapping_sub(1);
+            (index < u8::BITS).then_some(Seat(index as u8))
+        })
     }
 }
 

@@ -22,6 +22,9 @@ pub struct Board<B> {
     pub throne_zone: B,
     /// Where the king wins by reaching: the edge or the corners.
     pub escape: B,
+    /// The throne (if any) and the corners: the only squares whose rules can make them
+    /// hostile.
+    pub throne_and_corners: B,
     not_first_file: B,
     not_last_file: B,
     /// Per piece kind: squares it may pass over / stop on when empty.
@@ -129,6 +132,7 @@ impl<B: Bits> Board<B> {
             throne,
             throne_zone,
             escape,
+            throne_and_corners: throne_bit | corners,
             not_first_file: all & !select(&|f, _| f == 0),
             not_last_file: all & !select(&|f, _| f == last),
             passable,
@@ -193,15 +197,12 @@ impl<B: Bits> Board<B> {
         Square::from_index((sq.index() as isize - self.delta(dir) * distance as isize) as usize)
     }
 
-    /// The direction from `sq` to `next`, a square next to it.
+    /// The direction from `sq` to `next`, a square next to it. Computed rather than matched:
+    /// captures ask it in no order a branch could predict.
     #[inline]
     pub fn direction(&self, sq: Square, next: Square) -> Dir {
-        match next.index() as isize - sq.index() as isize {
-            1 => Dir::East,
-            -1 => Dir::West,
-            d if d > 0 => Dir::North,
-            _ => Dir::South,
-        }
+        let along_rank = next.index().abs_diff(sq.index()) == 1;
+        Dir::ALL[2 * usize::from(along_rank) + usize::from(next < sq)]
     }
 
     /// Index distance of one step in `dir`.

@@ -31,6 +31,13 @@ impl<B: Bits> Position<B> {
         let piece = self
             .piece_at(mv.from)
             .expect("a legal move starts on a piece");
+        self.play_piece(board, mv, piece)
+    }
+
+    /// Plays `mv`, a legal move of `piece`, as [`Position::play`] does: for a caller that knows
+    /// the piece already (from [`Position::check_move`]).
+    #[inline]
+    pub fn play_piece(&mut self, board: &Board<B>, mv: Move, piece: Piece) -> Captures<B> {
         self.shift_piece(piece, mv.from, mv.to);
         let side = piece.side();
         // Every capture but a shieldwall completed from afar (`swf:n`) takes a piece next to
@@ -75,26 +82,6 @@ impl<B: Bits> Position<B> {
         Captures { men, king }
     }
 
-    /// Takes back `mv`, the last move played, which captured `captures`, the king from
-    /// `king_before` if it took him: the position is exactly as before, hash included.
-    pub fn unplay(&mut self, mv: Move, captures: &Captures<B>, king_before: Option<Square>) {
-        self.pass_turn();
-        let piece = self
-            .piece_at(mv.to)
-            .expect("the piece that moved stands where it went");
-        self.shift_piece(piece, mv.to, mv.from);
-        let victim = man_taken_by(piece.side());
-        for sq in captures.men.squares() {
-            self.put(victim, sq);
-        }
-        if captures.king {
-            self.put(
-                Piece::King,
-                king_before.expect("a captured king was on the board"),
-            );
-        }
-    }
-
     /// The pieces of `side` that take part in captures: every man, and the king if armed.
     #[inline]
     fn hammers(&self, board: &Board<B>, side: Side) -> B {
@@ -122,25 +109,16 @@ impl<B: Bits> Position<B> {
     fn custodial_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
         let victim = man_taken_by(side);
         let men = board.around(to) & self.bits(victim);
-        if men.is_empty() {
-            return B::EMPTY;
-        }
-        let empty = board.all & !self.occupied();
-        // The squares that close a capture of any man of kind `victim`, but for the Linnaean
-        // throne, which depends on where the man stands.
-        let occupied_throne = board.throne.filter(|&t| !empty.has(t));
-        let mut hostile = hammers | (empty & board.hostile_when_empty(victim));
-        if board.rules.throne_hostile.contains(victim) {
-            hostile |= occupied_throne.map_or(B::EMPTY, B::single);
-        }
-        let linnaean = victim == Piece::Defender && board.rules.linnaean;
         let mut captured = B::EMPTY;
         for man in men.squares() {
             let Some(far) = board.step(man, board.direction(to, man)) else {
                 continue;
             };
-            if hostile.has(far)
-                || (linnaean && occupied_throne == Some(far) && self.linnaean_throne(board, man))
+            // Besides the mover's pieces only the throne and the corners can close a capture:
+            // looked at only when the far square is one of them.
+            if hammers.has(far)
+                || (board.throne_and_corners.has(far)
+                    && self.special_hostile(board, victim, man, far))
             {
                 captured = captured.with(man);
             }
@@ -148,15 +126,29 @@ impl<B: Bits> Position<B> {
         captured
     }
 
+    /// Whether `far`, the throne or a corner beyond the man of kind `victim` on `man`, closes
+    /// his capture though no piece of the mover's stands on it: empty and hostile, or the
+    /// occupied throne where the rules make it hostile (or Linnaean).
+    fn special_hostile(&self, board: &Board<B>, victim: Piece, man: Square, far: Square) -> bool {
+        if !self.occupied().has(far) {
+            return board.hostile_when_empty(victim).has(far);
+        }
+        board.throne == Some(far)
+            && (board.rules.throne_hostile.contains(victim)
+                || (victim == Piece::Defender
+                    && board.rules.linnaean
+                    && self.linnaean_throne(board, man)))
+    }
+
     /// Whether the attacker that just moved to `to` captures the king.
     fn king_is_captured_by(&self, board: &Board<B>, to: Square) -> bool {
         let Some(k) = self.king_square() else {
             return false;
         };
-        let Some(toward_mover) = Dir::ALL.into_iter().find(|&d| board.step(k, d) == Some(to))
-        else {
+        if !board.around(k).has(to) {
             return false;
-        };
+        }
+        let toward_mover = board.direction(k, to);
         let empty = board.all & !self.occupied();
         let hostile_square = |sq: Square| {
             self.attackers.has(sq)

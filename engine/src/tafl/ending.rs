@@ -44,6 +44,7 @@ pub struct Verdict {
 
 impl<B: Bits> Position<B> {
     /// Judges the position right after `mover` played a move that captured `captures`.
+    #[inline]
     pub fn verdict_after(
         &self,
         board: &Board<B>,
@@ -64,7 +65,11 @@ impl<B: Bits> Position<B> {
                 if (self.king & board.escape).any() {
                     return win(Side::Defenders, Reason::KingEscaped);
                 }
-                if board.rules.edge_fort && self.is_exit_fort(board) {
+                // A fort needs the king on the edge: looked at first, as a fort is rare.
+                if board.rules.edge_fort
+                    && (self.king & board.edge).any()
+                    && self.is_exit_fort(board)
+                {
                     return win(Side::Defenders, Reason::ExitFort);
                 }
             }

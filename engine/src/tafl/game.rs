@@ -10,16 +10,14 @@ use super::ending::{Reason, Verdict};
 use super::movegen::IllegalMove;
 use super::position::Position;
 use super::rules::Repetition;
-use super::square::{Move, Side, Square};
+use super::square::{Move, Side};
 use crate::rng::MatchRng;
 
-/// One move of the record with what it captured, and what taking it back needs besides.
+/// One move of the record with what it captured.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Played<B> {
     pub mv: Move,
     pub captures: Captures<B>,
-    /// The king's square before the move, to put him back if it took him.
-    king_before: Option<Square>,
 }
 
 impl<B: Bits> Played<B> {
@@ -28,14 +26,25 @@ impl<B: Bits> Played<B> {
     }
 }
 
+/// Where a game on stood, to come back to after exploring moves from it: a copy of the
+/// position and two lengths, cheaper than working the moves and their captures backwards.
+#[derive(Copy, Clone, Debug)]
+pub struct Mark<B> {
+    position: Position<B>,
+    plies: usize,
+    since_capture: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct TaflGame<B> {
     board: Arc<Board<B>>,
     start: Position<B>,
     position: Position<B>,
-    /// Hashes of every position since the last capture, the current one last. A capture can
-    /// never be undone, so no earlier position can come back.
+    /// Hashes of every position of the game, the current one last.
     history: Vec<u64>,
+    /// Where in `history` the positions since the last capture begin: a capture can never be
+    /// undone, so no earlier position can come back.
+    since_capture: usize,
     record: Vec<Played<B>>,
     verdict: Option<Verdict>,
 }
@@ -47,6 +56,7 @@ impl<B: Bits> TaflGame<B> {
             start,
             position: start,
             history: vec![start.hash()],
+            since_capture: 0,
             record: Vec::new(),
             verdict: None,
         };
@@ -75,11 +85,13 @@ impl<B: Bits> TaflGame<B> {
         &self.record
     }
 
+    #[inline]
     pub fn verdict(&self) -> Option<Verdict> {
         self.verdict
     }
 
     /// The side to move, or `None` once the game is over.
+    #[inline]
     pub fn to_move(&self) -> Option<Side> {
         self.verdict.is_none().then(|| self.position.turn())
     }
@@ -100,62 +112,62 @@ impl<B: Bits> TaflGame<B> {
     }
 
     /// Checks and plays one move, then judges whether it ended the game.
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if self.verdict.is_some() {
             return Err(IllegalMove::GameOver);
         }
         let piece = self.position.check_move(&self.board, mv)?;
         let mover = piece.side();
-        let king_before = self.position.king_square();
-        let captures = self.position.play(&self.board, mv);
-        if captures.men.any() || captures.king {
-            self.history.clear();
-        }
+        let captures = self.position.play_piece(&self.board, mv, piece);
         self.history.push(self.position.hash());
+        let played = Played { mv, captures };
+        if played.captured() {
+            self.since_capture = self.history.len() - 1;
+        }
         self.verdict = self
             .position
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
-        self.record.push(Played {
-            mv,
-            captures,
-            king_before,
-        });
+        self.record.push(played);
         Ok(())
     }
 
-    /// Takes back the last move played, if any: the game is exactly as it was before it.
-    pub fn undo(&mut self) {
-        let Some(played) = self.record.pop() else {
-            return;
-        };
-        (self.position).unplay(played.mv, &played.captures, played.king_before);
-        // A move is played only while the game is on.
-        self.verdict = None;
-        if played.captured() {
-            self.history = self.history_since_capture();
-        } else {
-            self.history.pop();
+    /// Where the game stands now, which must be on: see [`TaflGame::return_to`].
+    #[inline]
+    pub fn mark(&self) -> Mark<B> {
+        debug_assert!(
+            self.verdict.is_none(),
+            "a mark is taken while the game is on"
+        );
+        Mark {
+            position: self.position,
+            plies: self.record.len(),
+            since_capture: self.since_capture,
         }
     }
 
-    /// The hashes of the positions since the last capture, read back from the record: what a
-    /// capture cleared, when it is taken back.
-    fn history_since_capture(&self) -> Vec<u64> {
-        let mut position = self.position;
-        let mut hashes = vec![position.hash()];
-        for played in self.record.iter().rev().take_while(|p| !p.captured()) {
-            position.unplay(played.mv, &played.captures, played.king_before);
-            hashes.push(position.hash());
-        }
-        hashes.reverse();
-        hashes
+    /// Takes back every move played since `mark` was taken: the game is exactly as it was then.
+    #[inline]
+    pub fn return_to(&mut self, mark: Mark<B>) {
+        self.position = mark.position;
+        self.record.truncate(mark.plies);
+        // The position after the record's move `i` is `history[i + 1]`.
+        self.history.truncate(mark.plies + 1);
+        self.since_capture = mark.since_capture;
+        self.verdict = None;
     }
 
     /// Applies the repetition rule when the current position has now occurred three times.
     fn repetition_verdict(&self, mover: Side) -> Option<Verdict> {
+        let since_capture = &self.history[self.since_capture..];
+        // A position comes back four plies later at the soonest (each side must move a piece
+        // away and back), so its third time is at least eight plies after its first.
+        if since_capture.len() < 9 {
+            return None;
+        }
         let now = self.position.hash();
-        if self.history.iter().filter(|&&h| h == now).count() < 3 {
+        if since_capture.iter().filter(|&&h| h == now).count() < 3 {
             return None;
         }
         let ended = |winner| {

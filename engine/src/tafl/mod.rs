@@ -47,6 +47,12 @@ enum BySize {
     Large(TaflGame<Wide>),
 }
 
+/// Where a game of either size stood (see [`Tafl::mark`]).
+enum Mark {
+    Small(game::Mark<u128>),
+    Large(game::Mark<Wide>),
+}
+
 /// Runs `$body` with `$g` bound to the game of whichever size this is.
 macro_rules! with_game {
     ($self:expr, $g:ident => $body:expr) => {
@@ -147,10 +153,12 @@ impl Tafl {
     }
 
     /// The side to move, or `None` once the game is over.
+    #[inline]
     pub fn to_move(&self) -> Option<Side> {
         with_game!(self, g => g.to_move())
     }
 
+    #[inline]
     pub fn verdict(&self) -> Option<Verdict> {
         with_game!(self, g => g.verdict())
     }
@@ -175,11 +183,22 @@ impl Tafl {
         Ok(())
     }
 
-    /// Takes back the last move played, if any.
-    fn undo(&mut self) {
-        match &mut self.inner {
-            BySize::Small(g) => g.undo(),
-            BySize::Large(g) => g.undo(),
+    /// Where the game stands now, which must be on: see [`Tafl::return_to`].
+    #[inline]
+    fn mark(&self) -> Mark {
+        match &self.inner {
+            BySize::Small(g) => Mark::Small(g.mark()),
+            BySize::Large(g) => Mark::Large(g.mark()),
+        }
+    }
+
+    /// Takes back every move played since `mark` was taken.
+    #[inline]
+    fn return_to(&mut self, mark: Mark) {
+        match (&mut self.inner, mark) {
+            (BySize::Small(g), Mark::Small(mark)) => g.return_to(mark),
+            (BySize::Large(g), Mark::Large(mark)) => g.return_to(mark),
+            _ => unreachable!("a mark is of the game's own board size"),
         }
         self.outcome = None;
     }
@@ -311,6 +330,7 @@ fn outcome_of(verdict: Verdict) -> Outcome {
 }
 
 /// The seat that plays `side`.
+#[inline]
 pub fn seat_of(side: Side) -> Seat {
     Seat::new(side.seat_index()).expect("two seats")
 }
@@ -326,10 +346,12 @@ impl Game for Tafl {
         Tafl::new(config.clone())
     }
 
+    #[inline]
     fn seat_count(&self) -> usize {
         2
     }
 
+    #[inline]
     fn to_act(&self) -> SeatSet {
         self.to_move()
             .map_or(SeatSet::EMPTY, |side| SeatSet::single(seat_of(side)))
@@ -343,6 +365,7 @@ impl Game for Tafl {
         with_game!(self, g => g.random_move(rng))
     }
 
+    #[inline]
     fn apply(
         &mut self,
         _seat: Seat,
@@ -360,16 +383,18 @@ impl Game for Tafl {
         rng: &mut MatchRng,
         visit: impl FnOnce(&mut Tafl, &mut MatchRng) -> R,
     ) -> Result<R, PlayError<IllegalMove>> {
-        let plies = self.plies();
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        let mark = self.mark();
         self.play(seat, action, rng)?;
         let result = visit(self, rng);
         // `visit` may have played on: take back everything since.
-        while self.plies() > plies {
-            self.undo();
-        }
+        self.return_to(mark);
         Ok(result)
     }
 
+    #[inline]
     fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
     }
