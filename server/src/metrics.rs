@@ -276,11 +276,16 @@ pub fn ai_searched(took: Duration) {
 pub async fn db<T>(op: &str, operation: impl Future<Output = T>) -> T {
     let started = std::time::Instant::now();
     let out = operation.await;
+    db_took(op, started.elapsed());
+    out
+}
+
+/// Records how long a database operation took, timed by its caller.
+pub fn db_took(op: &str, took: Duration) {
     METRICS
         .db_seconds
         .with_label_values(&[op])
-        .observe(started.elapsed().as_secs_f64());
-    out
+        .observe(took.as_secs_f64());
 }
 
 /// Where an error went.

@@ -111,8 +111,14 @@ pub const MOVED: &str = "the match moved to another server node: send the comman
 /// anything else is our fault, logged here and reported as `internal` without its details.
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
+        ApiError::from(&e)
+    }
+}
+
+impl From<&StoreError> for ApiError {
+    fn from(e: &StoreError) -> ApiError {
         match e {
-            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
+            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what.clone()),
             StoreError::Fenced(id) => {
                 tracing::warn!(
                     match_id = id.0,

@@ -421,6 +421,70 @@ async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
     }
 }
 
+/// Renames the table of actions away, or back: while it is away, no action can be stored.
+async fn actions_storable(url: &str, storable: bool) {
+    let rename = if storable {
+        "ALTER TABLE match_actions_away RENAME TO match_actions"
+    } else {
+        "ALTER TABLE match_actions RENAME TO match_actions_away"
+    };
+    common::alter_database(url, rename, &[]).await;
+}
+
+/// A move that cannot be stored did not happen, though its room went on from it while it was
+/// being written: its mover is refused, nobody is sent its event, the draw offer it would have
+/// made lapse still stands, and its command's id is free for the move once the database takes
+/// it again, which then gets the next event's number.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_that_cannot_be_stored_did_not_happen() {
+    let (moves, _) = short_copenhagen_game();
+    for backend in BACKENDS {
+        let url = fresh_database(backend).await;
+        let addr = start(&url, &[]).await;
+        let (_, _, mut a, mut b) = two_players(addr).await;
+        let match_id = new_match(&mut a, &mut b, json!({})).await;
+        a.ok(|id| act(id, match_id, 0, &moves[0])).await;
+        b.ok(|id| act(id, match_id, 1, &moves[1])).await;
+        let offered = seq_of(&b.ok(offer(match_id, 1)).await);
+        a.event_at(match_id, offered).await;
+
+        actions_storable(&url, false).await;
+        let id = CommandId(format!("third-move-{backend:?}"));
+        a.send(&act(id.clone(), match_id, 0, &moves[2])).await;
+        match a.answer(&id).await {
+            ServerMessage::Error { error, .. } => {
+                assert_eq!(error.code, ErrorCode::Internal, "{backend:?}")
+            }
+            other => panic!("{backend:?}: expected the move refused, got {other:?}"),
+        }
+        let (seq, seen) = snapshot(&mut b, match_id).await;
+        assert_eq!(seq, offered, "{backend:?}: no event after the offer");
+        assert_eq!(seen.actions.len(), 2, "{backend:?}");
+        assert_eq!(seen.draw_offer, Some(1), "{backend:?}: the offer stands");
+        assert_eq!(seen.to_act, vec![0], "{backend:?}");
+
+        actions_storable(&url, true).await;
+        a.send(&act(id.clone(), match_id, 0, &moves[2])).await;
+        match a.answer(&id).await {
+            ServerMessage::Ack { ack, .. } => assert_eq!(seq_of(&ack), offered + 1, "{backend:?}"),
+            other => panic!("{backend:?}: expected the move played, got {other:?}"),
+        }
+        let (seq, event) = b.event(match_id).await;
+        assert_eq!(seq, offered + 1, "{backend:?}");
+        assert!(
+            matches!(&event, MatchEvent::Acted { seat: 0, action: Some(played), .. } if *played == moves[2]),
+            "{backend:?}: {event:?}"
+        );
+        let (_, seen) = snapshot(&mut b, match_id).await;
+        assert_eq!(seen.actions.len(), 3, "{backend:?}");
+        assert_eq!(
+            seen.draw_offer, None,
+            "{backend:?}: the move made the offer lapse"
+        );
+        b.ok(|id| act(id, match_id, 1, &moves[3])).await;
+    }
+}
+
 /// The final move of a game while its result cannot be stored: the move is acknowledged, the
 /// loser cannot resign in the result's place, and the result by the rules is stored once the
 /// database takes it.

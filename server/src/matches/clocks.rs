@@ -8,6 +8,7 @@ use std::time::Duration;
 use protocol::ClockSpec;
 use tokio::time::Instant;
 
+#[derive(Clone)]
 pub struct Clocks {
     pub spec: ClockSpec,
     remaining_ms: Vec<u64>,

@@ -152,6 +152,19 @@ impl Followers {
     /// Numbers an event, renders it for every class of viewer, sends it to every follower and
     /// keeps it for those that resume. A follower whose outbox is full or closed is dropped.
     pub fn broadcast(&mut self, event_for: impl Fn(Option<u8>) -> MatchEvent) {
+        let unreached: Vec<ConnId> = (self.number(event_for).into_iter())
+            .filter_map(|(conn, outbox, frame)| outbox.try_send(frame).is_err().then_some(conn))
+            .collect();
+        self.drop_unreached(&unreached);
+    }
+
+    /// Numbers an event, renders it for every class of viewer and keeps it for those that
+    /// resume, but sends nothing: returns each follower's frame, to be sent once the event may
+    /// be seen (when what it tells is durable).
+    pub fn number(
+        &mut self,
+        event_for: impl Fn(Option<u8>) -> MatchEvent,
+    ) -> Vec<(ConnId, Outbox, Frame)> {
         self.seq += 1;
         let seq = Seq(self.seq);
         let frames: Vec<Frame> = self
@@ -165,14 +178,32 @@ impl Followers {
                 })
             })
             .collect();
-        let (one_view, seats) = (self.one_view, self.seats);
-        self.followers.retain(|f| {
-            let class = class_of(one_view, seats, f.viewer);
-            f.outbox.try_send(frames[class].clone()).is_ok()
-        });
+        let to_send = (self.followers.iter())
+            .map(|f| {
+                let class = self.class_of(f.viewer);
+                (f.conn, f.outbox.clone(), frames[class].clone())
+            })
+            .collect();
         self.recent.push_back((self.seq, frames));
         while self.recent.len() > self.keep {
             self.recent.pop_front();
+        }
+        to_send
+    }
+
+    /// Takes back the last numbered event, which was never sent: what it told did not happen.
+    pub fn unnumber(&mut self) {
+        if self.recent.back().is_some_and(|(seq, _)| *seq == self.seq) {
+            self.recent.pop_back();
+        }
+        self.seq -= 1;
+    }
+
+    /// Drops the followers an event did not reach (their outbox was full or closed): a
+    /// follower that misses an event must resume rather than go on without it.
+    pub fn drop_unreached(&mut self, unreached: &[ConnId]) {
+        if !unreached.is_empty() {
+            self.followers.retain(|f| !unreached.contains(&f.conn));
         }
     }
 

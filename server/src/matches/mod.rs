@@ -9,6 +9,7 @@
 
 pub mod clocks;
 pub mod command;
+pub mod delivery;
 pub mod followers;
 pub mod glance;
 pub mod hosted;

@@ -32,7 +32,7 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
 use super::clocks::Clocks;
-use super::command::{Answer, Command, Mail};
+use super::command::{Answer, Command, Mail, Reply};
 use super::followers::Followers;
 use super::glance::GlanceCell;
 use super::hosted::Hosted;
@@ -127,7 +127,7 @@ pub struct Room {
     /// The event number and text of each action a client sent with a command id, by seat and
     /// id: the same command sent again (same seat, id and action) is answered with its original
     /// ack. An id used again for another action is a new command.
-    commands: HashMap<(u8, String), (u64, String)>,
+    commands: HashMap<CommandKey, Carried>,
     /// Each seat: its player, their presence, their turn.
     seats: Vec<Seat>,
     phase: Phase,
@@ -157,7 +157,15 @@ pub struct Room {
     rematch_offerers: Vec<PlayerId>,
     /// A game of a two-game match.
     series: Option<InSeries>,
+    /// The last action, while it is being written: the room went on from it (see `act.rs`).
+    pending: Option<act::Pending>,
 }
+
+/// A command id, with the seat it was sent for.
+type CommandKey = (u8, String);
+
+/// The event number and text of the action a command carried out.
+type Carried = (u64, String);
 
 /// How long a result that could not be stored waits before it is tried again.
 const RESULT_RETRY: Duration = Duration::from_secs(1);
@@ -254,6 +262,10 @@ impl Room {
                     None => return self.closed(),
                 },
                 () = timer => match alarm {
+                    // The last action's write is settled first, as before any command.
+                    _ if self.pending.is_some() => {
+                        Box::pin(self.settle()).await;
+                    }
                     Some((_, Alarm::Flag)) => Box::pin(self.flag_fell()).await,
                     Some((_, Alarm::Outcome)) => Box::pin(self.finish_by_rules()).await,
                     // A command that came in meanwhile keeps the room awake to serve it.
@@ -340,11 +352,14 @@ impl Room {
         }
     }
 
+    /// Handles one piece of mail, once the last action's write is settled: whatever comes
+    /// next acts on what is stored, and is sent after that action's event.
     async fn handle(&mut self, mail: Mail) {
+        self.settle().await;
         match mail {
             Mail::AiMove { seat, ply, action } => self.ai_move(seat, ply, action).await,
-            Mail::Command(command, reply) => {
-                let answer = self.serve(command).await;
+            Mail::Command(command, mut reply) => {
+                let answer = self.serve(command, &mut reply).await;
                 if let Some(reply) = reply {
                     let _ = reply.send(answer);
                 }
@@ -352,8 +367,9 @@ impl Room {
         }
     }
 
-    /// Carries out a command, and says how it went (see [`Command`] for each).
-    async fn serve(&mut self, command: Command) -> ApiResult<Answer> {
+    /// Carries out a command, and says how it went (see [`Command`] for each). An action
+    /// takes `reply` and answers it once it is durable.
+    async fn serve(&mut self, command: Command, reply: &mut Reply) -> ApiResult<Answer> {
         match command {
             Command::Join {
                 player,
@@ -382,9 +398,10 @@ impl Room {
                 self.rematched(opened);
                 Ok(Answer::Done)
             }
-            Command::Seat { player, command } => {
-                self.seat_command(player, command).await.map(Answer::Ack)
-            }
+            Command::Seat { player, command } => self
+                .seat_command(player, command, reply)
+                .await
+                .map(Answer::Ack),
             Command::Chat { conn, author, text } => {
                 self.chat(conn, author, text).await.map(Answer::Ack)
             }
@@ -406,11 +423,18 @@ impl Room {
     }
 
     /// A player's command for one of their seats.
-    async fn seat_command(&mut self, player: PlayerId, command: SeatCommand) -> ApiResult<Ack> {
+    async fn seat_command(
+        &mut self,
+        player: PlayerId,
+        command: SeatCommand,
+        reply: &mut Reply,
+    ) -> ApiResult<Ack> {
         let seat = command.seat;
         match command.act {
             SeatAct::Legal => self.legal(player, seat),
-            SeatAct::Act { action } => self.act(player, seat, &action, Some(command.id.0)).await,
+            SeatAct::Act { action } => {
+                (self.act(player, seat, &action, Some(command.id.0), reply)).await
+            }
             SeatAct::Resign => self.resign(player, seat).await,
             SeatAct::OfferDraw => self.offer_draw(player, seat),
             SeatAct::AnswerDraw { accept } => {

@@ -7,6 +7,7 @@ use sqlx::{AnyPool, Connection, Row as _};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use super::delivery::{Delivery, Unreached};
 use super::store::Entry;
 use crate::cluster::store::Epoch;
 use crate::store::{Backend, PING_AFTER_IDLE, Store, StoreError, StoreResult};
@@ -29,22 +30,77 @@ impl ActionLog {
     /// Appends one entry (an accepted action, or a takeback) to the match's log, if the match
     /// is still owned at `epoch` (else [`StoreError::Fenced`]). Returns once it is durable.
     pub async fn append(&self, id: MatchId, epoch: Epoch, entry: &Entry) -> StoreResult<()> {
+        Written(self.queue(id, epoch, entry, None))
+            .outcome()
+            .await
+            .map(drop)
+    }
+
+    /// Appends one entry as [`ActionLog::append`] does, and has `then` sent once it is durable
+    /// (or its mover refused if it cannot be), without waiting: the caller learns how it went
+    /// from what this returns, when it needs to.
+    pub fn append_then(&self, id: MatchId, epoch: Epoch, entry: &Entry, then: Delivery) -> Written {
+        Written(self.queue(id, epoch, entry, Some(then)))
+    }
+
+    fn queue(
+        &self,
+        id: MatchId,
+        epoch: Epoch,
+        entry: &Entry,
+        then: Option<Delivery>,
+    ) -> oneshot::Receiver<StoreResult<Unreached>> {
         let (done, written) = oneshot::channel();
         let append = Append {
             row: Row::of(id, epoch, entry),
+            then,
             done,
+            queued: std::time::Instant::now(),
         };
-        let gone = || StoreError::Database(sqlx::Error::PoolClosed);
-        self.appends.send(append).map_err(|_| gone())?;
-        written.await.map_err(|_| gone())?
+        // A writer gone drops the append, and with it `done`: the receiver says so.
+        let _ = self.appends.send(append);
+        written
     }
 }
 
-/// An entry to append, and where to say when it is durable.
-#[derive(Debug)]
+/// How an entry appended with [`ActionLog::append_then`] went, once it has: the followers its
+/// delivery did not reach.
+pub struct Written(oneshot::Receiver<StoreResult<Unreached>>);
+
+impl Written {
+    pub async fn outcome(self) -> StoreResult<Unreached> {
+        self.0
+            .await
+            .map_err(|_| StoreError::Database(sqlx::Error::PoolClosed))?
+    }
+}
+
+/// An entry to append, what to send once it is durable, and where to say how it went.
 struct Append {
     row: Row,
-    done: oneshot::Sender<StoreResult<()>>,
+    then: Option<Delivery>,
+    done: oneshot::Sender<StoreResult<Unreached>>,
+    /// When the entry was handed over: the wait until durable is timed from here.
+    queued: std::time::Instant,
+}
+
+impl Append {
+    /// The write is over: what waited for it is sent (or its mover refused), and whoever
+    /// waits is told.
+    fn finish(self, written: StoreResult<()>) {
+        crate::metrics::db_took("append_action", self.queued.elapsed());
+        let told = match (written, self.then) {
+            (Ok(()), Some(delivery)) => Ok(delivery.send()),
+            (Ok(()), None) => Ok(Unreached::new()),
+            (Err(e), then) => {
+                if let Some(delivery) = then {
+                    delivery.refuse(&e);
+                }
+                Err(e)
+            }
+        };
+        let _ = self.done.send(told);
+    }
 }
 
 /// An entry as its `match_actions` row: a takeback has an empty action, `back_to` and, in a
@@ -139,16 +195,15 @@ async fn write_appends(
             match writer.write(&batch).await {
                 Ok(fenced) => {
                     for append in batch {
-                        let done = match fenced.contains(&append.row.match_id) {
-                            true => Err(StoreError::Fenced(MatchId(append.row.match_id))),
-                            false => Ok(()),
-                        };
-                        let _ = append.done.send(done);
+                        let match_id = append.row.match_id;
+                        match fenced.contains(&match_id) {
+                            true => append.finish(Err(StoreError::Fenced(MatchId(match_id)))),
+                            false => append.finish(Ok(())),
+                        }
                     }
                 }
                 Err(e) if batch.len() == 1 => {
-                    let append = batch.pop().expect("one action");
-                    let _ = append.done.send(Err(e));
+                    batch.pop().expect("one action").finish(Err(e));
                 }
                 // Nothing was written; one bad action must not sink the others.
                 Err(_) => {
@@ -158,7 +213,7 @@ async fn write_appends(
                             true => Ok(()),
                             false => Err(StoreError::Fenced(MatchId(append.row.match_id))),
                         });
-                        let _ = append.done.send(written);
+                        append.finish(written);
                     }
                 }
             }

@@ -64,7 +64,7 @@ impl Room {
         if ply != self.entries as usize {
             return;
         }
-        if let Err(e) = self.act(player, seat, &action, None).await {
+        if let Err(e) = self.act(player, seat, &action, None, &mut None).await {
             tracing::warn!(match_id = self.id.0, seat, %action, error = %e, "the AI's move was refused");
         }
     }

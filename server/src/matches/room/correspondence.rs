@@ -102,16 +102,21 @@ impl Room {
         }
     }
 
+    /// Whether players are told on every socket when it is their move: in a live
+    /// correspondence match (per-move clocks) that is not played at one screen.
+    pub(super) fn tells_turns(&self) -> bool {
+        self.clocks.as_ref().is_some_and(|c| c.spec.per_move)
+            && self.phase == Phase::Live
+            && !self.spec.hotseat
+    }
+
     /// Tells each player who must act now in a correspondence match that it is their move, on
     /// every socket they have open, wherever they are; not the player who just acted (whose
     /// seat acts again), nor the AI, nor a hot-seat match's one player.
     pub(super) fn tell_turn(&self, mover: Option<PlayerId>) {
-        let Some(c) = self.clocks.as_ref().filter(|c| c.spec.per_move) else {
+        let Some(c) = self.clocks.as_ref().filter(|_| self.tells_turns()) else {
             return;
         };
-        if self.phase != Phase::Live || self.spec.hotseat {
-            return;
-        }
         let mut told = Vec::new();
         for seat in self.game.to_act() {
             let Some(player) = self.seats[usize::from(seat)].player.as_ref() else {

@@ -53,7 +53,9 @@ impl Room {
     /// Records the result of a live game that its rules have ended: after its final action,
     /// when a room starts (a crash may have come between the two), and again after a failure.
     pub(super) async fn finish_by_rules(&mut self) {
-        if self.phase != Phase::Live {
+        // The action that ended the game is stored before its result is (and if it cannot
+        // be, the game goes on).
+        if self.phase != Phase::Live || self.game.outcome().is_none() || !self.settle().await {
             return;
         }
         if let Some((places, reason)) = self.game.outcome() {

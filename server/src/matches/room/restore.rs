@@ -124,6 +124,7 @@ impl Room {
             rematch: Rematch::None,
             rematch_offerers: Vec::new(),
             series: stored.series,
+            pending: None,
         })
     }
 

@@ -89,8 +89,7 @@ impl Room {
             clocks_ms: clocks_ms.clone(),
             at_ms,
         });
-        let durable = self.ctx.actions.append(self.id, self.epoch, &entry);
-        let durable = crate::metrics::db("append_action", durable).await;
+        let durable = self.ctx.actions.append(self.id, self.epoch, &entry).await;
         self.noted(durable)?;
         self.entries += 1;
         self.takeback.lapse();
