@@ -41,15 +41,38 @@ pub const FORGET_NODES: &str = "DELETE FROM nodes WHERE seen_ms < $1
      AND NOT EXISTS (SELECT 1 FROM match_owners o JOIN matches m ON m.id = o.match_id
                      WHERE o.node = nodes.id AND m.status IN ('waiting', 'live'))";
 
-/// The unfinished matches owned by any of `nodes`, oldest first, found by the owners' index.
-pub fn matches_of_nodes_sql(nodes: &[NodeId]) -> String {
+/// The matches owned by any of `nodes` that are (or are not) over, oldest first, found by the
+/// owners' index.
+pub fn matches_of_nodes_sql(nodes: &[NodeId], played: Played) -> String {
+    let status = match played {
+        Played::Unfinished => "IN ('waiting', 'live')",
+        Played::Finished => "NOT IN ('waiting', 'live')",
+    };
     format!(
         "SELECT o.match_id, o.epoch FROM match_owners o JOIN matches m ON m.id = o.match_id
-         WHERE o.node IN ({}) AND m.status IN ('waiting', 'live')
+         WHERE o.node IN ({}) AND m.status {status}
          ORDER BY o.match_id",
         numbers(nodes.iter().map(|n| n.0))
     )
 }
+
+/// Which of their matches a look at some nodes wants.
+#[derive(Clone, Copy, Debug)]
+pub enum Played {
+    /// Still waiting or live: to be taken over.
+    Unfinished,
+    /// Over: only their owner rows are left, to be given up.
+    Finished,
+}
+
+/// The nodes that own a match, each read once from the owners' index (a loose index scan: one
+/// look per node, not one row per match). Public so that a test can read its plan.
+pub const OWNING_NODES: &str = "WITH RECURSIVE owning (node) AS (
+         SELECT MIN(node) FROM match_owners
+         UNION ALL
+         SELECT (SELECT MIN(o.node) FROM match_owners o WHERE o.node > owning.node)
+         FROM owning WHERE owning.node IS NOT NULL)
+     SELECT node FROM owning WHERE node IS NOT NULL";
 
 /// The names of the nodes' heartbeat connections open now (PostgreSQL).
 pub const NODE_CONNECTIONS: &str = "SELECT application_name FROM pg_stat_activity
@@ -294,12 +317,21 @@ impl Store {
 
     /// Gives up the finished matches whose owner is none of `live` (it died with their rooms
     /// open), as [`Store::release`] does. How many.
+    ///
+    /// It looks among the owning nodes first, read from the owners' index: most beats find
+    /// only live ones and read no owner row. (The `nodes` table cannot say which: a node is
+    /// forgotten while rows of its finished matches may remain.)
     pub async fn release_finished_of_gone(&self, live: &[NodeId]) -> StoreResult<usize> {
-        let sql = format!(
-            "SELECT o.match_id, o.epoch FROM match_owners o JOIN matches m ON m.id = o.match_id
-             WHERE m.status NOT IN ('waiting', 'live') AND o.node NOT IN ({})",
-            numbers(live.iter().map(|n| n.0))
-        );
+        let owning: Vec<i64> = sqlx::query_scalar(OWNING_NODES)
+            .fetch_all(&self.pool)
+            .await?;
+        let gone: Vec<NodeId> = (owning.into_iter().map(NodeId))
+            .filter(|node| !live.contains(node))
+            .collect();
+        if gone.is_empty() {
+            return Ok(0);
+        }
+        let sql = matches_of_nodes_sql(&gone, Played::Finished);
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
             .fetch_all(&self.pool)
             .await?;
@@ -366,7 +398,8 @@ impl Store {
             return Ok(Vec::new());
         }
         let dead: Vec<NodeId> = dead.into_iter().map(NodeId).collect();
-        let rows = sqlx::query(sqlx::AssertSqlSafe(matches_of_nodes_sql(&dead)))
+        let sql = matches_of_nodes_sql(&dead, Played::Unfinished);
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
             .fetch_all(&self.pool)
             .await?;
         match_epochs(&rows)

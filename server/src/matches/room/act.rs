@@ -1,6 +1,6 @@
-use super::{Carried, CommandKey, Room};
 use super::agreement::Agreement;
 use super::seat::turns_begin;
+use super::{Carried, CommandKey, Room};
 use crate::error::{ApiError, ApiResult};
 use crate::matches::clocks::Clocks;
 use crate::matches::command::Reply;
