@@ -55,7 +55,10 @@ impl<B: Bits> Position<B> {
 
         let mut men = B::EMPTY;
         if hammers.has(mv.to) {
-            men = self.custodial_captures(board, mv.to, side, hammers);
+            // A man is taken between the mover and a piece of his or a special square beyond.
+            if (board.two_away(mv.to) & (hammers | board.throne_and_corners)).any() {
+                men = self.custodial_captures(board, mv.to, side, hammers);
+            }
             // Under `swf:y` the move brackets the wall along the edge it stands on, next to
             // the wall's end.
             if board.rules.shieldwall != Shieldwall::None
