@@ -3,7 +3,7 @@
 //! capture tests are a few word operations.
 
 use super::bitboard::Bits;
-use super::rules::{KingStrength, Rules, RulesError};
+use super::rules::{KingStrength, Rules, RulesError, Shieldwall};
 use super::square::{Coord, Dir, Piece, Square};
 
 #[derive(Clone, Debug)]
@@ -267,6 +267,12 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn hostile_when_empty(&self, victim: Piece) -> B {
         self.hostile_when_empty[victim.index()]
+    }
+
+    /// Whether a shieldwall can be captured by a move that is not next to it (`swf:n`).
+    #[inline]
+    pub fn shieldwall_from_afar(&self) -> bool {
+        self.rules.shieldwall != Shieldwall::None && !self.rules.shieldwall_flank
     }
 
     /// Whether the king, standing on `sq`, must be surrounded on four sides.

@@ -179,7 +179,10 @@ impl Tafl {
             BySize::Small(g) => g.play(mv)?,
             BySize::Large(g) => g.play(mv)?,
         };
-        self.outcome = self.verdict().map(outcome_of);
+        // A move is played only while the game is on, so there is no outcome to replace.
+        if let Some(verdict) = self.verdict() {
+            self.outcome = Some(outcome_of(verdict));
+        }
         Ok(())
     }
 
