@@ -187,18 +187,25 @@ impl<B: Bits> Position<B> {
         reached
     }
 
+    /// How many legal moves the side to move has by kind of piece and direction.
+    fn move_counts(&self, board: &Board<B>) -> [[u64; 4]; 3] {
+        self.destinations(board)
+            .map(|by_dir| by_dir.map(|b| u64::from(b.count())))
+    }
+
     /// How many legal moves the side to move has, without listing them.
     pub fn count_moves(&self, board: &Board<B>) -> u64 {
-        let reached = self.destinations(board);
-        reached.iter().flatten().map(|b| u64::from(b.count())).sum()
+        self.move_counts(board).iter().flatten().sum()
     }
 
     /// A uniformly random legal move, the one `rng.choose(&self.legal_moves(board))` would
     /// draw, found without listing the others: the draw picks a kind and direction by their
     /// counts, then the move among that slide's destinations.
     pub fn random_move(&self, board: &Board<B>, rng: &mut MatchRng) -> Option<Move> {
-        let reached = self.destinations(board);
-        let count: u64 = reached.iter().flatten().map(|b| u64::from(b.count())).sum();
+        // Counted once: a count is many instructions where the processor has no instruction
+        // for it.
+        let counts = self.move_counts(board);
+        let count: u64 = counts.iter().flatten().sum();
         if count == 0 {
             return None;
         }
@@ -206,7 +213,7 @@ impl<B: Bits> Position<B> {
         let empty = board.all & !self.occupied();
         for (pieces, kind) in self.groups() {
             for dir in Dir::ALL {
-                let here = u64::from(reached[kind.index()][dir.index()].count());
+                let here = counts[kind.index()][dir.index()];
                 if left >= here {
                     left -= here;
                     continue;
