@@ -228,7 +228,7 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn direction(&self, sq: Square, next: Square) -> Dir {
         let along_rank = next.index().abs_diff(sq.index()) == 1;
-        Dir::ALL[2 * usize::from(along_rank) + usize::from(next < sq)]
+        Dir::from_index(2 * usize::from(along_rank) + usize::from(next < sq))
     }
 
     /// The direction from `from` to `to`, another square on its rank or file. Computed rather
@@ -236,7 +236,7 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn line(&self, from: Square, to: Square) -> Dir {
         let along_rank = self.coord(from).file != self.coord(to).file;
-        Dir::ALL[2 * usize::from(along_rank) + usize::from(to < from)]
+        Dir::from_index(2 * usize::from(along_rank) + usize::from(to < from))
     }
 
     /// The speed limit of `piece`, if a move from `from` to `to` along a line breaks it.
