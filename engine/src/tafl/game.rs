@@ -111,9 +111,9 @@ impl<B: Bits> TaflGame<B> {
         self.position.random_move(&self.board, rng)
     }
 
-    /// Checks and plays one move, then judges whether it ended the game.
+    /// Checks and plays one move, then judges whether it ended the game: the verdict if it did.
     #[inline]
-    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<Option<Verdict>, IllegalMove> {
         if self.verdict.is_some() {
             return Err(IllegalMove::GameOver);
         }
@@ -130,7 +130,7 @@ impl<B: Bits> TaflGame<B> {
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
         self.record.push(played);
-        Ok(())
+        Ok(self.verdict)
     }
 
     /// Where the game stands now, which must be on: see [`TaflGame::return_to`].
