@@ -195,7 +195,8 @@ impl<B: Bits> Position<B> {
 
     /// How many legal moves the side to move has, without listing them.
     pub fn count_moves(&self, board: &Board<B>) -> u64 {
-        self.move_counts(board).iter().flatten().sum()
+        let reached = self.destinations(board);
+        reached.iter().flatten().map(|b| u64::from(b.count())).sum()
     }
 
     /// A uniformly random legal move, the one `rng.choose(&self.legal_moves(board))` would
