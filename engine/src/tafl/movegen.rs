@@ -372,3 +372,66 @@ impl<B: Bits> Position<B> {
         Ok(piece)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tafl::bitboard::Wide;
+    use crate::tafl::rules::Rules;
+    use crate::tafl::square::Square;
+    use crate::tafl::variants;
+
+    /// Along a random game, now and then, every pair of squares (and two off the board) is
+    /// checked both ways: the quick check must accept exactly what the rules one by one do.
+    fn checks_agree<B: Bits>(rules: Rules) {
+        let board = Board::<B>::new(rules.clone()).unwrap();
+        let turn = if rules.attackers_first {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let mut pos = Position::<B>::from_layout(&rules.start, turn);
+        let mut rng = MatchRng::from_seed(7);
+        let squares = board.squares() + 2;
+        for ply in 0..90 {
+            if ply % 30 == 0 {
+                for (from, to) in (0..squares).flat_map(|f| (0..squares).map(move |t| (f, t))) {
+                    let mv = Move {
+                        from: Square::from_index(from),
+                        to: Square::from_index(to),
+                    };
+                    assert_eq!(
+                        pos.legal_piece(&board, mv),
+                        pos.explain_move(&board, mv).ok(),
+                        "{} ply {ply}: {mv:?}",
+                        rules.name
+                    );
+                }
+            }
+            let Some(mv) = pos.random_move(&board, &mut rng) else {
+                break;
+            };
+            let mover = pos.turn();
+            let captures = pos.play(&board, mv);
+            if pos.verdict_after(&board, mover, &captures).is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn the_quick_move_check_agrees_with_the_rules_one_by_one() {
+        let mut limited = variants::preset("copenhagen").unwrap();
+        limited.speed = [Some(2), Some(3), Some(1)];
+        let presets = variants::NAMES
+            .iter()
+            .map(|name| variants::preset(name).unwrap());
+        for rules in presets.chain([limited]) {
+            if usize::from(rules.dim()).pow(2) <= u128::CAPACITY {
+                checks_agree::<u128>(rules);
+            } else {
+                checks_agree::<Wide>(rules);
+            }
+        }
+    }
+}
