@@ -57,8 +57,12 @@ pub fn perft<G: Game>(game: &mut G, depth: u32, rng: &mut MatchRng) -> u64 {
     game.legal_actions(seat)
         .iter()
         .map(|action| {
-            game.explore(seat, action, rng, |next, rng| perft(next, depth - 1, rng))
-                .expect("a listed action is legal")
+            // A leaf is counted where it is played, sparing a call per leaf.
+            game.explore(seat, action, rng, |next, rng| match depth {
+                1 => 1,
+                _ => perft(next, depth - 1, rng),
+            })
+            .expect("a listed action is legal")
         })
         .sum()
 }

@@ -3,7 +3,7 @@
 //! capture tests are a few word operations.
 
 use super::bitboard::Bits;
-use super::rules::{KingStrength, Rules, RulesError};
+use super::rules::{KingStrength, Rules, RulesError, Shieldwall};
 use super::square::{Coord, Dir, Piece, Square};
 
 #[derive(Clone, Debug)]
@@ -41,6 +41,9 @@ pub struct Board<B> {
     rays: Box<[[B; 4]]>,
     /// Per square, its neighbours.
     around: Box<[B]>,
+    /// Per square, the squares two steps away along its rank and file: where the far side of
+    /// a custodial capture by a piece moving there can be.
+    two_away: Box<[B]>,
 }
 
 impl<B: Bits> Board<B> {
@@ -113,6 +116,16 @@ impl<B: Bits> Board<B> {
                     .fold(B::EMPTY, |acc, &sq| acc.with(sq))
             })
             .collect();
+        let two_away = (0..n)
+            .map(|i| {
+                Dir::ALL.iter().fold(B::EMPTY, |acc, &d| {
+                    match steps[i][d.index()].and_then(|next| steps[next.index()][d.index()]) {
+                        Some(far) => acc.with(far),
+                        None => acc,
+                    }
+                })
+            })
+            .collect();
         // A square's ray is its neighbour and the neighbour's ray, so each direction is filled
         // from its far side: downwards for north and east, whose neighbours come later.
         let mut rays = vec![[B::EMPTY; 4]; n].into_boxed_slice();
@@ -142,6 +155,7 @@ impl<B: Bits> Board<B> {
             coords: (0..n).map(|i| Square::from_index(i).coord(dim)).collect(),
             rays,
             around,
+            two_away,
             rules,
         })
     }
@@ -184,6 +198,18 @@ impl<B: Bits> Board<B> {
         self.around[sq.index()]
     }
 
+    /// How many squares the board has.
+    #[inline]
+    pub fn squares(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// The squares two steps from `sq`, a square of the board, along its rank and file.
+    #[inline]
+    pub fn two_away(&self, sq: Square) -> B {
+        self.two_away[sq.index()]
+    }
+
     /// The coordinates of `sq`, a square of the board.
     #[inline]
     pub fn coord(&self, sq: Square) -> Coord {
@@ -202,7 +228,23 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn direction(&self, sq: Square, next: Square) -> Dir {
         let along_rank = next.index().abs_diff(sq.index()) == 1;
-        Dir::ALL[2 * usize::from(along_rank) + usize::from(next < sq)]
+        Dir::from_index(2 * usize::from(along_rank) + usize::from(next < sq))
+    }
+
+    /// The direction from `from` to `to`, another square on its rank or file. Computed rather
+    /// than matched: moves go in no order a branch could predict.
+    #[inline]
+    pub fn line(&self, from: Square, to: Square) -> Dir {
+        let along_rank = self.coord(from).file != self.coord(to).file;
+        Dir::from_index(2 * usize::from(along_rank) + usize::from(to < from))
+    }
+
+    /// The speed limit of `piece`, if a move from `from` to `to` along a line breaks it.
+    #[inline]
+    pub fn too_far(&self, piece: Piece, from: Coord, to: Coord) -> Option<u8> {
+        let limit = self.rules.speed[piece.index()]?;
+        let distance = from.file.abs_diff(to.file) + from.rank.abs_diff(to.rank);
+        (distance > limit).then_some(limit)
     }
 
     /// Index distance of one step in `dir`.
@@ -225,6 +267,12 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn hostile_when_empty(&self, victim: Piece) -> B {
         self.hostile_when_empty[victim.index()]
+    }
+
+    /// Whether a shieldwall can be captured by a move that is not next to it (`swf:n`).
+    #[inline]
+    pub fn shieldwall_from_afar(&self) -> bool {
+        self.rules.shieldwall != Shieldwall::None && !self.rules.shieldwall_flank
     }
 
     /// Whether the king, standing on `sq`, must be surrounded on four sides.

@@ -39,34 +39,44 @@ impl<B: Bits> Position<B> {
     #[inline]
     pub fn play_piece(&mut self, board: &Board<B>, mv: Move, piece: Piece) -> Captures<B> {
         self.shift_piece(piece, mv.from, mv.to);
+        self.pass_turn();
         let side = piece.side();
         // Every capture but a shieldwall completed from afar (`swf:n`) takes a piece next to
         // the square moved to; most moves have none there and capture nothing.
-        let from_afar = board.rules.shieldwall != Shieldwall::None && !board.rules.shieldwall_flank;
         let near = board.around(mv.to) & self.side_bits(side.opponent());
-        if near.is_empty() && !from_afar {
-            self.pass_turn();
+        if near.is_empty() && !board.shieldwall_from_afar() {
             return Captures {
                 men: B::EMPTY,
                 king: false,
             };
         }
-        let hammers = self.hammers(board, side);
+        self.capture(board, mv.to, side, near)
+    }
 
+    /// Removes what the piece of `side` that moved to `to`, next to the enemies `near`,
+    /// captures. Kept out of line: inlined, it would crowd the common path of a move that
+    /// captures nothing.
+    #[inline(never)]
+    fn capture(&mut self, board: &Board<B>, to: Square, side: Side, near: B) -> Captures<B> {
+        let hammers = self.hammers(board, side);
         let mut men = B::EMPTY;
-        if hammers.has(mv.to) {
-            men = self.custodial_captures(board, mv.to, side, hammers);
+        if hammers.has(to) {
+            // A man is taken between the mover and a piece of his or a special square beyond.
+            if (board.two_away(to) & (hammers | board.throne_and_corners)).any() {
+                men = self.custodial_captures(board, to, side, hammers);
+            }
             // Under `swf:y` the move brackets the wall along the edge it stands on, next to
             // the wall's end.
             if board.rules.shieldwall != Shieldwall::None
-                && (from_afar || ((near & board.edge).any() && board.edge.has(mv.to)))
+                && (board.shieldwall_from_afar()
+                    || ((near & board.edge).any() && board.edge.has(to)))
             {
-                men |= self.shieldwall_captures(board, mv.to, side, hammers);
+                men |= self.shieldwall_captures(board, to, side, hammers);
             }
         }
         let king = side == Side::Attackers
             && (near & self.king).any()
-            && self.king_is_captured_by(board, mv.to);
+            && self.king_is_captured_by(board, to);
 
         let victim = man_taken_by(side);
         for sq in men.squares() {
@@ -78,7 +88,6 @@ impl<B: Bits> Position<B> {
                 .expect("a captured king was on the board");
             self.remove(Piece::King, k);
         }
-        self.pass_turn();
         Captures { men, king }
     }
 

@@ -111,9 +111,9 @@ impl<B: Bits> TaflGame<B> {
         self.position.random_move(&self.board, rng)
     }
 
-    /// Checks and plays one move, then judges whether it ended the game.
+    /// Checks and plays one move, then judges whether it ended the game: the verdict if it did.
     #[inline]
-    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<Option<Verdict>, IllegalMove> {
         if self.verdict.is_some() {
             return Err(IllegalMove::GameOver);
         }
@@ -130,7 +130,7 @@ impl<B: Bits> TaflGame<B> {
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
         self.record.push(played);
-        Ok(())
+        Ok(self.verdict)
     }
 
     /// Where the game stands now, which must be on: see [`TaflGame::return_to`].
@@ -159,15 +159,12 @@ impl<B: Bits> TaflGame<B> {
     }
 
     /// Applies the repetition rule when the current position has now occurred three times.
+    #[inline]
     fn repetition_verdict(&self, mover: Side) -> Option<Verdict> {
-        let since_capture = &self.history[self.since_capture..];
         // A position comes back four plies later at the soonest (each side must move a piece
-        // away and back), so its third time is at least eight plies after its first.
-        if since_capture.len() < 9 {
-            return None;
-        }
-        let now = self.position.hash();
-        if since_capture.iter().filter(|&&h| h == now).count() < 3 {
+        // away and back), so its third time is at least eight plies after its first: the
+        // history is only counted from then on.
+        if self.history.len() - self.since_capture < 9 || self.occurrences() < 3 {
             return None;
         }
         let ended = |winner| {
@@ -184,5 +181,12 @@ impl<B: Bits> TaflGame<B> {
             Repetition::DefendersLose if mover == Side::Defenders => ended(Some(Side::Attackers)),
             Repetition::DefendersLose => None,
         }
+    }
+
+    /// How many times the current position has occurred since the last capture.
+    fn occurrences(&self) -> usize {
+        let now = self.position.hash();
+        let since_capture = &self.history[self.since_capture..];
+        since_capture.iter().filter(|&&h| h == now).count()
     }
 }

@@ -175,11 +175,14 @@ impl Tafl {
 
     /// Checks and plays one move, reporting nothing (a report lists the captures).
     fn advance(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        match &mut self.inner {
+        let verdict = match &mut self.inner {
             BySize::Small(g) => g.play(mv)?,
             BySize::Large(g) => g.play(mv)?,
         };
-        self.outcome = self.verdict().map(outcome_of);
+        // A move is played only while the game is on, so there is no outcome to replace.
+        if let Some(verdict) = verdict {
+            self.outcome = Some(outcome_of(verdict));
+        }
         Ok(())
     }
 

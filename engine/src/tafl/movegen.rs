@@ -187,6 +187,12 @@ impl<B: Bits> Position<B> {
         reached
     }
 
+    /// How many legal moves the side to move has by kind of piece and direction.
+    fn move_counts(&self, board: &Board<B>) -> [[u64; 4]; 3] {
+        self.destinations(board)
+            .map(|by_dir| by_dir.map(|b| u64::from(b.count())))
+    }
+
     /// How many legal moves the side to move has, without listing them.
     pub fn count_moves(&self, board: &Board<B>) -> u64 {
         let reached = self.destinations(board);
@@ -197,8 +203,10 @@ impl<B: Bits> Position<B> {
     /// draw, found without listing the others: the draw picks a kind and direction by their
     /// counts, then the move among that slide's destinations.
     pub fn random_move(&self, board: &Board<B>, rng: &mut MatchRng) -> Option<Move> {
-        let reached = self.destinations(board);
-        let count: u64 = reached.iter().flatten().map(|b| u64::from(b.count())).sum();
+        // Counted once: a count is many instructions where the processor has no instruction
+        // for it.
+        let counts = self.move_counts(board);
+        let count: u64 = counts.iter().flatten().sum();
         if count == 0 {
             return None;
         }
@@ -206,7 +214,7 @@ impl<B: Bits> Position<B> {
         let empty = board.all & !self.occupied();
         for (pieces, kind) in self.groups() {
             for dir in Dir::ALL {
-                let here = u64::from(reached[kind.index()][dir.index()].count());
+                let here = counts[kind.index()][dir.index()];
                 if left >= here {
                     left -= here;
                     continue;
@@ -273,32 +281,58 @@ impl<B: Bits> Position<B> {
                 .is_break()
     }
 
-    /// The first square in the way of `mv`, a straight move that has one: occupied, or one
-    /// that `piece` may not pass.
-    fn obstacle(&self, board: &Board<B>, mv: Move, dir: Dir, piece: Piece) -> IllegalMove {
-        let occupied = self.occupied();
-        let mut sq = mv.from;
-        while let Some(next) = board.step(sq, dir) {
-            sq = next;
-            if occupied.has(sq) {
-                return IllegalMove::Blocked(board.coord(sq));
-            }
-            if sq != mv.to && !board.passable(piece).has(sq) {
-                return IllegalMove::CannotPass {
-                    piece,
-                    square: board.coord(sq),
-                };
-            }
-        }
-        unreachable!("the path of {mv:?} has an obstacle")
-    }
-
     /// Checks one move and says exactly what is wrong with it; returns the moving piece.
     #[inline]
     pub fn check_move(&self, board: &Board<B>, mv: Move) -> Result<Piece, IllegalMove> {
-        let dim = board.dim;
-        let size = usize::from(dim) * usize::from(dim);
-        if mv.from.index() >= size || mv.to.index() >= size {
+        // Nearly every move checked is legal (it was listed or drawn): a few word operations
+        // settle that, and only a move they refuse is taken through the checks one by one.
+        match self.legal_piece(board, mv) {
+            Some(piece) => Ok(piece),
+            None => self.explain_move(board, mv),
+        }
+    }
+
+    /// The piece that `mv` moves, if the move is legal; `None` may also mean that it is legal
+    /// after all, which [`Position::explain_move`] then finds.
+    #[inline]
+    fn legal_piece(&self, board: &Board<B>, mv: Move) -> Option<Piece> {
+        let squares = board.squares();
+        if mv.from.index() >= squares || mv.to.index() >= squares {
+            return None;
+        }
+        let from = B::single(mv.from);
+        if (self.side_bits(self.turn) & from).is_empty() {
+            return None;
+        }
+        let piece = match self.turn {
+            Side::Defenders if (self.king & from).any() => Piece::King,
+            Side::Defenders => Piece::Defender,
+            Side::Attackers => Piece::Attacker,
+        };
+        let (start, end) = (board.coord(mv.from), board.coord(mv.to));
+        // Along a rank or a file: exactly one coordinate the same (both is no move at all).
+        if (start.file == end.file) == (start.rank == end.rank) {
+            return None;
+        }
+        if board.too_far(piece, start, end).is_some() {
+            return None;
+        }
+        let dir = board.line(mv.from, mv.to);
+        let to = B::single(mv.to);
+        // The squares passed and the one stopped on.
+        let path = board.ray(mv.from, dir) & !board.ray(mv.to, dir);
+        let refused = (path & self.occupied())
+            | (path & !to & !board.passable(piece))
+            | (to & !board.stoppable(piece));
+        refused.is_empty().then_some(piece)
+    }
+
+    /// Checks one move rule by rule, to say exactly what is wrong with it; returns the moving
+    /// piece if nothing is.
+    #[cold]
+    fn explain_move(&self, board: &Board<B>, mv: Move) -> Result<Piece, IllegalMove> {
+        let squares = board.squares();
+        if mv.from.index() >= squares || mv.to.index() >= squares {
             return Err(IllegalMove::OffBoard);
         }
         let (from, to) = (board.coord(mv.from), board.coord(mv.to));
@@ -315,25 +349,89 @@ impl<B: Bits> Position<B> {
         if from.file != to.file && from.rank != to.rank {
             return Err(IllegalMove::NotStraight { from, to });
         }
-        // Computed rather than matched: the four directions come in no order a branch could
-        // predict.
-        let dir = Dir::ALL[2 * usize::from(from.file != to.file) + usize::from(mv.to < mv.from)];
-        if let Some(limit) = board.rules.speed[piece.index()] {
-            let distance = from.file.abs_diff(to.file) + from.rank.abs_diff(to.rank);
-            if distance > limit {
-                return Err(IllegalMove::TooFar { piece, limit });
-            }
+        if let Some(limit) = board.too_far(piece, from, to) {
+            return Err(IllegalMove::TooFar { piece, limit });
         }
-        // The squares passed and the one stopped on, checked at once; the walk below only runs
-        // to name what is in the way.
-        let path = board.ray(mv.from, dir) & !board.ray(mv.to, dir);
-        let impassable = path.without(mv.to) & !board.passable(piece);
-        if (path & self.occupied()).any() || impassable.any() {
-            return Err(self.obstacle(board, mv, dir, piece));
+        let dir = board.line(mv.from, mv.to);
+        let mut sq = mv.from;
+        while sq != mv.to {
+            sq = board.step(sq, dir).expect("the move ends on the board");
+            if self.occupied().has(sq) {
+                return Err(IllegalMove::Blocked(board.coord(sq)));
+            }
+            if sq != mv.to && !board.passable(piece).has(sq) {
+                return Err(IllegalMove::CannotPass {
+                    piece,
+                    square: board.coord(sq),
+                });
+            }
         }
         if !board.stoppable(piece).has(mv.to) {
             return Err(IllegalMove::CannotStop { piece, square: to });
         }
         Ok(piece)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tafl::bitboard::Wide;
+    use crate::tafl::rules::Rules;
+    use crate::tafl::square::Square;
+    use crate::tafl::variants;
+
+    /// Along a random game, now and then, every pair of squares (and two off the board) is
+    /// checked both ways: the quick check must accept exactly what the rules one by one do.
+    fn checks_agree<B: Bits>(rules: Rules) {
+        let board = Board::<B>::new(rules.clone()).unwrap();
+        let turn = if rules.attackers_first {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let mut pos = Position::<B>::from_layout(&rules.start, turn);
+        let mut rng = MatchRng::from_seed(7);
+        let squares = board.squares() + 2;
+        for ply in 0..90 {
+            if ply % 30 == 0 {
+                for (from, to) in (0..squares).flat_map(|f| (0..squares).map(move |t| (f, t))) {
+                    let mv = Move {
+                        from: Square::from_index(from),
+                        to: Square::from_index(to),
+                    };
+                    assert_eq!(
+                        pos.legal_piece(&board, mv),
+                        pos.explain_move(&board, mv).ok(),
+                        "{} ply {ply}: {mv:?}",
+                        rules.name
+                    );
+                }
+            }
+            let Some(mv) = pos.random_move(&board, &mut rng) else {
+                break;
+            };
+            let mover = pos.turn();
+            let captures = pos.play(&board, mv);
+            if pos.verdict_after(&board, mover, &captures).is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn the_quick_move_check_agrees_with_the_rules_one_by_one() {
+        let mut limited = variants::preset("copenhagen").unwrap();
+        limited.speed = [Some(2), Some(3), Some(1)];
+        let presets = variants::NAMES
+            .iter()
+            .map(|name| variants::preset(name).unwrap());
+        for rules in presets.chain([limited]) {
+            if usize::from(rules.dim()).pow(2) <= u128::CAPACITY {
+                checks_agree::<u128>(rules);
+            } else {
+                checks_agree::<Wide>(rules);
+            }
+        }
     }
 }

@@ -131,10 +131,11 @@ impl<B: Bits> Position<B> {
         self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
     }
 
-    /// Hands the move to the other side.
+    /// Hands the move to the other side. The hash holds the turn key exactly when the defenders
+    /// are to move, so either way the key goes in or out.
     #[inline]
     pub(super) fn pass_turn(&mut self) {
-        self.hash ^= zobrist::side_key(self.turn) ^ zobrist::side_key(self.turn.opponent());
+        self.hash ^= zobrist::side_key(Side::Defenders);
         self.turn = self.turn.opponent();
     }
 }

@@ -100,6 +100,17 @@ impl Dir {
         self as usize
     }
 
+    /// The direction with index `i % 4` ([`Dir::index`]). Matched rather than looked up in
+    /// [`Dir::ALL`], so that it compiles to the index itself, with no load from memory.
+    pub const fn from_index(i: usize) -> Dir {
+        match i % 4 {
+            0 => Dir::North,
+            1 => Dir::South,
+            2 => Dir::East,
+            _ => Dir::West,
+        }
+    }
+
     pub const fn opposite(self) -> Dir {
         match self {
             Dir::North => Dir::South,
