@@ -302,6 +302,7 @@ async fn the_phone_bar_is_compact_and_stays_at_the_top() {
     let visitor = driver.browser_speaking(Screen::Phone, "de-DE").await;
     visitor.open(addr, "").await;
     visitor.until_text("header-guest", "Gast").await;
+    visitor.find(&by_testid("play-prompt")).await;
     let at = visitor.run(bar).await;
     visitor.screenshot("phone-bar-visitor-de").await;
     assert!(at[1].as_f64().unwrap() <= 56.0, "the visitor's bar is too tall: {at}");
