@@ -23,14 +23,27 @@ const WIDE: Screen = Screen::Window {
 };
 
 /// Every game's id, for its rules page and a live match of it.
-const GAMES: [&str; 6] = ["tafl", "fox-geese", "hanoi", "tower-race", "tron", "driller"];
+const GAMES: [&str; 6] = [
+    "tafl",
+    "fox-geese",
+    "hanoi",
+    "tower-race",
+    "tron",
+    "driller",
+];
 
 async fn server() -> SocketAddr {
     start(&fresh_database(Backend::Sqlite).await, &[]).await
 }
 
 /// A browser on `screen` signed in as `who`, on `hash`.
-async fn signed_in(driver: &Driver, screen: Screen, addr: SocketAddr, who: &Session, hash: &str) -> Browser {
+async fn signed_in(
+    driver: &Driver,
+    screen: Screen,
+    addr: SocketAddr,
+    who: &Session,
+    hash: &str,
+) -> Browser {
     let b = driver.browser(screen).await;
     b.sign_in(addr, &who.token, hash).await;
     b.until_text("me", &who.player.name).await;
@@ -45,7 +58,11 @@ async fn post_as(addr: SocketAddr, token: &str, path: &str, body: Value) -> Valu
         .send()
         .await
         .unwrap();
-    assert!(response.status().is_success(), "POST {path}: {}", response.status());
+    assert!(
+        response.status().is_success(),
+        "POST {path}: {}",
+        response.status()
+    );
     response.json().await.unwrap()
 }
 
@@ -66,7 +83,8 @@ struct World {
 async fn world(addr: SocketAddr) -> World {
     let (alice, bjorn, mut a, mut b) = common::two_players(addr).await;
     let clock = json!({"base_ms": 600_000, "increment_ms": 5000});
-    let copenhagen = common::copenhagen_match(&mut a, &mut b, json!({"rated": true, "clock": clock})).await;
+    let copenhagen =
+        common::copenhagen_match(&mut a, &mut b, json!({"rated": true, "clock": clock})).await;
     let (moves, _) = common::short_copenhagen_game();
     a.ok(|id| common::act(id, copenhagen, 0, &moves[0])).await;
     b.ok(|id| common::act(id, copenhagen, 1, &moves[1])).await;
@@ -84,7 +102,12 @@ async fn world(addr: SocketAddr) -> World {
         .unwrap();
     b.ok(|id| common::join(id, finished)).await;
     a.ok(|id| common::act(id, finished, 0, "d1-c1")).await;
-    a.ok(|id| ClientMessage::Resign { id, match_id: finished, seat: 0 }).await;
+    a.ok(|id| ClientMessage::Resign {
+        id,
+        match_id: finished,
+        seat: 0,
+    })
+    .await;
 
     let mut against_ai = Vec::new();
     for game in GAMES {
@@ -105,39 +128,113 @@ async fn world(addr: SocketAddr) -> World {
 
     let carla = common::new_player(addr).await;
     let spec = |name: &str| json!({"name": name, "game": "tafl", "variant": "brandubh", "format": "round_robin", "time_control": "blitz"});
-    let running = post_as(addr, &carla.token, "/api/tournaments", spec("Midwinter round robin of the northern clubs")).await;
+    let running = post_as(
+        addr,
+        &carla.token,
+        "/api/tournaments",
+        spec("Midwinter round robin of the northern clubs"),
+    )
+    .await;
     let tournament = running["summary"]["id"].as_i64().unwrap();
     for level in 1..=3 {
         let path = format!("/api/tournaments/{tournament}/entrants");
         post_as(addr, &carla.token, &path, json!({"ai_level": level})).await;
     }
-    post_as(addr, &carla.token, &format!("/api/tournaments/{tournament}/start"), json!(null)).await;
+    post_as(
+        addr,
+        &carla.token,
+        &format!("/api/tournaments/{tournament}/start"),
+        json!(null),
+    )
+    .await;
     let open = post_as(addr, &carla.token, "/api/tournaments", spec("Spring open")).await;
     let open = open["summary"]["id"].as_i64().unwrap();
-    post_as(addr, &bjorn.token, &format!("/api/tournaments/{open}/register"), json!(null)).await;
+    post_as(
+        addr,
+        &bjorn.token,
+        &format!("/api/tournaments/{open}/register"),
+        json!(null),
+    )
+    .await;
     a.close().await;
     b.close().await;
-    World { alice, bjorn, copenhagen, alea, finished, against_ai, tournament }
+    World {
+        alice,
+        bjorn,
+        copenhagen,
+        alea,
+        finished,
+        against_ai,
+        tournament,
+    }
 }
 
 /// Every page of the client as alice sees it: its name, its hash and what shows once it is drawn.
 fn pages(w: &World) -> Vec<(String, String, String)> {
     let mut pages = vec![
         ("lobby".into(), "#/".into(), by_testid("hotseat-create")),
-        ("tournaments".into(), "#/tournaments".into(), "[data-testid=tournament-list] tbody tr a".into()),
-        ("tournament".into(), format!("#/tournament/{}", w.tournament), "[data-testid=tournament-standings] tr".into()),
-        ("leaderboard".into(), "#/leaderboard/tafl/brandubh".into(), ".page table".into()),
-        ("player-self".into(), format!("#/player/{}", w.alice.player.id.0), by_testid("player-matches")),
-        ("player-other".into(), format!("#/player/{}", w.bjorn.player.id.0), by_testid("player-matches")),
-        ("games".into(), "#/games".into(), "[data-testid=games] li".into()),
-        ("replay".into(), format!("#/replay/{}", w.finished.0), "[data-testid=board] svg".into()),
-        ("analysis".into(), "#/analysis/game/tafl/copenhagen".into(), "[data-testid=board] svg".into()),
-        ("match-copenhagen".into(), format!("#/match/{}", w.copenhagen.0), "[data-testid=clock-1]".into()),
-        ("match-alea-evangelii".into(), format!("#/match/{}", w.alea.0), "[data-testid=board] svg".into()),
+        (
+            "tournaments".into(),
+            "#/tournaments".into(),
+            "[data-testid=tournament-list] tbody tr a".into(),
+        ),
+        (
+            "tournament".into(),
+            format!("#/tournament/{}", w.tournament),
+            "[data-testid=tournament-standings] tr".into(),
+        ),
+        (
+            "leaderboard".into(),
+            "#/leaderboard/tafl/brandubh".into(),
+            ".page table".into(),
+        ),
+        (
+            "player-self".into(),
+            format!("#/player/{}", w.alice.player.id.0),
+            by_testid("player-matches"),
+        ),
+        (
+            "player-other".into(),
+            format!("#/player/{}", w.bjorn.player.id.0),
+            by_testid("player-matches"),
+        ),
+        (
+            "games".into(),
+            "#/games".into(),
+            "[data-testid=games] li".into(),
+        ),
+        (
+            "replay".into(),
+            format!("#/replay/{}", w.finished.0),
+            "[data-testid=board] svg".into(),
+        ),
+        (
+            "analysis".into(),
+            "#/analysis/game/tafl/copenhagen".into(),
+            "[data-testid=board] svg".into(),
+        ),
+        (
+            "match-copenhagen".into(),
+            format!("#/match/{}", w.copenhagen.0),
+            "[data-testid=clock-1]".into(),
+        ),
+        (
+            "match-alea-evangelii".into(),
+            format!("#/match/{}", w.alea.0),
+            "[data-testid=board] svg".into(),
+        ),
     ];
     for (game, m) in GAMES.iter().zip(&w.against_ai) {
-        pages.push((format!("match-{game}"), format!("#/match/{}", m.0), "[data-testid=board] :is(svg, canvas)".into()));
-        pages.push((format!("rules-{game}"), format!("#/rules/{game}"), "[data-testid=rules] h1".into()));
+        pages.push((
+            format!("match-{game}"),
+            format!("#/match/{}", m.0),
+            "[data-testid=board] :is(svg, canvas)".into(),
+        ));
+        pages.push((
+            format!("rules-{game}"),
+            format!("#/rules/{game}"),
+            "[data-testid=rules] h1".into(),
+        ));
     }
     pages
 }
@@ -164,7 +261,8 @@ async fn inside(b: &Browser, css: &str) -> (bool, Value) {
         ))
         .await;
     let n = |i: usize| at[i].as_f64().unwrap();
-    let within = n(0) >= 0.0 && n(1) >= 0.0 && n(2) <= n(4) + 0.5 && n(3) <= n(5) + 0.5 && n(2) > n(0);
+    let within =
+        n(0) >= 0.0 && n(1) >= 0.0 && n(2) <= n(4) + 0.5 && n(3) <= n(5) + 0.5 && n(2) > n(0);
     (within, at)
 }
 
@@ -188,7 +286,11 @@ async fn no_page_is_wider_than_a_phone() {
             }
             for theme in ["light", "dark"] {
                 b.emulate_colour_scheme(theme).await;
-                b.until(theme, &format!("return document.documentElement.dataset.theme === '{theme}';")).await;
+                b.until(
+                    theme,
+                    &format!("return document.documentElement.dataset.theme === '{theme}';"),
+                )
+                .await;
                 b.screenshot(&format!("phone-{size}-{name}-{theme}")).await;
             }
             b.emulate_colour_scheme("light").await;
@@ -209,16 +311,30 @@ async fn panels_and_notifications_stay_inside_a_phone_screen() {
     let b = signed_in(&driver, Screen::Phone, addr, &w.alice, "#/tournaments").await;
     b.find("[data-testid=tournament-list] tbody tr a").await;
 
-    for (button, panel) in [("bell", by_testid("notices")), ("settings", "details.menu[open] .menu-panel".to_string()), ("nav-menu", "header.bar nav".to_string())] {
+    for (button, panel) in [
+        ("bell", by_testid("notices")),
+        ("settings", "details.menu[open] .menu-panel".to_string()),
+        ("nav-menu", "header.bar nav".to_string()),
+    ] {
         b.click(button).await;
         b.find(&panel).await;
         let (within, at) = inside(&b, &panel).await;
         b.screenshot(&format!("phone-panel-{button}")).await;
         assert!(within, "{button}: its panel leaves the screen: {at}");
-        assert!(overflow(&b).await.is_none(), "{button}: the page is wider than the phone");
+        assert!(
+            overflow(&b).await.is_none(),
+            "{button}: the page is wider than the phone"
+        );
         // A click elsewhere (in the page's margin) closes it.
         b.click_at(4.0, 700.0).await;
-        b.until(&format!("{button}'s panel to close"), &format!("const p = document.querySelector({}); return !p || !p.checkVisibility();", json!(panel))).await;
+        b.until(
+            &format!("{button}'s panel to close"),
+            &format!(
+                "const p = document.querySelector({}); return !p || !p.checkVisibility();",
+                json!(panel)
+            ),
+        )
+        .await;
     }
 
     let mut bjorn = Client::connect(addr, &w.bjorn.token).await;
@@ -238,7 +354,11 @@ async fn panels_and_notifications_stay_inside_a_phone_screen() {
         })
         .await;
     let id = made.challenge_id.unwrap().0;
-    for part in [format!("challenge-{id}"), format!("challenge-accept-{id}"), format!("challenge-decline-{id}")] {
+    for part in [
+        format!("challenge-{id}"),
+        format!("challenge-accept-{id}"),
+        format!("challenge-decline-{id}"),
+    ] {
         b.find(&by_testid(&part)).await;
         let (within, at) = inside(&b, &by_testid(&part)).await;
         assert!(within, "{part} leaves the screen: {at}");
@@ -269,7 +389,10 @@ async fn an_error_shows_beside_the_control_that_caused_it() {
         .await;
     b.screenshot("phone-join-error").await;
     let distance = (at["error"].as_f64().unwrap() - at["button"].as_f64().unwrap()).abs();
-    assert!(distance < 80.0 && at["visible"] == json!(true), "the error is far from its button: {at}");
+    assert!(
+        distance < 80.0 && at["visible"] == json!(true),
+        "the error is far from its button: {at}"
+    );
     b.client.close().await.unwrap();
 }
 
@@ -286,7 +409,12 @@ async fn the_phone_bar_is_compact_and_stays_at_the_top() {
     let at = b.run(bar).await;
     assert!(at[1].as_f64().unwrap() <= 56.0, "the bar is too tall: {at}");
     b.run("window.scrollTo(0, 1200);").await;
-    let at = b.until("the page scrolled", &format!("return scrollY > 0 && (() => {{ {bar} }})();")).await;
+    let at = b
+        .until(
+            "the page scrolled",
+            &format!("return scrollY > 0 && (() => {{ {bar} }})();"),
+        )
+        .await;
     assert_eq!(at[0].as_f64().unwrap(), 0.0, "the bar leaves the top: {at}");
     b.screenshot("phone-bar-scrolled").await;
 
@@ -294,7 +422,11 @@ async fn the_phone_bar_is_compact_and_stays_at_the_top() {
     b.click("nav-menu").await;
     b.click_css("header.bar nav a[href='#/tournaments']").await;
     b.find("[data-testid=tournament-list]").await;
-    b.until("the links to close", "return !document.querySelector('header.bar nav').checkVisibility();").await;
+    b.until(
+        "the links to close",
+        "return !document.querySelector('header.bar nav').checkVisibility();",
+    )
+    .await;
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 
@@ -305,7 +437,10 @@ async fn the_phone_bar_is_compact_and_stays_at_the_top() {
     visitor.find(&by_testid("play-prompt")).await;
     let at = visitor.run(bar).await;
     visitor.screenshot("phone-bar-visitor-de").await;
-    assert!(at[1].as_f64().unwrap() <= 56.0, "the visitor's bar is too tall: {at}");
+    assert!(
+        at[1].as_f64().unwrap() <= 56.0,
+        "the visitor's bar is too tall: {at}"
+    );
     let cut = visitor
         .run("const me = document.getElementById('me'); return me.scrollWidth > me.clientWidth;")
         .await;
@@ -322,11 +457,22 @@ async fn an_eleven_by_eleven_board_and_its_clocks_are_on_the_first_screen() {
     let clock = json!({"base_ms": 600_000, "increment_ms": 5000});
     let m = common::copenhagen_match(&mut a, &mut b2, json!({"rated": true, "clock": clock})).await;
     let driver = Driver::start().await;
-    let b = signed_in(&driver, Screen::Phone, addr, &alice, &format!("#/match/{}", m.0)).await;
+    let b = signed_in(
+        &driver,
+        Screen::Phone,
+        addr,
+        &alice,
+        &format!("#/match/{}", m.0),
+    )
+    .await;
     b.find(&by_testid("clock-1")).await;
     b.find(&by_testid("sq-k11")).await;
     b.screenshot("phone-copenhagen-first-screen").await;
-    for part in ["[data-testid=board] svg".to_string(), by_testid("clock-0"), by_testid("clock-1")] {
+    for part in [
+        "[data-testid=board] svg".to_string(),
+        by_testid("clock-0"),
+        by_testid("clock-1"),
+    ] {
         let (within, at) = inside(&b, &part).await;
         assert!(within, "{part} is not on the first screen: {at}");
     }
@@ -355,14 +501,20 @@ async fn a_board_of_small_squares_zooms_pans_and_still_plays() {
     b.hotseat("tafl", "alea-evangelii").await;
     b.find(&by_testid("sq-a1")).await;
     let fitted = square(&b).await;
-    assert!(fitted < 28.0, "Alea Evangelii's squares fit a phone at {fitted} px");
+    assert!(
+        fitted < 28.0,
+        "Alea Evangelii's squares fit a phone at {fitted} px"
+    );
     b.screenshot("phone-alea-fitted").await;
 
     b.click("zoom-in").await;
     b.until("the board zoomed", &format!("return document.querySelector('[data-testid=sq-a1]').getBoundingClientRect().width > {fitted} + 1;")).await;
     let zoomed = square(&b).await;
     assert!(zoomed >= 28.0, "zoomed, a square is {zoomed} px");
-    assert!(overflow(&b).await.is_none(), "the zoomed board widens the page");
+    assert!(
+        overflow(&b).await.is_none(),
+        "the zoomed board widens the page"
+    );
     b.screenshot("phone-alea-zoomed").await;
 
     // A drag from an empty square pans the board.
@@ -376,8 +528,22 @@ async fn a_board_of_small_squares_zooms_pans_and_still_plays() {
               return [shown[0].dataset.sq, shown[shown.length - 1].dataset.sq];")
         .await;
     let (from, to) = (empty[0].as_str().unwrap(), empty[1].as_str().unwrap());
-    b.drag(Pointer::Finger, &by_testid(&format!("sq-{from}")), &by_testid(&format!("sq-{to}")), 0).await;
-    let after = b.until("the board to pan", &format!("const now = (() => {{ {scroll} }})(); return JSON.stringify(now) !== {} && now;", json!(before.to_string()))).await;
+    b.drag(
+        Pointer::Finger,
+        &by_testid(&format!("sq-{from}")),
+        &by_testid(&format!("sq-{to}")),
+        0,
+    )
+    .await;
+    let after = b
+        .until(
+            "the board to pan",
+            &format!(
+                "const now = (() => {{ {scroll} }})(); return JSON.stringify(now) !== {} && now;",
+                json!(before.to_string())
+            ),
+        )
+        .await;
     assert_ne!(after, before, "panned");
 
     // A move on the zoomed board: the first piece that may move, to its first destination.
@@ -388,7 +554,11 @@ async fn a_board_of_small_squares_zooms_pans_and_still_plays() {
     b.until_moves(1).await;
     assert!(square(&b).await >= 28.0, "still zoomed after the move");
 
-    while b.run("return !document.querySelector('[data-testid=zoom-out]').disabled;").await == json!(true) {
+    while b
+        .run("return !document.querySelector('[data-testid=zoom-out]').disabled;")
+        .await
+        == json!(true)
+    {
         b.click("zoom-out").await;
     }
     b.until("the board back to its fitted size", &format!("return Math.abs(document.querySelector('[data-testid=sq-a1]').getBoundingClientRect().width - {fitted}) < 0.5;")).await;
@@ -408,4 +578,3 @@ async fn a_board_of_small_squares_zooms_pans_and_still_plays() {
     wide.screenshot("wide-alea").await;
     wide.client.close().await.unwrap();
 }
-

@@ -35,7 +35,10 @@ export function keepMiddle(offset, view, before, after) {
 export function boardZoom(box) {
   const button = (testid, text, label, step) => {
     const b = el("button", { type: "button", class: "small secondary", "data-testid": testid, title: label, "aria-label": label }, text);
-    b.onclick = () => go(at + step);
+    b.onclick = () => {
+      measure();
+      go(at + step);
+    };
     return b;
   };
   const out = button("zoom-out", "\u2212", t("board.zoom-out"), -1);
@@ -74,17 +77,19 @@ export function boardZoom(box) {
     draw();
   };
 
-  // The squares' size as the board fits its box, read again whenever it is drawn anew or resized.
+  // The squares' size as the board fits its box, read again whenever it is drawn anew or resized
+  // (and before a zoom, in case another view of the board replaced the zoomed drawing: the new
+  // one starts fitted).
   const measure = () => {
-    const svg = drawing();
     const resized = box.clientWidth !== width;
     width = box.clientWidth;
-    if (zoomed && (resized || !svg || svg.parentElement !== zoomed)) {
-      if (svg?.parentElement === zoomed) go(0);
+    if (zoomed && resized) go(0);
+    if (zoomed && drawing()?.parentElement !== zoomed) {
       at = 0;
       zoomed = null;
     }
     if (at) return;
+    const svg = drawing();
     const rect = svg?.getBoundingClientRect();
     const across = svg?.viewBox.baseVal?.width;
     levels = rect?.width && across ? zoomLevels((rect.width * Number(svg.dataset.cell)) / across) : [1];
