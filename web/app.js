@@ -5,6 +5,7 @@
 // session the user is a visitor: the socket is a visitor's (it watches, it does not play), and
 // the header offers to log in or play as a guest, which replaces the socket and keeps the page.
 import { Rest, ServerError, Socket } from "./api.js";
+import { navMenu } from "./bar.js";
 import { showChallenges } from "./challenges.js";
 import { el } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
@@ -257,10 +258,14 @@ window.addEventListener("hashchange", route);
 await loadLanguage();
 translateStatic();
 // A new language picked in the settings menu redraws the header and the page. The menu holds a
-// player's vacation switch too.
+// player's vacation switch too. On a narrow screen the page links fold behind a button at the
+// bar's end.
+const nav = navMenu(document.getElementById("nav"));
 document.getElementById("me").before(notices.node);
+document.querySelector("header.bar").append(nav.node);
 document.getElementById("me").after(settingsMenu(() => {
   translateStatic();
+  nav.draw();
   notices.draw();
   showMe();
   route();

@@ -442,6 +442,10 @@ async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
         let b = driver.browser_speaking(screen, "de-DE").await;
         b.guest(addr).await;
         b.until_text("quick-title", "Schnelles Spiel").await;
+        // On a phone the page links are behind the bar's menu button.
+        if screen == Screen::Phone {
+            b.click("nav-menu").await;
+        }
         assert_eq!(b.text("nav-rules").await, "Regeln");
         assert_eq!(
             b.run("return document.documentElement.lang;").await,

@@ -15,7 +15,9 @@
 // match in play (nothing may be played or queued then). A board that can turn round has
 // `setFlip(flip)`, and the pages then offer a `flip-board` button. Interactive elements carry
 // `data-testid`s (squares `sq-<name>`) for the browser tests; boards/interact.js has the drag,
-// right-button drawing and keyboard handling shared by boards of squares.
+// right-button drawing and keyboard handling shared by boards of squares. A board of squares
+// gives its <svg> `data-cell`, a square's side in the drawing's units, so that the pages offer
+// zoom where its squares are drawn small (boards/zoom.js).
 //
 // The object may also declare how the pages show the game; pages read these, never game ids:
 //

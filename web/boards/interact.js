@@ -16,7 +16,7 @@ function svgPoint(root, e) {
 }
 
 // How far (CSS pixels) a pressed pointer moves before the press is a drag, not a click.
-const DRAG_SLOP = 4;
+export const DRAG_SLOP = 4;
 
 // Drag and drop: a press on a square that `canLift(name)` starts a drag once the pointer moves;
 // `lift(name)` is told (the board selects the piece), `piece(name)` gives the drawn piece to carry

@@ -72,7 +72,7 @@ export default {
     let premove = null;
     // Turned half round: the defenders' side at the bottom.
     let turned = (perspective === 1) !== flip;
-    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": t("board.label", { variant }) });
+    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": t("board.label", { variant }), "data-cell": UNIT });
     el.append(root);
 
     const left = (f) => (turned ? dim - 1 - f : f) * UNIT;

@@ -7,6 +7,7 @@
 // the line it expects (`POST /api/analysis`, bounded in time and rate).
 import { el, fill, numberedLine, rulesLink } from "../dom.js";
 import { boardFor } from "../boards/index.js";
+import { boardZoom } from "../boards/zoom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { t } from "../i18n.js";
 import { list } from "../results.js";
@@ -58,7 +59,7 @@ export default async function render(root, params, app) {
     setup, el("h3", {}, t("match.moves")), moves);
   root.append(el("div", { class: "match" },
     el("div", { class: "match-info" }, heading, el("p", { "data-testid": "analysis-source" })),
-    el("div", { class: "match-board" }, boardBox, typed.node),
+    el("div", { class: "match-board" }, boardBox, boardZoom(boardBox).node, typed.node),
     side));
 
   // The request for the position shown: where it starts and the moves played from there.

@@ -12,9 +12,25 @@ import { boardFor, miniBoards } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
 import { gamePicker, seatSelect, select, takebacksBox, timeOptions } from "../pickers.js";
 
+// A form's error line, under its buttons, where the player looks after pressing one: `run(act)`
+// clears it and runs `act`, showing what it throws.
+function errorLine(testid) {
+  const node = el("p", { class: "error", "data-testid": testid });
+  const run = async (act) => {
+    node.textContent = "";
+    try {
+      await act();
+    } catch (e) {
+      node.textContent = e.message;
+    }
+  };
+  return { node, run };
+}
+
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
-// cards, what refreshes them, and how to join a private match by its code.
-async function playCards(app, { message, fail, goTo }) {
+// cards, what refreshes them, and how to join a private match by its code (an error shown in
+// `error`, or beside the code's box when none is given).
+async function playCards(app, { goTo }) {
   // The variants the pickers start on, as the first game's board suggests them.
   const suggested = (await boardFor(games[0]?.id).catch(() => null))?.lobbyVariants ?? {};
 
@@ -37,16 +53,12 @@ async function playCards(app, { message, fail, goTo }) {
     leaveQueue.hidden = !on;
     queueState.textContent = on ? t("lobby.waiting-for-opponent") : "";
   };
-  joinQueue.onclick = async () => {
-    message.textContent = "";
-    try {
-      await app.socket.send({ type: "queue_join", ...quick.value(), time_control: quickTime.value, rated: quickRated.checked, two_games: quickTwoGames.checked });
-      queued(true);
-      refreshQueue();
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const quickError = errorLine("queue-error");
+  joinQueue.onclick = () => quickError.run(async () => {
+    await app.socket.send({ type: "queue_join", ...quick.value(), time_control: quickTime.value, rated: quickRated.checked, two_games: quickTwoGames.checked });
+    queued(true);
+    refreshQueue();
+  });
   leaveQueue.onclick = async () => {
     await app.socket.send({ type: "queue_leave" }).catch(() => {});
     queued(false);
@@ -69,17 +81,13 @@ async function playCards(app, { message, fail, goTo }) {
   const aiRated = ratedBox("ai-rated");
   aiRated.checked = false;
   const playAi = el("button", { "data-testid": "ai-play" }, t("lobby.play-ai"));
-  playAi.onclick = async () => {
-    message.textContent = "";
+  const aiError = errorLine("ai-error");
+  playAi.onclick = () => aiError.run(async () => {
     const { game, variant, seats } = ai.value();
     const msg = { type: "play_ai", game, variant, seats, level: Number(aiLevel.value), seat: Number(aiSeat.value), rated: aiRated.checked };
     if (aiTime.value) msg.time_control = aiTime.value;
-    try {
-      goTo((await app.socket.send(msg)).match_id);
-    } catch (e) {
-      fail(e);
-    }
-  };
+    goTo((await app.socket.send(msg)).match_id);
+  });
 
   // A private match, and joining one by its code.
   const priv = gamePicker("private", { variant: suggested.main });
@@ -138,58 +146,46 @@ async function playCards(app, { message, fail, goTo }) {
   priv.nodes.forEach((n) => n.addEventListener("change", showCustom));
   await showCustom();
   const createPrivate = el("button", { "data-testid": "private-create" }, t("lobby.create-private"));
-  createPrivate.onclick = async () => {
-    message.textContent = "";
+  const privateError = errorLine("private-error");
+  createPrivate.onclick = () => privateError.run(async () => {
     const msg = { type: "create_match", ...priv.value(), visibility: "private", rated: privRated.checked, takebacks: privTakebacks.value(), seat: Number(privSeat.value) };
     if (!customBox.hidden && custom.value.trim()) msg.variant = custom.value.trim();
     if (privTime.value) msg.clock = clockOf(privTime.value);
-    try {
-      const ack = await app.socket.send(msg);
-      app.invites.set(ack.match_id, ack.invite);
-      goTo(ack.match_id);
-    } catch (e) {
-      fail(e);
-    }
-  };
+    const ack = await app.socket.send(msg);
+    app.invites.set(ack.match_id, ack.invite);
+    goTo(ack.match_id);
+  });
   const code = el("input", { placeholder: t("lobby.invite-code"), "data-testid": "join-code", autocomplete: "off" });
   const join = el("button", { "data-testid": "join-submit" }, t("lobby.join"));
-  const joinByCode = async (invite) => {
-    message.textContent = "";
-    try {
-      goTo((await app.socket.send({ type: "join_match", invite: invite.trim() })).match_id);
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const joinError = errorLine("join-error");
+  const joinByCode = (invite, error = joinError) => error.run(async () => {
+    goTo((await app.socket.send({ type: "join_match", invite: invite.trim() })).match_id);
+  });
   join.onclick = () => joinByCode(code.value);
 
   // Hot seat.
   const hot = gamePicker("hotseat", { variant: suggested.short });
   const hotPlay = el("button", { "data-testid": "hotseat-create" }, t("lobby.start-hotseat"));
-  hotPlay.onclick = async () => {
-    message.textContent = "";
-    try {
-      goTo((await app.socket.send({ type: "create_match", ...hot.value(), hotseat: true })).match_id);
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const hotError = errorLine("hotseat-error");
+  hotPlay.onclick = () => hotError.run(async () => {
+    goTo((await app.socket.send({ type: "create_match", ...hot.value(), hotseat: true })).match_id);
+  });
 
   return {
     cards: [
       el("section", { class: "card" }, el("h2", { "data-testid": "quick-title" }, t("lobby.quick-play")), ...quick.nodes,
         el("label", {}, t("form.time"), quickTime), el("label", { class: "check" }, quickRated, t("form.rated")),
         el("label", { class: "check" }, quickTwoGames, t("form.two-games")),
-        el("div", { class: "row" }, joinQueue, leaveQueue), queueState, el("h3", {}, t("lobby.waiting-now")), sizes),
+        el("div", { class: "row" }, joinQueue, leaveQueue), quickError.node, queueState, el("h3", {}, t("lobby.waiting-now")), sizes),
       el("section", { class: "card" }, el("h2", {}, t("lobby.play-ai")), ...ai.nodes,
         el("label", {}, t("lobby.level-label"), aiLevel), el("label", {}, t("lobby.your-side"), aiSeat), el("label", {}, t("form.time"), aiTime),
-        el("label", { class: "check" }, aiRated, t("form.rated")), el("div", { class: "row" }, playAi)),
+        el("label", { class: "check" }, aiRated, t("form.rated")), el("div", { class: "row" }, playAi), aiError.node),
       el("section", { class: "card" }, el("h2", {}, t("lobby.play-friend")), ...priv.nodes,
         el("label", {}, t("lobby.your-side"), privSeat), el("label", {}, t("form.time"), privTime),
         el("label", { class: "check" }, privRated, t("form.rated")), privTakebacks.node, customBox, el("div", { class: "row" }, createPrivate),
-        el("h3", {}, t("lobby.join-by-code")), el("div", { class: "row" }, code, join)),
+        privateError.node, el("h3", {}, t("lobby.join-by-code")), el("div", { class: "row" }, code, join), joinError.node),
       el("section", { class: "card" }, el("h2", {}, t("lobby.hot-seat")), el("p", { class: "muted" }, t("lobby.hot-seat-hint")),
-        ...hot.nodes, el("div", { class: "row" }, hotPlay)),
+        ...hot.nodes, el("div", { class: "row" }, hotPlay), hotError.node),
     ],
     refresh: refreshQueue,
     joinByCode,
@@ -197,12 +193,10 @@ async function playCards(app, { message, fail, goTo }) {
 }
 
 export default async function render(root, params, app) {
-  const message = el("p", { class: "error", "data-testid": "lobby-error" });
-  const fail = (e) => {
-    message.textContent = e.message;
-  };
+  // What no control of the page caused (an invite link followed) shows at its top.
+  const message = errorLine("lobby-error");
   const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
-  const play = app.me ? await playCards(app, { message, fail, goTo }) : null;
+  const play = app.me ? await playCards(app, { goTo }) : null;
 
   // Open challenges (matches waiting for players) to join; a visitor who would join is offered
   // the way in first.
@@ -214,17 +208,14 @@ export default async function render(root, params, app) {
   };
   const isMine = (m) => m.players.some((p) => p && p.id === app.me?.id);
   const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
+  const openError = errorLine("open-error");
   const drawOpen = (waiting) => {
-    open.replaceChildren(...waiting.map((m) => el("li", {}, matchLine(m, "open", t(isMine(m) ? "player.open" : "lobby.join"), async () => {
+    open.replaceChildren(...waiting.map((m) => el("li", {}, matchLine(m, "open", t(isMine(m) ? "player.open" : "lobby.join"), () => {
       if (!app.me) return app.login();
-      if (!isMine(m)) {
-        try {
-          await app.socket.send({ type: "join_match", match_id: m.id });
-        } catch (e) {
-          return fail(e);
-        }
-      }
-      goTo(m.id);
+      return openError.run(async () => {
+        if (!isMine(m)) await app.socket.send({ type: "join_match", match_id: m.id });
+        goTo(m.id);
+      });
     }))));
     if (!waiting.length) open.append(el("li", { class: "muted" }, t("lobby.no-open")));
   };
@@ -271,7 +262,7 @@ export default async function render(root, params, app) {
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
     g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
 
-  const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open);
+  const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open, openError.node);
   const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);
   const chatCard = el("section", { class: "card wide" }, el("h2", {}, t("chat.title")), chat.node);
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
@@ -281,9 +272,9 @@ export default async function render(root, params, app) {
     ? [...play.cards, chatCard, openCard, liveCard, boardsCard]
     : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
       liveCard, chatCard, openCard, boardsCard];
-  root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message, el("div", { class: "grid" }, cards));
+  root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message.node, el("div", { class: "grid" }, cards));
 
-  if (params.invite) play?.joinByCode(params.invite);
+  if (params.invite) play?.joinByCode(params.invite, message);
   play?.refresh();
   refreshLive();
   const timer = setInterval(() => {

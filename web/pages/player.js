@@ -198,12 +198,14 @@ function matchTable(matches, me) {
     if (places.every((p) => p === best)) return t("player.drew", { reason });
     return t(places[seat] === best ? "player.won" : "player.lost", { reason, side: seatName(m.game, seat) });
   };
-  return el("table", { "data-testid": "player-matches" },
-    el("thead", {}, el("tr", {}, el("th", {}, t("player.game")), el("th", {}, t("player.players")), el("th", {}, t("player.result")), el("th", {}, ""))),
+  // Each cell but the first and the link names its column, for the lines stacked on a phone.
+  const [players, result] = [t("player.players"), t("player.result")];
+  return el("table", { class: "stack", "data-testid": "player-matches" },
+    el("thead", {}, el("tr", {}, el("th", {}, t("player.game")), el("th", {}, players), el("th", {}, result), el("th", {}, ""))),
     el("tbody", {}, matches.map((m) => el("tr", { "data-testid": `match-row-${m.id}` },
       el("td", {}, `${gameName(m.game)} · ${m.variant}${m.rated ? ` (${t("match.rated")})` : ""}`),
-      el("td", {}, m.players.flatMap((p, i) => [i ? ", " : "", playerLink(p), el("small", { class: "muted" }, ` (${seatName(m.game, i)})`)])),
-      el("td", {}, outcome(m)),
+      el("td", { "data-label": players }, m.players.flatMap((p, i) => [i ? ", " : "", playerLink(p), el("small", { class: "muted" }, ` (${seatName(m.game, i)})`)])),
+      el("td", { "data-label": result }, outcome(m)),
       el("td", {}, m.status === "finished" || m.status === "aborted"
         ? el("a", { href: `#/replay/${m.id}`, "data-testid": `replay-link-${m.id}` }, t("player.replay"))
         : el("a", { href: `#/match/${m.id}` }, t(m.status === "live" ? "player.watch" : "player.open")))))));

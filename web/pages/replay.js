@@ -5,6 +5,7 @@
 // once the match is over, both its channels.
 import { el, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, mountBoard, viewModule, viewToggle } from "../boards/index.js";
+import { boardZoom } from "../boards/zoom.js";
 import { gameName, seatName, variantRules } from "../catalog.js";
 import { ServerError } from "../api.js";
 import { chatPanel } from "../chat.js";
@@ -80,7 +81,7 @@ export default async function render(root, params, app) {
       players,
       result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
       el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, invite) : null, analyse)),
-    el("div", { class: "match-board" }, boardBox, controls),
+    el("div", { class: "match-board" }, boardBox, boardZoom(boardBox).node, controls),
     el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves,
       said ? [el("h3", {}, t("chat.title")), chat.node] : null)));
 

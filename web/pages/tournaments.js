@@ -64,12 +64,15 @@ async function list(root, app) {
   };
 
   const rows = el("tbody");
+  const headings = ["tournament.name", "form.game", "tournament.format", "tournament.status", "tournament.entrants"].map((h) => t(h));
+  // Each cell names its column, for the table's lines stacked on a phone (style.css).
+  const cell = (column, ...content) => el("td", { "data-label": column ? headings[column] : null }, ...content);
   root.append(
     el("h1", {}, t("nav.tournaments")),
     el("div", { class: "grid" },
       el("section", { class: "card wide" },
-        el("table", { "data-testid": "tournament-list" },
-          el("thead", {}, el("tr", {}, ["tournament.name", "form.game", "tournament.format", "tournament.status", "tournament.entrants"].map((h) => el("th", {}, t(h))))), rows)),
+        el("table", { class: "stack", "data-testid": "tournament-list" },
+          el("thead", {}, el("tr", {}, headings.map((h) => el("th", {}, h)))), rows)),
       el("section", { class: "card" }, el("h2", {}, t("tournament.create-title")), app.me
         ? [el("label", {}, t("tournament.name"), name), el("label", {}, t("form.game"), game), el("label", {}, t("form.variant"), variant),
           el("label", {}, t("tournament.format"), format), roundsLabel, el("label", {}, t("form.time"), time),
@@ -84,11 +87,11 @@ async function list(root, app) {
     return [];
   });
   rows.replaceChildren(...tournaments.map((s) => el("tr", {},
-    el("td", {}, el("a", { href: `#/tournament/${s.id}` }, s.name)),
-    el("td", {}, `${gameName(s.game)} ${s.variant}`),
-    el("td", {}, formatText(s.format, s.rounds)),
-    el("td", {}, statusText(s)),
-    el("td", {}, String(s.entrants)))));
+    cell(0, el("a", { href: `#/tournament/${s.id}` }, s.name)),
+    cell(1, `${gameName(s.game)} ${s.variant}`),
+    cell(2, formatText(s.format, s.rounds)),
+    cell(3, statusText(s)),
+    cell(4, String(s.entrants)))));
   if (!tournaments.length) rows.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, t("tournament.none"))));
 }
 

@@ -6,6 +6,7 @@ import { button, el } from "../../dom.js";
 import { variantRules } from "../../catalog.js";
 import { t } from "../../i18n.js";
 import { boardFor, mountBoard, viewModule, viewToggle } from "../../boards/index.js";
+import { boardZoom } from "../../boards/zoom.js";
 import { moveBox } from "./move-box.js";
 import { boardState, legalNow, playsAgainst } from "./state.js";
 
@@ -14,7 +15,8 @@ import { boardState, legalNow, playsAgainst } from "./state.js";
 export function boardView({ play, redraw }) {
   const box = el("div", { class: "board-box", "data-testid": "board" });
   const typed = moveBox(play);
-  const node = el("div", { class: "match-board" }, box, typed.node);
+  const zoom = boardZoom(box);
+  const node = el("div", { class: "match-board" }, box, zoom.node, typed.node);
   // The game's board module (with the options it declares), the board drawn and which of the
   // module's views it is; the board turned round by the user (from its default for their seat).
   let game = null;
