@@ -165,6 +165,12 @@ export default async function render(root, params, app) {
     if (msg.type === "rematch_started") {
       // A private rematch's code, which its players are given to pass on.
       if (msg.invite) app.invites.set(msg.rematch, msg.invite);
+      // Game 2 of a two-game match: game 1's result and the score stay in view a moment first.
+      if (m.series?.game === 1) {
+        banners.seriesGoesOn(state, msg.rematch, m.yourSeats.length > 0);
+        banners.banner.scrollIntoView({ block: "nearest" });
+        return;
+      }
       // Its players are taken there; anyone else may follow.
       if (m.yourSeats.length) app.navigate(`#/match/${msg.rematch}`);
     }
@@ -303,6 +309,7 @@ export default async function render(root, params, app) {
     title.restore();
     document.removeEventListener("keydown", onKey);
     clearInterval(ticker);
+    banners.stop();
     link.stop();
     board.destroy();
   };

@@ -91,6 +91,7 @@ impl Room {
         }
         let hides = self.game.hides_actions();
         let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
+        let first_move_ms = self.clocks.as_ref().and_then(|c| c.first_moves(now));
         // Rendered once per class of viewer: the view each seat gets is computed there; the
         // spectators' one also goes to the list of live matches.
         let game = &self.game;
@@ -101,6 +102,7 @@ impl Room {
             view: viewer.map_or_else(|| public.clone(), |seat| game.view(Some(seat))),
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
+            first_move_ms: first_move_ms.clone(),
         });
         self.glance.update(|g| g.view = public);
         self.tell_turn(Some(player));
