@@ -260,6 +260,47 @@ async fn tafl_insights_name_the_escapes_and_the_threatened_pieces() {
     }
 }
 
+/// The king's ways out are listed only while he can still move out: not once he stands on the
+/// corner (the game won), nor when he cannot move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_ways_out_for_a_king_already_out_or_shut_in() {
+    let addr = start(&fresh_database(common::Backend::Sqlite).await, &[]).await;
+    let player = guest(addr).await;
+    let escapes = |body: Value| {
+        let token = player.token.clone();
+        async move {
+            let response = http()
+                .post(format!("http://{addr}/api/analysis/position"))
+                .bearer_auth(&token)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 200);
+            let reply: AnalysisPosition = response.json().await.unwrap();
+            let insights = reply.insights.expect("tafl's insights");
+            let escapes: Vec<Vec<String>> =
+                insights.escapes.into_iter().map(|r| r.actions).collect();
+            (reply.to_act, escapes)
+        }
+    };
+    // The king on a6, the a-file open: out at once to a7, or to a1.
+    let open = json!({"game": "tafl", "variant": "brandubh", "position": "/7/K6/7/3t3/7/7/7/", "to_move": 1});
+    let (to_act, ways) = escapes(open.clone()).await;
+    assert_eq!(to_act, [1]);
+    assert!(ways.contains(&vec!["a6-a7".to_string()]), "{ways:?}");
+    // Out on a7: the game is won, and he has no way out to show.
+    let mut out = open;
+    out["actions"] = json!([{"seat": 1, "action": "a6-a7"}]);
+    let (to_act, ways) = escapes(out).await;
+    assert!(to_act.is_empty(), "the game is over");
+    assert!(ways.is_empty(), "a king on the corner: {ways:?}");
+    // Shut in by his own men: no move, no way out.
+    let shut = json!({"game": "tafl", "variant": "brandubh", "position": "/t6/7/3T3/2TKT2/3T3/7/7/", "to_move": 1});
+    let (_, ways) = escapes(shut).await;
+    assert!(ways.is_empty(), "a king who cannot move: {ways:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_is_refused_and_costs_nothing() {
     let _alone = ONE_AT_A_TIME.lock().await;
