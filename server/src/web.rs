@@ -212,7 +212,10 @@ fn serve(path: &str, cache: &'static str, headers: &HeaderMap) -> Response {
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        compressed.map_or(&file.body, |(_, z)| z).clone().into_response()
+        compressed
+            .map_or(&file.body, |(_, z)| z)
+            .clone()
+            .into_response()
     };
     let out = response.headers_mut();
     if let Ok(mime) = HeaderValue::from_str(&file.mime) {

@@ -367,11 +367,18 @@ async fn a_two_game_match_shows_which_game_it_is_and_the_series_result() {
         (&phone, "You lose", "series-game-1-phone"),
     ] {
         page.until_text("result-text", result).await;
-        page.until_text("series-score", &format!("After game 1: {first} 1 – 0 {second}"))
-            .await;
+        page.until_text(
+            "series-score",
+            &format!("After game 1: {first} 1 – 0 {second}"),
+        )
+        .await;
         page.until_text("series-count", "Game 2, the sides swapped, starts in")
             .await;
-        assert_eq!(hash(page).await, format!("#/match/{}", m1.0), "still game 1");
+        assert_eq!(
+            hash(page).await,
+            format!("#/match/{}", m1.0),
+            "still game 1"
+        );
         page.screenshot(name).await;
     }
     wide.click("series-go-on").await;

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use browser::{Browser, Driver, Screen, by_testid};
 use common::{Backend, Client, act, create, fresh_database, new_player, start, watch};
-use protocol::{ClientMessage, MatchEvent, MatchId, Session};
+use protocol::{ClientMessage, MatchEvent, MatchId, ServerMessage, Session};
 use serde_json::json;
 
 const WIDE: Screen = Screen::Window {
@@ -22,8 +22,15 @@ const WIDE: Screen = Screen::Window {
     height: 900,
 };
 
+/// A server that lets a test play whole games over one socket quickly.
 async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
+    let quick = [
+        "--ws-messages-per-sec",
+        "1000",
+        "--ws-message-burst",
+        "1000",
+    ];
+    start(&fresh_database(Backend::Sqlite).await, &quick).await
 }
 
 /// Every text of the page, and every label, that says `null`, `undefined` or `NaN`: a value
@@ -73,30 +80,24 @@ async fn played(
         .match_id
         .unwrap();
     c.ok(|id| watch(id, match_id, None)).await;
-    let (_, started) = c
-        .event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
-        .await;
-    let MatchEvent::Started { mut to_act, .. } = started else {
-        unreachable!()
+    let is_snapshot = |m: &ServerMessage| matches!(m, ServerMessage::Snapshot { match_id: of, .. } if *of == match_id);
+    let ServerMessage::Snapshot { snapshot, .. } = c.message_where(is_snapshot).await else {
+        unreachable!("only a snapshot is taken")
     };
+    let mut to_act = snapshot.to_act;
     let mut played = 0;
     while let Some(&seat) = to_act.first() {
         if actions.is_some_and(|n| played == n) || played == 1000 {
             break;
         }
         let legal = c
-            .ok(|id| ClientMessage::Legal {
-                id,
-                match_id,
-                seat,
-            })
+            .ok(|id| ClientMessage::Legal { id, match_id, seat })
             .await
             .actions
             .unwrap();
         let action = &legal[rand::random_range(0..legal.len())];
         let ack = c.ok(|id| act(id, match_id, seat, action)).await;
-        let MatchEvent::Acted { to_act: next, .. } =
-            c.event_at(match_id, ack.seq.unwrap().0).await
+        let MatchEvent::Acted { to_act: next, .. } = c.event_at(match_id, ack.seq.unwrap().0).await
         else {
             panic!("an action is acted")
         };
@@ -146,11 +147,9 @@ async fn every_games_pages_have_their_words_and_no_stray_text() {
         let placeholder = b
             .run("return document.querySelector('[data-testid=move-input]').placeholder;")
             .await;
-        assert_eq!(
-            placeholder,
-            format!("Type a move, e.g. {example}"),
-            "{game}'s move box"
-        );
+        if placeholder != format!("Type a move, e.g. {example}") {
+            found.push(format!("{game}'s move box: {placeholder}"));
+        }
         if ["hanoi", "driller"].contains(&game) {
             b.screenshot(&format!("move-box-{game}")).await;
         }
@@ -158,9 +157,17 @@ async fn every_games_pages_have_their_words_and_no_stray_text() {
 
         let over = played(addr, &player, (game, variant), None).await;
         for (page, hash, ready) in [
-            ("finished", format!("#/match/{}", over.0), by_testid("result-text")),
+            (
+                "finished",
+                format!("#/match/{}", over.0),
+                by_testid("result-text"),
+            ),
             ("replay", format!("#/replay/{}", over.0), board.to_string()),
-            ("analysis", format!("#/analysis/match/{}/0", over.0), board.to_string()),
+            (
+                "analysis",
+                format!("#/analysis/match/{}/0", over.0),
+                board.to_string(),
+            ),
             ("rules", format!("#/rules/{game}"), by_testid("rules")),
         ] {
             visit(&b, addr, &hash, &ready).await;
@@ -181,7 +188,9 @@ async fn every_games_pages_have_their_words_and_no_stray_text() {
         phone
             .run("document.querySelector('[data-testid=move-input]').scrollIntoView({block: 'center'});")
             .await;
-        phone.screenshot(&format!("move-box-{}-phone", game.0)).await;
+        phone
+            .screenshot(&format!("move-box-{}-phone", game.0))
+            .await;
     }
     phone.client.close().await.unwrap();
 }
@@ -194,7 +203,10 @@ async fn a_bad_match_link_shows_a_not_found_page() {
     let driver = Driver::start().await;
     for (screen, name) in [(WIDE, "not-found"), (Screen::Phone, "not-found-phone")] {
         let b = driver.browser(screen).await;
-        for (id, shot) in [("987654", name.to_string()), ("12ab", format!("{name}-malformed"))] {
+        for (id, shot) in [
+            ("987654", name.to_string()),
+            ("12ab", format!("{name}-malformed")),
+        ] {
             b.open(addr, &format!("#/match/{id}")).await;
             b.until_text("not-found", &format!("There is no match '{id}'."))
                 .await;
@@ -242,7 +254,10 @@ async fn a_clock_stands_still_until_its_sides_first_move() {
     }
     // A while later, anna's clock still shows the whole five minutes.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    for (page, name) in [(&wide, "clock-not-started"), (&phone, "clock-not-started-phone")] {
+    for (page, name) in [
+        (&wide, "clock-not-started"),
+        (&phone, "clock-not-started-phone"),
+    ] {
         assert_eq!(page.text("clock-0").await, "5:00");
         assert_eq!(page.text("clock-1").await, "5:00");
         page.screenshot(name).await;

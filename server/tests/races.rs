@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{
-    BACKENDS, Backend, Client, act, copenhagen_match, corpus_game, create, fresh_database, get, guest, join,
-    new_player, short_copenhagen_game, start, two_players, watch,
+    BACKENDS, Backend, Client, act, copenhagen_match, corpus_game, create, fresh_database, get,
+    guest, join, new_player, short_copenhagen_game, start, two_players, watch,
 };
 use protocol::{
     Ack, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot,
@@ -613,8 +613,16 @@ async fn a_clock_starts_with_its_seats_first_move() {
         };
         clocks.push(clocks_ms.unwrap());
     }
-    assert_eq!(clocks[0], [BASE, BASE], "the attackers' first move costs nothing");
-    assert_eq!(clocks[1], [BASE, BASE], "the defenders' first move costs nothing");
+    assert_eq!(
+        clocks[0],
+        [BASE, BASE],
+        "the attackers' first move costs nothing"
+    );
+    assert_eq!(
+        clocks[1],
+        [BASE, BASE],
+        "the defenders' first move costs nothing"
+    );
     // From their second move on, the attackers' clock runs, and gains the increment.
     let left = clocks[2][0];
     assert!(

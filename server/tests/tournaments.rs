@@ -1379,7 +1379,10 @@ async fn a_tournament_game_has_no_rematch() {
         let ServerMessage::Snapshot { snapshot, .. } = c.message_where(is_snapshot).await else {
             unreachable!("only a snapshot is taken")
         };
-        assert!(snapshot.tournament, "the snapshot says it is a tournament's game");
+        assert!(
+            snapshot.tournament,
+            "the snapshot says it is a tournament's game"
+        );
         seats.push(ack.seats[0]);
     }
     // Anna resigns at once: a tournament's game keeps its result.
@@ -1391,9 +1394,8 @@ async fn a_tournament_game_has_no_rematch() {
     .await;
     for c in [&mut a, &mut b] {
         let message = c
-            .refused(protocol::ErrorCode::Conflict, |cid| ClientMessage::OfferRematch {
-                id: cid,
-                match_id,
+            .refused(protocol::ErrorCode::Conflict, |cid| {
+                ClientMessage::OfferRematch { id: cid, match_id }
             })
             .await;
         assert!(message.contains("tournament"), "{message}");

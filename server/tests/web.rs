@@ -77,8 +77,13 @@ async fn the_client_is_served_under_its_version_and_cached_for_a_year() {
     assert!(hex.chars().all(|c| c.is_ascii_hexdigit()), "{v}");
     assert!(html.contains(&format!("src=\"{v}app.js\"")), "{html}");
     assert!(html.contains(&format!("href=\"{v}style.css\"")), "{html}");
-    assert!(html.contains(&format!("<link rel=\"manifest\" href=\"{v}manifest.webmanifest\">")));
-    assert!(html.contains(&format!("href=\"{v}icons/icon.svg\"")), "{html}");
+    assert!(html.contains(&format!(
+        "<link rel=\"manifest\" href=\"{v}manifest.webmanifest\">"
+    )));
+    assert!(
+        html.contains(&format!("href=\"{v}icons/icon.svg\"")),
+        "{html}"
+    );
 
     // Under the version, every file of the client (the modules' relative imports included).
     for (path, mime) in [
@@ -125,10 +130,20 @@ async fn the_client_is_served_under_its_version_and_cached_for_a_year() {
     let offline = fetch(addr, "/offline.html", &[]).await;
     assert_eq!(header(&offline, "cache-control"), "no-cache");
     let offline = offline.text().await.unwrap();
-    assert!(offline.contains(&format!("href=\"{v}offline.css\"")), "{offline}");
-    assert!(offline.contains(&format!("src=\"{v}offline.js\"")), "{offline}");
+    assert!(
+        offline.contains(&format!("href=\"{v}offline.css\"")),
+        "{offline}"
+    );
+    assert!(
+        offline.contains(&format!("src=\"{v}offline.js\"")),
+        "{offline}"
+    );
     // The sounds are loaded relative to their module, so under the version too.
-    let sound = fetch(addr, &format!("{v}sound.js"), &[]).await.text().await.unwrap();
+    let sound = fetch(addr, &format!("{v}sound.js"), &[])
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(sound.contains("new URL(`./sounds/"), "{sound}");
 
     // An unchanged file is not sent again.
@@ -162,7 +177,11 @@ async fn text_is_sent_brotli_or_gzip_as_the_client_takes_it() {
             ("br;q=0, gzip", "gzip"),
         ] {
             let packed = fetch(addr, &path, &[("accept-encoding", accept)]).await;
-            assert_eq!(header(&packed, "content-encoding"), coding, "{path} {accept}");
+            assert_eq!(
+                header(&packed, "content-encoding"),
+                coding,
+                "{path} {accept}"
+            );
             let tag = header(&packed, "etag");
             let body = packed.bytes().await.unwrap();
             assert!(body.len() < plain.len(), "{path}: {coding} is smaller");
@@ -196,8 +215,16 @@ async fn json_and_rules_pages_are_compressed_as_the_client_takes_them() {
         for (accept, coding) in [("gzip, deflate, br", "br"), ("gzip", "gzip")] {
             let packed = fetch(addr, path, &[("accept-encoding", accept)]).await;
             assert_eq!(packed.status(), 200, "{path}");
-            assert_eq!(header(&packed, "content-encoding"), coding, "{path} {accept}");
-            assert!(header(&packed, "vary").to_lowercase().contains("accept-encoding"));
+            assert_eq!(
+                header(&packed, "content-encoding"),
+                coding,
+                "{path} {accept}"
+            );
+            assert!(
+                header(&packed, "vary")
+                    .to_lowercase()
+                    .contains("accept-encoding")
+            );
             let body = packed.bytes().await.unwrap();
             assert!(body.len() < plain.len(), "{path}: {coding} is smaller");
             assert_eq!(decoded(coding, &body), plain.to_vec(), "{path} {accept}");

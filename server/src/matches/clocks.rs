@@ -65,7 +65,9 @@ impl Clocks {
         }
         match self.started[seat] {
             true => self.remaining_ms[seat] = self.remaining_now(seat, now),
-            false => self.first_move_ms[seat] = self.counted_down(seat, self.first_move_ms[seat], now),
+            false => {
+                self.first_move_ms[seat] = self.counted_down(seat, self.first_move_ms[seat], now)
+            }
         }
         self.running_since[seat] = Some(now);
     }
@@ -227,7 +229,10 @@ mod tests {
         let first = now + Duration::from_secs(10);
         assert_eq!(clocks.remaining_now(0, first), 60_000);
         assert_eq!(clocks.first_move_now(0, first), Some(20_000));
-        assert_eq!(clocks.first_moves(first), Some(vec![Some(20_000), Some(30_000)]));
+        assert_eq!(
+            clocks.first_moves(first),
+            Some(vec![Some(20_000), Some(30_000)])
+        );
         assert_eq!(clocks.flag_at(0), Some(now + FIRST_MOVE));
         // No time off, and no increment.
         let left = clocks.after_action(0, first);
@@ -269,7 +274,10 @@ mod tests {
         let mut clocks = Clocks::new(PER_MOVE, 2);
         clocks.follow(&[0], now);
         assert_eq!(clocks.first_moves(now), None);
-        assert_eq!(clocks.remaining_now(0, now + Duration::from_millis(300)), 700);
+        assert_eq!(
+            clocks.remaining_now(0, now + Duration::from_millis(300)),
+            700
+        );
     }
 
     #[test]
