@@ -49,27 +49,35 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
             "/",
-            get(|headers: HeaderMap| async move { serve("index.html", REVALIDATE, &headers) }),
+            get(|headers: HeaderMap| off_the_runtime("index.html".into(), REVALIDATE, headers)),
         )
         .route(
             "/v/{version}/{*path}",
             get(
-                |Path((asked, path)): Path<(String, String)>, headers: HeaderMap| async move {
+                |Path((asked, path)): Path<(String, String)>, headers: HeaderMap| {
                     let cache = if asked == *version() {
                         FOREVER
                     } else {
                         REVALIDATE
                     };
-                    serve(&path, cache, &headers)
+                    off_the_runtime(path, cache, headers)
                 },
             ),
         )
         .route(
             "/{*path}",
-            get(|Path(path): Path<String>, headers: HeaderMap| async move {
-                serve(&path, REVALIDATE, &headers)
+            get(|Path(path): Path<String>, headers: HeaderMap| {
+                off_the_runtime(path, REVALIDATE, headers)
             }),
         )
+}
+
+/// [`serve`] on the blocking threads: a file's first request compresses it, and brotli at its
+/// best takes a while over a large file (three.js), which must not hold up the runtime.
+async fn off_the_runtime(path: String, cache: &'static str, headers: HeaderMap) -> Response {
+    tokio::task::spawn_blocking(move || serve(&path, cache, &headers))
+        .await
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
 /// The version of the embedded client: the first 16 hex digits of a SHA-256 over every file's

@@ -26,9 +26,9 @@ const WIDE: Screen = Screen::Window {
 async fn server() -> SocketAddr {
     let quick = [
         "--ws-messages-per-sec",
-        "1000",
+        "100000",
         "--ws-message-burst",
-        "1000",
+        "100000",
     ];
     start(&fresh_database(Backend::Sqlite).await, &quick).await
 }

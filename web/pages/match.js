@@ -179,7 +179,6 @@ export default async function render(root, params, app) {
       // Game 2 of a two-game match: game 1's result and the score stay in view a moment first.
       if (m.series?.game === 1) {
         banners.seriesGoesOn(state, msg.rematch, m.yourSeats.length > 0);
-        banners.banner.scrollIntoView({ block: "nearest" });
         return;
       }
       // Its players are taken there; anyone else may follow.

@@ -138,6 +138,9 @@ export function bannersView(app, matchId, { answer, offer, navigate }) {
     seriesGoesOn(state, match, playing) {
       game2 = { match, at: playing ? performance.now() + GAME_2_AFTER_MS : null };
       drawBanner(state);
+      // In view, where the banner may be out of sight (under the board on a phone), once the
+      // page has laid it out.
+      requestAnimationFrame(() => banner.querySelector("[data-testid=series-next]")?.scrollIntoView({ block: "center" }));
     },
     stop() {
       clearInterval(counting);
