@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
   answeringSeat, boardState, controls, fold, initial, legalGiven, legalNow, legalRefused, lookedAt, moveSent, needsLegal,
-  playsAgainst, runningClock, toActMine,
+  firstMoveLeft, playsAgainst, runningClock, toActMine,
 } from "../web/pages/match/state.js";
 import { MATCH, acted, anna, bert, event, snapshot } from "./fixtures.js";
 
@@ -109,6 +109,24 @@ describe("a running clock", () => {
     assert.equal(runningClock(done, 0, 5000), 300000);
     const away = matchOf(snapshot(3, { seats: [{ player: anna, connected: true, clock_ms: 300000, vacation_until_ms: 5e12 }, { player: bert, connected: true, clock_ms: 300000 }] }));
     assert.equal(runningClock(away, 0, 5000), 300000);
+  });
+
+  it("stands still until its seat's first move, while the time for that move runs", () => {
+    const seats = [{ player: anna, connected: true, clock_ms: 300000, first_move_ms: 30000 }, { player: bert, connected: true, clock_ms: 300000, first_move_ms: 30000 }];
+    const m = fold(initial(MATCH), snapshot(1, { seats, to_act: [0], actions: [] }), 1000).state.match;
+    assert.equal(runningClock(m, 0, 6000), 300000);
+    assert.equal(firstMoveLeft(m, 0, 6000), 25000);
+    assert.equal(firstMoveLeft(m, 0, 99000), 0);
+    // The seat not to act: its time for its first move waits too.
+    assert.equal(firstMoveLeft(m, 1, 6000), 30000);
+    // Once the first move is made, the event says so, and the clock runs from the next turn.
+    const moved = fold({ ...initial(MATCH), seq: 1, match: m }, event(2, { kind: "acted", seat: 0, action: "a4-a5", view: {}, to_act: [1], clocks_ms: [300000, 300000], first_move_ms: [null, 30000] }), 7000).state.match;
+    assert.equal(firstMoveLeft(moved, 0, 9000), null);
+    assert.equal(firstMoveLeft(moved, 1, 9000), 28000);
+    assert.equal(runningClock(moved, 1, 9000), 300000);
+    const both = fold({ ...initial(MATCH), seq: 2, match: moved }, event(3, { kind: "acted", seat: 1, action: "e4-e3", view: {}, to_act: [0], clocks_ms: [300000, 300000] }), 9000).state.match;
+    assert.deepEqual([firstMoveLeft(both, 0, 10000), firstMoveLeft(both, 1, 10000)], [null, null]);
+    assert.equal(runningClock(both, 0, 10000), 299000);
   });
 
   it("is null without a clock", () => {

@@ -112,6 +112,11 @@ describe("the rematch line", () => {
     assert.deepEqual(rematchLine(over([]), anna), { text: null, offer: null });
   });
 
+  it("offers none after a tournament's game", () => {
+    const game = stateOf(snapshot(9, { your_seats: [0], to_act: [], result: resigned, tournament: true }));
+    assert.deepEqual(rematchLine(game, anna), { text: null, offer: null });
+  });
+
   it("lets the other player answer, and the one who offered wait or withdraw", () => {
     const offered = told(over([1]), { type: "rematch_offered", agreed: [0] });
     assert.deepEqual(rematchLine(offered, bert), { text: "anna offers a rematch.", offer: "answer" });

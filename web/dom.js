@@ -49,6 +49,15 @@ export function fill(node, ...children) {
   node.replaceChildren(...present(children));
 }
 
+// The page shown for a link to something that does not exist (a match, a malformed id): what was
+// not found, and the way back.
+export function notFound(text) {
+  return el("section", { class: "card not-found", "data-testid": "not-found" },
+    el("h1", {}, t("not-found.title")),
+    el("p", {}, text),
+    el("p", {}, el("a", { href: "#/", "data-testid": "not-found-lobby" }, t("match.back-to-lobby"))));
+}
+
 // A numbered line of a move list (`ol.moves`): its number written out ("147."), in a box that
 // widens with its digits so that none is ever cut off, then its content.
 export function numberedLine(n, attrs, ...content) {

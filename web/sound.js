@@ -12,7 +12,8 @@ export function playSound(name) {
   if (!pref("sound")) return;
   let audio = loaded.get(name);
   if (!audio) {
-    audio = new Audio(`/sounds/${name}.wav`);
+    // Relative to this module, so under its version's path (see server/src/web.rs).
+    audio = new Audio(new URL(`./sounds/${name}.wav`, import.meta.url).href);
     audio.preload = "auto";
     loaded.set(name, audio);
   }

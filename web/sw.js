@@ -4,16 +4,19 @@
 //
 // - Files under the current version's prefix `/v/<version>/` never change (see server/src/web.rs),
 //   so they are served from the cache first and kept there once fetched.
-// - A page load (a navigation) always goes to the network, and falls back to the offline page.
-//   The offline page's own files (fixed paths, kept at install) go to the network too, and fall
-//   back to the kept copies.
+// - A page load (a navigation) always goes to the network, and falls back to the offline page,
+//   kept at install with what it loads (versioned files, served from the cache as the others).
 // - Nothing else is kept: never the API (`/api/`), the WebSocket (`/ws`) or the metrics, which are
 //   live data; everything else goes to the network as if there were no service worker.
 // The server fills in the version; a new version is a new worker, which drops the old cache.
 const VERSION = "{{version}}";
 const CACHE = `tafl-${VERSION}`;
 const OFFLINE = "/offline.html";
-const PRECACHED = [OFFLINE, "/offline.css", "/offline.js", "/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png"];
+const PRECACHED = [
+  OFFLINE,
+  ...["offline.css", "offline.js", "manifest.webmanifest", "icons/icon.svg", "icons/icon-192.png"]
+    .map((file) => `/v/${VERSION}/${file}`),
+];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHED)).then(() => self.skipWaiting()));
@@ -42,8 +45,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   } else if (url.pathname.startsWith(`/v/${VERSION}/`)) {
     event.respondWith(fromCache(request));
-  } else if (PRECACHED.includes(url.pathname)) {
-    event.respondWith(fetch(request).catch(() => caches.match(url.pathname)));
+  } else if (url.pathname === OFFLINE) {
+    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   }
 });
 

@@ -273,11 +273,17 @@ pub enum MatchEvent {
     Unrated {
         reason: String,
     },
-    /// Every seat is taken; the game (and its clocks) started.
+    /// Every seat is taken; the game started (and a per-move clock: a Fischer clock starts with
+    /// its seat's first action).
     Started {
         to_act: Vec<u8>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks_ms: Option<Vec<u64>>,
+        /// Until every seat's clock has started (a Fischer clock starts with its seat's first
+        /// action): each seat's time left for its first action, `null` for a seat whose clock
+        /// has started. Absent once every clock has.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_move_ms: Option<Vec<Option<u64>>>,
     },
     /// A seat acted. `action` is present when the viewer may know it (always for the acting
     /// seat; for others unless the game hides actions, as Tron's card choices). `view` is the
@@ -290,6 +296,11 @@ pub enum MatchEvent {
         to_act: Vec<u8>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks_ms: Option<Vec<u64>>,
+        /// As in `started`: until every seat's clock has started (a Fischer clock starts with its seat's first
+        /// action): each seat's time left for its first action, `null` for a seat whose clock
+        /// has started. Absent once every clock has.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_move_ms: Option<Vec<Option<u64>>>,
     },
     DrawOffered {
         seat: u8,
@@ -315,6 +326,11 @@ pub enum MatchEvent {
         to_act: Vec<u8>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks_ms: Option<Vec<u64>>,
+        /// As in `started`: until every seat's clock has started (a Fischer clock starts with its seat's first
+        /// action): each seat's time left for its first action, `null` for a seat whose clock
+        /// has started. Absent once every clock has.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_move_ms: Option<Vec<Option<u64>>>,
     },
     /// The seat's player has no socket left; after `claim_after_ms` without them, their
     /// opponents may claim the win.
@@ -380,6 +396,11 @@ pub struct SeatState {
     pub connected: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<u64>,
+    /// The seat's Fischer clock has not started (it has not made its first action): the time it
+    /// has left for that action, counting down while it is to act. Its clock stands still
+    /// until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<u64>,
     /// The seat's player is on vacation until then (milliseconds since the Unix epoch): their
     /// per-move clock stands still.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -414,6 +435,9 @@ pub struct MatchSnapshot {
     /// A game of a two-game match: which series, and which game of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<SeriesRef>,
+    /// A tournament's game: it has no rematch (the tournament pairs the next games).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tournament: bool,
 }
 
 /// Where a match stands in its two-game match.

@@ -43,6 +43,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get};
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
+use tower_http::compression::CompressionLayer;
 
 use crate::config::Config;
 use crate::state::AppState;
@@ -71,6 +72,10 @@ pub fn app(state: AppState) -> Router {
         // An unknown `/api/` path or a method a path does not serve gets a JSON error too.
         .route("/api/{*path}", any(error::no_endpoint))
         .method_not_allowed_fallback(error::method_not_allowed)
+        // Brotli or gzip, as the client takes them, for what is not compressed already (the
+        // client's own files are, once: see `web.rs`). Empty answers, a socket's upgrade among
+        // them, and images go as they are.
+        .layer(CompressionLayer::new())
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -1,18 +1,23 @@
 //! The browser client: the files of `web/` (plain ES modules and CSS, no build step), embedded in
 //! the binary at compile time so that a deployment is the one executable, and served at `/`.
 //!
-//! Caching: every file is also served under a versioned path, `/v/<version>/<file>`, where the
-//! version is a hash of all the embedded files. `index.html` (at `/`) names its stylesheet and
-//! script under it: its `{{version}}` placeholders are filled in when it is served. The modules
-//! import one another by relative path, so every import inherits the prefix without any rewriting.
-//! A file under the current version never changes, so it is cached for a year (`immutable`); a new
-//! build with any file changed has a new version, hence new URLs for every file. What has a fixed
-//! URL (`index.html`, the service worker `sw.js`, which also carries the version, the manifest,
-//! its icons, the offline page and its two files) is `no-cache`, revalidated by its ETag. A page still open from an
-//! older version that loads a module later gets today's file under its old path, `no-cache`.
+//! Caching: every file is served under a versioned path, `/v/<version>/<file>`, where the
+//! version is a hash of all the embedded files. The entry points, at fixed URLs, name everything
+//! else under it: `index.html` (at `/`) and the offline page `offline.html` their stylesheets,
+//! scripts, manifest and icons, and the service worker `sw.js` what it keeps (their `{{version}}`
+//! placeholders are filled in when they are served). The modules import one another, and load
+//! their messages and sounds, by paths relative to themselves, so every URL inherits the prefix
+//! without any rewriting; so do the manifest's icons. A file under the current version never
+//! changes, so it is cached for a year (`immutable`); a new build with any file changed has a new
+//! version, hence new URLs for every file. The entry points are `no-cache`, revalidated by their
+//! ETag. Every file is also served at its own path, `no-cache`, and a page still open from an
+//! older version that loads a module later gets today's file under its old path, `no-cache` too.
 //!
-//! Compression: a text file is gzipped once, the first time it is asked for, and kept in memory;
-//! it is sent gzipped to clients whose `Accept-Encoding` takes gzip (`Vary: Accept-Encoding`).
+//! Compression: a text file is compressed once, with brotli and with gzip at their best, the
+//! first time it is asked for, and kept in memory; it is sent brotli'd to clients whose
+//! `Accept-Encoding` takes `br`, else gzipped to those that take gzip (`Vary: Accept-Encoding`).
+//! Everything else the server sends (the API's JSON, the rules pages) is compressed as it goes by
+//! the compression layer in `lib.rs`, which leaves these alone.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -33,8 +38,10 @@ use crate::state::AppState;
 #[folder = "../web/"]
 struct Assets;
 
-/// The placeholder that `index.html` and `sw.js` carry for the version.
+/// The placeholder that the entry points carry for the version.
 const VERSION_PLACEHOLDER: &str = "{{version}}";
+/// The files at fixed URLs that name the others under the version.
+const ENTRY_POINTS: [&str; 3] = ["index.html", "offline.html", "sw.js"];
 const FOREVER: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
@@ -42,27 +49,35 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
             "/",
-            get(|headers: HeaderMap| async move { serve("index.html", REVALIDATE, &headers) }),
+            get(|headers: HeaderMap| off_the_runtime("index.html".into(), REVALIDATE, headers)),
         )
         .route(
             "/v/{version}/{*path}",
             get(
-                |Path((asked, path)): Path<(String, String)>, headers: HeaderMap| async move {
+                |Path((asked, path)): Path<(String, String)>, headers: HeaderMap| {
                     let cache = if asked == *version() {
                         FOREVER
                     } else {
                         REVALIDATE
                     };
-                    serve(&path, cache, &headers)
+                    off_the_runtime(path, cache, headers)
                 },
             ),
         )
         .route(
             "/{*path}",
-            get(|Path(path): Path<String>, headers: HeaderMap| async move {
-                serve(&path, REVALIDATE, &headers)
+            get(|Path(path): Path<String>, headers: HeaderMap| {
+                off_the_runtime(path, REVALIDATE, headers)
             }),
         )
+}
+
+/// [`serve`] on the blocking threads: a file's first request compresses it, and brotli at its
+/// best takes a while over a large file (three.js), which must not hold up the runtime.
+async fn off_the_runtime(path: String, cache: &'static str, headers: HeaderMap) -> Response {
+    tokio::task::spawn_blocking(move || serve(&path, cache, &headers))
+        .await
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
 /// The version of the embedded client: the first 16 hex digits of a SHA-256 over every file's
@@ -82,11 +97,28 @@ pub fn version() -> &'static str {
     &VERSION
 }
 
-/// A file as it is sent: its bytes (the version filled in), their gzip where that is worth it,
-/// its content type and its ETag.
+/// A content coding a client may take.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Coding {
+    Brotli,
+    Gzip,
+}
+
+impl Coding {
+    fn name(self) -> &'static str {
+        match self {
+            Coding::Brotli => "br",
+            Coding::Gzip => "gzip",
+        }
+    }
+}
+
+/// A file as it is sent: its bytes (the version filled in), their brotli and gzip where that is
+/// worth it, its content type and its ETag.
 struct Prepared {
     body: Bytes,
-    gzipped: Option<Bytes>,
+    /// Compressed, best first: brotli, then gzip.
+    compressed: Vec<(Coding, Bytes)>,
     mime: String,
     etag: String,
 }
@@ -101,17 +133,22 @@ fn prepared(path: &str) -> Option<Arc<Prepared>> {
     let file = Assets::get(path)?;
     let mime = file.metadata.mimetype().to_string();
     let mut body = file.data.into_owned();
-    if path == "index.html" || path == "sw.js" {
-        let text = String::from_utf8(body).expect("index.html and sw.js are UTF-8");
+    if ENTRY_POINTS.contains(&path) {
+        let text = String::from_utf8(body).expect("the entry points are UTF-8");
         body = text.replace(VERSION_PLACEHOLDER, version()).into_bytes();
     }
-    let gzipped = compressible(&mime)
-        .then(|| gzip(&body))
-        .filter(|z| z.len() < body.len());
+    let compressed = match compressible(&mime) {
+        true => vec![(Coding::Brotli, brotli(&body)), (Coding::Gzip, gzip(&body))],
+        false => Vec::new(),
+    };
+    let compressed = (compressed.into_iter())
+        .filter(|(_, z)| z.len() < body.len())
+        .map(|(coding, z)| (coding, Bytes::from(z)))
+        .collect();
     let etag = format!("\"{}\"", &hex::encode(Sha256::digest(&body))[..32]);
     let done = Arc::new(Prepared {
         body: body.into(),
-        gzipped: gzipped.map(Bytes::from),
+        compressed,
         mime,
         etag,
     });
@@ -136,8 +173,18 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     encoder.finish().expect("writing to memory")
 }
 
-/// Whether an `Accept-Encoding` header takes gzip: listed (or `*`) without `q=0`.
-fn accepts_gzip(headers: &HeaderMap) -> bool {
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let params = ::brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        ..Default::default()
+    };
+    ::brotli::BrotliCompress(&mut &bytes[..], &mut out, &params).expect("writing to memory");
+    out
+}
+
+/// Whether an `Accept-Encoding` header takes `coding`: listed (or `*`) without `q=0`.
+fn accepts(headers: &HeaderMap, coding: Coding) -> bool {
     let Some(accepted) = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
@@ -146,25 +193,25 @@ fn accepts_gzip(headers: &HeaderMap) -> bool {
     };
     accepted.split(',').any(|item| {
         let mut parts = item.split(';').map(str::trim);
-        let coding = parts.next().unwrap_or("");
+        let listed = parts.next().unwrap_or("");
         let refused = parts.any(|p| {
             p.strip_prefix("q=")
                 .and_then(|q| q.parse::<f32>().ok())
                 .is_some_and(|q| q == 0.0)
         });
-        (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !refused
+        (listed.eq_ignore_ascii_case(coding.name()) || listed == "*") && !refused
     })
 }
 
 /// One embedded file with its content type, cache policy and ETag (one for each encoding, so
-/// that a cache never mixes them up), gzipped when the client takes it.
+/// that a cache never mixes them up), compressed the best way the client takes.
 fn serve(path: &str, cache: &'static str, headers: &HeaderMap) -> Response {
     let Some(file) = prepared(path) else {
         return (StatusCode::NOT_FOUND, format!("no file /{path}")).into_response();
     };
-    let gzipped = file.gzipped.as_ref().filter(|_| accepts_gzip(headers));
-    let etag = match gzipped {
-        Some(_) => format!("{}-gzip\"", file.etag.trim_end_matches('"')),
+    let compressed = (file.compressed.iter()).find(|(coding, _)| accepts(headers, *coding));
+    let etag = match compressed {
+        Some((coding, _)) => format!("{}-{}\"", file.etag.trim_end_matches('"'), coding.name()),
         None => file.etag.clone(),
     };
     let fresh = headers
@@ -173,7 +220,10 @@ fn serve(path: &str, cache: &'static str, headers: &HeaderMap) -> Response {
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        gzipped.unwrap_or(&file.body).clone().into_response()
+        compressed
+            .map_or(&file.body, |(_, z)| z)
+            .clone()
+            .into_response()
     };
     let out = response.headers_mut();
     if let Ok(mime) = HeaderValue::from_str(&file.mime) {
@@ -182,10 +232,13 @@ fn serve(path: &str, cache: &'static str, headers: &HeaderMap) -> Response {
     if let Ok(tag) = HeaderValue::from_str(&etag) {
         out.insert(header::ETAG, tag);
     }
-    if gzipped.is_some() {
-        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    if let Some((coding, _)) = compressed {
+        out.insert(
+            header::CONTENT_ENCODING,
+            HeaderValue::from_static(coding.name()),
+        );
     }
-    if file.gzipped.is_some() {
+    if !file.compressed.is_empty() {
         out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     }
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
@@ -207,12 +260,18 @@ mod tests {
 
     #[test]
     fn accept_encoding_is_read_with_its_weights() {
-        assert!(accepts_gzip(&with("gzip, deflate, br")));
-        assert!(accepts_gzip(&with("br;q=1.0, GZIP;q=0.5")));
-        assert!(accepts_gzip(&with("*")));
-        assert!(!accepts_gzip(&with("gzip;q=0")));
-        assert!(!accepts_gzip(&with("br, deflate")));
-        assert!(!accepts_gzip(&with("identity")));
-        assert!(!accepts_gzip(&HeaderMap::new()));
+        let gzip = |accept| accepts(&with(accept), Coding::Gzip);
+        assert!(gzip("gzip, deflate, br"));
+        assert!(gzip("br;q=1.0, GZIP;q=0.5"));
+        assert!(gzip("*"));
+        assert!(!gzip("gzip;q=0"));
+        assert!(!gzip("br, deflate"));
+        assert!(!gzip("identity"));
+        assert!(!accepts(&HeaderMap::new(), Coding::Gzip));
+        let br = |accept| accepts(&with(accept), Coding::Brotli);
+        assert!(br("gzip, deflate, br"));
+        assert!(br("BR;q=0.5"));
+        assert!(!br("br;q=0, gzip"));
+        assert!(!br("gzip"));
     }
 }

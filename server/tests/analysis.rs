@@ -260,6 +260,49 @@ async fn tafl_insights_name_the_escapes_and_the_threatened_pieces() {
     }
 }
 
+/// The king's ways out are listed only while he can still move out: not once he stands on the
+/// corner (the game won), nor when he cannot move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_ways_out_for_a_king_already_out_or_shut_in() {
+    let addr = start(&fresh_database(common::Backend::Sqlite).await, &[]).await;
+    let player = guest(addr).await;
+    let escapes = |body: Value| {
+        let token = player.token.clone();
+        async move {
+            let response = http()
+                .post(format!("http://{addr}/api/analysis/position"))
+                .bearer_auth(&token)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            let text = response.text().await.unwrap();
+            assert_eq!(status, 200, "{text}");
+            let reply: AnalysisPosition = serde_json::from_str(&text).unwrap();
+            let insights = reply.insights.expect("tafl's insights");
+            let escapes: Vec<Vec<String>> =
+                insights.escapes.into_iter().map(|r| r.actions).collect();
+            (reply.to_act, escapes)
+        }
+    };
+    // The king on a2, the a-file open: out at once to a1, or to a7.
+    let open = json!({"game": "tafl", "variant": "brandubh", "position": "/7/K6/7/7/6t/7/7/", "to_move": 1});
+    let (to_act, ways) = escapes(open.clone()).await;
+    assert_eq!(to_act, [1]);
+    assert!(ways.contains(&vec!["a2-a1".to_string()]), "{ways:?}");
+    // Out on a1: the game is won, and he has no way out to show.
+    let mut out = open;
+    out["actions"] = json!([{"seat": 1, "action": "a2-a1"}]);
+    let (to_act, ways) = escapes(out).await;
+    assert!(to_act.is_empty(), "the game is over");
+    assert!(ways.is_empty(), "a king on the corner: {ways:?}");
+    // Shut in by his own men: no move, no way out.
+    let shut = json!({"game": "tafl", "variant": "brandubh", "position": "/1t5/7/3T3/2TKT2/3T3/7/7/", "to_move": 1});
+    let (_, ways) = escapes(shut).await;
+    assert!(ways.is_empty(), "a king who cannot move: {ways:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_is_refused_and_costs_nothing() {
     let _alone = ONE_AT_A_TIME.lock().await;

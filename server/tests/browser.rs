@@ -605,9 +605,11 @@ async fn only_one_clock_runs(pages: &[&Browser], running: usize) -> [String; 2] 
     last.unwrap()
 }
 
-/// Clocks: in a private rapid match (15+10) the attackers' clock counts down on both pages while
-/// the defenders' stays at 15:00; once the attackers have moved, their clock stops with the
-/// increment added and the defenders' is the one that runs.
+/// Clocks: in a private rapid match (15+10) each side's clock starts with its first move, so
+/// both stand at 15:00, shown as not started, until both sides have moved once; then the
+/// attackers' clock counts down on both pages while the defenders' stands still; once the
+/// attackers have moved, their clock stops with the increment added and the defenders' is the
+/// one that runs.
 #[tokio::test]
 async fn the_clock_of_the_side_to_move_runs() {
     let addr = server().await;
@@ -639,15 +641,31 @@ async fn the_clock_of_the_side_to_move_runs() {
         );
     }
 
+    // Before any move, neither clock runs: the attackers' shows the time for the first move.
+    for b in [&alice, &bjorn] {
+        b.until_text("first-move-0", "first move within").await;
+        b.until_text("first-move-1", "clock not started").await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    for b in [&alice, &bjorn] {
+        assert_eq!(clocks(b).await, ["15:00", "15:00"], "no clock started");
+    }
+    alice.play_tafl("d1", "d3").await;
+    bjorn.until_text("turn", "Your move").await;
+    // The first move started the attackers' clock without taking time off or adding any.
+    assert_eq!(clocks(&alice).await, ["15:00", "15:00"]);
+    bjorn.play_tafl("f4", "b4").await;
+    alice.until_text("turn", "Your move").await;
+
     let before_move = only_one_clock_runs(&[&alice, &bjorn], 0).await;
     let read = std::time::Instant::now();
     assert_eq!(
         before_move[1], "15:00",
-        "the defenders' clock has not started"
+        "the defenders' clock stands while the attackers move"
     );
     assert!(clock_ms(&before_move[0]) < 900_000);
 
-    alice.play_tafl("d1", "d3").await;
+    alice.play_tafl("d3", "d2").await;
     bjorn.until_text("turn", "Your move").await;
     alice.until_text("turn", "bjorn to play").await;
     let after_move = clocks(&alice).await;

@@ -443,9 +443,10 @@ async fn a_keyboard_only_game_to_its_end() {
     b.client.close().await.unwrap();
 }
 
-/// A clock of 11 seconds: the browser's own clock (the attackers') turns red under 10 s and
-/// ticks about once a second; after its move the opponent's clock runs low and turns red too,
-/// but ticks nothing here; after theirs, ours ticks again until it runs out.
+/// A clock of 11 seconds, which starts with each side's first move: both sides move once at
+/// once, and then the browser's own clock (the attackers') turns red under 10 s and ticks about
+/// once a second; after its move the opponent's clock runs low and turns red too, but ticks
+/// nothing here; after theirs, ours ticks again until it runs out.
 #[tokio::test]
 async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
     let addr = server().await;
@@ -455,6 +456,10 @@ async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
     let (mut defenders, match_id) = versus(addr, &b, json!({"seat": 1, "clock": clock})).await;
     b.count_sounds().await;
     b.until_text("turn", "Your move").await;
+    b.play_tafl("d1", "c1").await;
+    b.until_moves(1).await;
+    defenders.ok(|id| act(id, match_id, 1, "e4-e6")).await;
+    b.until_moves(2).await;
     b.find("[data-testid=clock-0].low").await;
     let ticks = "return (window.played || []).filter((s) => s === 'tick').length;";
     b.until(
@@ -469,8 +474,8 @@ async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
     expect_count(&b, "[data-testid=clock-1].low", 0, "").await;
     b.screenshot("feel-low-clock").await;
 
-    b.play_tafl("d1", "c1").await;
-    b.until_moves(1).await;
+    b.play_tafl("c1", "c2").await;
+    b.until_moves(3).await;
     let mine = b.run(ticks).await.as_u64().unwrap();
     assert!(mine <= 10, "at most one tick a second under 10 s: {mine}");
     b.find("[data-testid=clock-1].low").await;
@@ -481,7 +486,7 @@ async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
         "the opponent's clock does not tick here"
     );
     // Their move: our clock runs again, ticking, until it runs out.
-    defenders.ok(|id| act(id, match_id, 1, "e4-e6")).await;
+    defenders.ok(|id| act(id, match_id, 1, "d3-b3")).await;
     b.until(
         "our clock to tick again",
         &ticks.replace("return", &format!("return {mine} <")),

@@ -338,8 +338,19 @@ async fn a_two_game_match_shows_which_game_it_is_and_the_series_result() {
     )
     .await;
     wide.until_text("series", "Game 1 of 2").await;
+    let phone = signed_in(
+        &driver,
+        Screen::Phone,
+        false,
+        addr,
+        &bjorn,
+        &format!("#/match/{}", m1.0),
+    )
+    .await;
+    phone.until_text("series", "Game 1 of 2").await;
 
-    // Game 1: bjorn resigns after a move each; alice's page goes on to game 2.
+    // Game 1: bjorn resigns after a move each. Both pages show game 1's result with the score,
+    // and count down to game 2; alice goes on at once, bjorn's page takes him there.
     a.ok(|id| common::watch(id, m1, None)).await;
     b.ok(|id| common::watch(id, m1, None)).await;
     a.ok(|id| common::act(id, m1, 0, "d1-c1")).await;
@@ -350,9 +361,35 @@ async fn a_two_game_match_shows_which_game_it_is_and_the_series_result() {
         seat: 1,
     })
     .await;
-    let m2 = MatchId(until_another_match(&wide, m1).await);
-    wide.until_text("series", "Game 2 of 2").await;
     let (first, second) = (&alice.player.name, &bjorn.player.name);
+    for (page, result, name) in [
+        (&wide, "You win", "series-game-1"),
+        (&phone, "You lose", "series-game-1-phone"),
+    ] {
+        page.until_text("result-text", result).await;
+        page.until_text(
+            "series-score",
+            &format!("After game 1: {first} 1 – 0 {second}"),
+        )
+        .await;
+        page.until_text("series-count", "Game 2, the sides swapped, starts in")
+            .await;
+        assert_eq!(
+            hash(page).await,
+            format!("#/match/{}", m1.0),
+            "still game 1"
+        );
+        page.screenshot(name).await;
+    }
+    wide.click("series-go-on").await;
+    let m2 = MatchId(until_another_match(&wide, m1).await);
+    assert_eq!(
+        MatchId(until_another_match(&phone, m1).await),
+        m2,
+        "after the count"
+    );
+    phone.client.close().await.unwrap();
+    wide.until_text("series", "Game 2 of 2").await;
     wide.until_text("series", &format!("{first} 1 – 0 {second}"))
         .await;
 

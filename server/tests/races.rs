@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{
-    BACKENDS, Client, act, copenhagen_match, corpus_game, create, fresh_database, get, guest, join,
-    new_player, short_copenhagen_game, start, two_players, watch,
+    BACKENDS, Backend, Client, act, copenhagen_match, corpus_game, create, fresh_database, get,
+    guest, join, new_player, short_copenhagen_game, start, two_players, watch,
 };
 use protocol::{
     Ack, ClientMessage, CommandId, ErrorCode, MatchEvent, MatchId, MatchResult, MatchSnapshot,
@@ -648,6 +648,54 @@ async fn the_flag_falls_server_side_and_ends_the_match_once() {
     }
 }
 
+/// A Fischer clock starts with its seat's first move, as lichess's do: the time before that move
+/// is not charged, however long the player looks at the board (within the first-move time).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_starts_with_its_seats_first_move() {
+    let (moves, _) = corpus_game(3);
+    const BASE: u64 = 60_000;
+    const INCREMENT: u64 = 1_000;
+    let addr = start(&fresh_database(Backend::Sqlite).await, &[]).await;
+    let (_, _, mut a, mut b) = two_players(addr).await;
+    let clock = json!({"clock": {"base_ms": BASE, "increment_ms": INCREMENT}});
+    let match_id = a
+        .ok(|id| create(id, "tafl", "copenhagen", clock))
+        .await
+        .match_id
+        .unwrap();
+    b.ok(|id| join(id, match_id)).await;
+    let mut clocks = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let seat = i % 2;
+        let mover = if seat == 0 { &mut a } else { &mut b };
+        // Each side looks at the board a while before its move.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let ack = mover.ok(|id| act(id, match_id, seat as u8, mv)).await;
+        let MatchEvent::Acted { clocks_ms, .. } = mover.event_at(match_id, seq_of(&ack)).await
+        else {
+            panic!("expected acted")
+        };
+        clocks.push(clocks_ms.unwrap());
+    }
+    assert_eq!(
+        clocks[0],
+        [BASE, BASE],
+        "the attackers' first move costs nothing"
+    );
+    assert_eq!(
+        clocks[1],
+        [BASE, BASE],
+        "the defenders' first move costs nothing"
+    );
+    // From their second move on, the attackers' clock runs, and gains the increment.
+    let left = clocks[2][0];
+    assert!(
+        left <= BASE + INCREMENT - 400,
+        "the attackers' second move: {left} ms left"
+    );
+    assert_eq!(clocks[2][1], BASE);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
     let (moves, _) = corpus_game(6);
@@ -670,8 +718,14 @@ async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
             .event_where(match_id, |e| matches!(e, MatchEvent::Started { .. }))
             .await;
         let mut clocks = match started {
-            MatchEvent::Started { to_act, clocks_ms } => {
+            MatchEvent::Started {
+                to_act,
+                clocks_ms,
+                first_move_ms,
+            } => {
                 assert_eq!(to_act, vec![0]);
+                // The whole clock for the first move, being shorter than the first-move time.
+                assert_eq!(first_move_ms, Some(vec![Some(BASE), Some(BASE)]));
                 clocks_ms.expect("a timed match starts with clocks")
             }
             _ => unreachable!(),
@@ -693,6 +747,11 @@ async fn clocks_run_for_the_seat_to_act_and_gain_the_increment() {
                 panic!("expected acted")
             };
             let now = clocks_ms.expect("acted carries clocks in a timed match");
+            if i < 2 {
+                // A seat's first move starts its clock: no time off, no increment.
+                assert_eq!(now, clocks, "{backend:?} move {i}: a first move");
+                continue;
+            }
             let think = THINK.as_millis() as u64;
             assert!(
                 now[seat] <= clocks[seat] + INCREMENT - think

@@ -49,6 +49,7 @@ async fn play(mover: &mut Client, match_id: MatchId, seat: u8, mv: &str) -> Play
             view,
             to_act,
             clocks_ms,
+            ..
         } => {
             assert_eq!((s, action.as_deref()), (seat, Some(mv)));
             Played {

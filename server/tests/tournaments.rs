@@ -1338,3 +1338,66 @@ async fn tournaments_are_checked_and_kept_to_their_rules() {
         .await;
     }
 }
+
+/// A tournament's game has no rematch: the tournament pairs the next games. Its snapshot says
+/// it is a tournament's (so that the client offers none), and an offer is refused with a clear
+/// error, which changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_game_has_no_rematch() {
+    let url = fresh_database(common::Backend::Sqlite).await;
+    let server = Server::start(&url, FLAGS).await;
+    let addr = server.addr;
+    let organiser = new_player(addr).await;
+    let spec = json!({"name": "No rematch", "game": "tafl", "variant": VARIANT,
+                      "format": "round_robin"});
+    let id = post_ok(addr, &organiser.token, "/api/tournaments", spec)
+        .await
+        .summary
+        .id;
+    let (anna, bert) = (new_player(addr).await, new_player(addr).await);
+    let register = format!("/api/tournaments/{}/register", id.0);
+    for p in [&anna, &bert] {
+        post_ok(addr, &p.token, &register, json!({})).await;
+    }
+    let start = format!("/api/tournaments/{}/start", id.0);
+    post_ok(addr, &organiser.token, &start, json!({})).await;
+    let match_id = loop {
+        let d = details(addr, id).await;
+        if let Some(m) = d.rounds.first().and_then(|r| r.games.first()?.match_id) {
+            break m;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let (mut a, mut b) = (
+        common::Client::connect(addr, &anna.token).await,
+        common::Client::connect(addr, &bert.token).await,
+    );
+    let mut seats = Vec::new();
+    for c in [&mut a, &mut b] {
+        let ack = c.ok(|cid| common::watch(cid, match_id, None)).await;
+        let is_snapshot = |m: &ServerMessage| matches!(m, ServerMessage::Snapshot { match_id: of, .. } if *of == match_id);
+        let ServerMessage::Snapshot { snapshot, .. } = c.message_where(is_snapshot).await else {
+            unreachable!("only a snapshot is taken")
+        };
+        assert!(
+            snapshot.tournament,
+            "the snapshot says it is a tournament's game"
+        );
+        seats.push(ack.seats[0]);
+    }
+    // Anna resigns at once: a tournament's game keeps its result.
+    a.ok(|cid| ClientMessage::Resign {
+        id: cid,
+        match_id,
+        seat: seats[0],
+    })
+    .await;
+    for c in [&mut a, &mut b] {
+        let message = c
+            .refused(protocol::ErrorCode::Conflict, |cid| {
+                ClientMessage::OfferRematch { id: cid, match_id }
+            })
+            .await;
+        assert!(message.contains("tournament"), "{message}");
+    }
+}

@@ -1,8 +1,9 @@
 //! The browser client's files as the server sends them, over real HTTP: `index.html` names its
-//! script and stylesheet under the version's path, where they are cached for a year while the
-//! page itself, the service worker and the manifest are revalidated; text is gzipped for clients
-//! that take it; the manifest and its icons are there; the 3D board's three.js is the minified
-//! build, within its size budget.
+//! script, stylesheet, manifest and icons under the version's path, where they are cached for a
+//! year (the sounds and the offline page's files too) while the entry points (the page itself,
+//! the offline page and the service worker) are revalidated; text is sent brotli'd or gzipped to
+//! clients that take it, the API's JSON too; the manifest and its icons are there; the 3D board's
+//! three.js is the minified build, within its size budget.
 
 mod common;
 
@@ -33,6 +34,24 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// `body` decoded from `coding` (empty: as it is).
+fn decoded(coding: &str, body: &[u8]) -> Vec<u8> {
+    match coding {
+        "br" => unbrotli(body),
+        "gzip" => gunzip(body),
+        "" => body.to_vec(),
+        other => panic!("an unexpected coding {other}"),
+    }
+}
+
 /// The version path `index.html` loads the client from: `/v/<version>/`.
 async fn version_path(addr: SocketAddr) -> String {
     let index = fetch(addr, "/", &[]).await.text().await.unwrap();
@@ -58,7 +77,13 @@ async fn the_client_is_served_under_its_version_and_cached_for_a_year() {
     assert!(hex.chars().all(|c| c.is_ascii_hexdigit()), "{v}");
     assert!(html.contains(&format!("src=\"{v}app.js\"")), "{html}");
     assert!(html.contains(&format!("href=\"{v}style.css\"")), "{html}");
-    assert!(html.contains("<link rel=\"manifest\" href=\"/manifest.webmanifest\">"));
+    assert!(html.contains(&format!(
+        "<link rel=\"manifest\" href=\"{v}manifest.webmanifest\">"
+    )));
+    assert!(
+        html.contains(&format!("href=\"{v}icons/icon.svg\"")),
+        "{html}"
+    );
 
     // Under the version, every file of the client (the modules' relative imports included).
     for (path, mime) in [
@@ -67,6 +92,11 @@ async fn the_client_is_served_under_its_version_and_cached_for_a_year() {
         ("pages/lobby.js", "javascript"),
         ("boards/tafl3d.js", "javascript"),
         ("vendor/three/three.core.min.js", "javascript"),
+        ("sounds/move.wav", "audio/"),
+        ("manifest.webmanifest", "manifest+json"),
+        ("icons/icon-192.png", "image/png"),
+        ("offline.css", "text/css"),
+        ("i18n/sv.json", "json"),
     ] {
         let file = fetch(addr, &format!("{v}{path}"), &[]).await;
         assert_eq!(file.status(), 200, "{path}");
@@ -96,6 +126,25 @@ async fn the_client_is_served_under_its_version_and_cached_for_a_year() {
     assert!(header(&sw, "content-type").contains("javascript"));
     let sw = sw.text().await.unwrap();
     assert!(sw.contains(&format!("const VERSION = \"{hex}\";")), "{sw}");
+    // The offline page: at a fixed path, revalidated, its files under the version.
+    let offline = fetch(addr, "/offline.html", &[]).await;
+    assert_eq!(header(&offline, "cache-control"), "no-cache");
+    let offline = offline.text().await.unwrap();
+    assert!(
+        offline.contains(&format!("href=\"{v}offline.css\"")),
+        "{offline}"
+    );
+    assert!(
+        offline.contains(&format!("src=\"{v}offline.js\"")),
+        "{offline}"
+    );
+    // The sounds are loaded relative to their module, so under the version too.
+    let sound = fetch(addr, &format!("{v}sound.js"), &[])
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(sound.contains("new URL(`./sounds/"), "{sound}");
 
     // An unchanged file is not sent again.
     let first = fetch(addr, &format!("{v}app.js"), &[]).await;
@@ -106,28 +155,44 @@ async fn the_client_is_served_under_its_version_and_cached_for_a_year() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn text_is_gzipped_for_clients_that_take_it() {
+async fn text_is_sent_brotli_or_gzip_as_the_client_takes_it() {
     let addr = server().await;
     let v = version_path(addr).await;
     for path in [
         "/".to_string(),
         format!("{v}app.js"),
         format!("{v}style.css"),
-        "/manifest.webmanifest".to_string(),
+        format!("{v}manifest.webmanifest"),
     ] {
         let plain = fetch(addr, &path, &[]).await;
         assert_eq!(header(&plain, "content-encoding"), "", "{path}");
         assert_eq!(header(&plain, "vary"), "Accept-Encoding", "{path}");
         let plain_tag = header(&plain, "etag");
         let plain = plain.bytes().await.unwrap();
-        let zipped = fetch(addr, &path, &[("accept-encoding", "gzip, deflate, br")]).await;
-        assert_eq!(header(&zipped, "content-encoding"), "gzip", "{path}");
-        assert_ne!(header(&zipped, "etag"), plain_tag, "one ETag per encoding");
-        let zipped = zipped.bytes().await.unwrap();
-        assert!(zipped.len() < plain.len(), "{path}: gzip is smaller");
-        assert_eq!(gunzip(&zipped), plain.to_vec(), "{path}");
+        let mut tags = vec![plain_tag];
+        for (accept, coding) in [
+            ("gzip, deflate, br", "br"),
+            ("br", "br"),
+            ("gzip", "gzip"),
+            ("br;q=0, gzip", "gzip"),
+        ] {
+            let packed = fetch(addr, &path, &[("accept-encoding", accept)]).await;
+            assert_eq!(
+                header(&packed, "content-encoding"),
+                coding,
+                "{path} {accept}"
+            );
+            let tag = header(&packed, "etag");
+            let body = packed.bytes().await.unwrap();
+            assert!(body.len() < plain.len(), "{path}: {coding} is smaller");
+            assert_eq!(decoded(coding, &body), plain.to_vec(), "{path} {accept}");
+            if !tags.contains(&tag) {
+                tags.push(tag);
+            }
+        }
+        assert_eq!(tags.len(), 3, "one ETag per encoding: {tags:?}");
         // Refused with q=0: sent as it is.
-        let refused = fetch(addr, &path, &[("accept-encoding", "gzip;q=0")]).await;
+        let refused = fetch(addr, &path, &[("accept-encoding", "gzip;q=0, br;q=0")]).await;
         assert_eq!(header(&refused, "content-encoding"), "", "{path}");
         assert_eq!(refused.bytes().await.unwrap(), plain);
     }
@@ -135,6 +200,36 @@ async fn text_is_gzipped_for_clients_that_take_it() {
     let png = fetch(addr, "/icons/icon-192.png", &[("accept-encoding", "gzip")]).await;
     assert_eq!(header(&png, "content-encoding"), "");
     assert_eq!(header(&png, "content-type"), "image/png");
+}
+
+/// The API's JSON (and the rules pages, made by the server) is compressed too, brotli or gzip as
+/// the client takes it, and decodes to what an uncompressed answer says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_and_rules_pages_are_compressed_as_the_client_takes_them() {
+    let addr = server().await;
+    for path in ["/api/games", "/api/openapi.json", "/api/games/tafl/rules"] {
+        let plain = fetch(addr, path, &[]).await;
+        assert_eq!(plain.status(), 200, "{path}");
+        assert_eq!(header(&plain, "content-encoding"), "", "{path}");
+        let plain = plain.bytes().await.unwrap();
+        for (accept, coding) in [("gzip, deflate, br", "br"), ("gzip", "gzip")] {
+            let packed = fetch(addr, path, &[("accept-encoding", accept)]).await;
+            assert_eq!(packed.status(), 200, "{path}");
+            assert_eq!(
+                header(&packed, "content-encoding"),
+                coding,
+                "{path} {accept}"
+            );
+            assert!(
+                header(&packed, "vary")
+                    .to_lowercase()
+                    .contains("accept-encoding")
+            );
+            let body = packed.bytes().await.unwrap();
+            assert!(body.len() < plain.len(), "{path}: {coding} is smaller");
+            assert_eq!(decoded(coding, &body), plain.to_vec(), "{path} {accept}");
+        }
+    }
 }
 
 /// A PNG's width and height, from its header.
@@ -148,7 +243,8 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_manifest_names_the_app_and_its_icons() {
     let addr = server().await;
-    let response = fetch(addr, "/manifest.webmanifest", &[]).await;
+    let v = version_path(addr).await;
+    let response = fetch(addr, &format!("{v}manifest.webmanifest"), &[]).await;
     assert_eq!(response.status(), 200);
     assert_eq!(
         header(&response, "content-type"),
@@ -165,7 +261,12 @@ async fn the_manifest_names_the_app_and_its_icons() {
             .iter()
             .find(|i| i["sizes"] == format!("{wanted}x{wanted}"))
             .unwrap_or_else(|| panic!("a {wanted} px icon in {icons:?}"));
-        let png = fetch(addr, icon["src"].as_str().unwrap(), &[]).await;
+        // Relative to the manifest, so under the version too.
+        let png = fetch(addr, &format!("{v}{}", icon["src"].as_str().unwrap()), &[]).await;
+        assert_eq!(
+            header(&png, "cache-control"),
+            "public, max-age=31536000, immutable"
+        );
         assert_eq!(png.status(), 200);
         assert_eq!(header(&png, "content-type"), "image/png");
         assert_eq!(png_size(&png.bytes().await.unwrap()), (wanted, wanted));

@@ -32,6 +32,8 @@ export function endOf(start, path) {
 }
 
 export default {
+  // The move box's example, in the game's own notation (one letter a step: up, down, left, right).
+  moveExample: "DDL",
   create(host, { perspective, onAction }) {
     const root = svgRoot(10, 10, t("driller.board"));
     const info = caption("");

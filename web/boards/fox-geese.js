@@ -43,6 +43,8 @@ function drawLines() {
 }
 
 export default {
+  // The move box's example, in the game's own notation (a step, or a jump chain as its points).
+  moveExample: "d5-d4, d5-d3-f3",
   create(host, { onAction }) {
     const root = svgRoot(SIZE, SIZE, t("fox-geese.board"));
     const info = caption("");

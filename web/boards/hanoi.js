@@ -62,6 +62,8 @@ function hexagon(x, y, scale = 1) {
 }
 
 export default {
+  // The move box's example, in the game's own notation (a stack's cell and a direction, or a pass).
+  moveExample: "c3-ne, pass",
   create(host, { onAction }) {
     const root = svgRoot(WIDTH, HEIGHT, t("hanoi.board"));
     const info = caption("");
@@ -122,10 +124,11 @@ export default {
       }
 
       const outcome = state.result || view.outcome;
-      const mover = seatName("hanoi", Object.keys(COLOURS).indexOf(view.to_move));
+      // Named only while the game goes on: a finished game has nobody to move.
+      const mover = () => seatName("hanoi", Object.keys(COLOURS).indexOf(view.to_move));
       info.textContent = outcome
         ? describeResult("hanoi", outcome)
-        : t(view.splitting ? "hanoi.to-split" : "board.to-move", { side: mover, stack: view.splitting }) +
+        : t(view.splitting ? "hanoi.to-split" : "board.to-move", { side: mover(), stack: view.splitting }) +
           (last ? ` · ${t("hanoi.last", { from: last.from, dir: last.dir, to: last.to })}` : "");
       controls.replaceChildren((state.legal || []).includes("pass")
         ? actionChoices(["pass"], send, () => t("board.pass")) : "");

@@ -24,6 +24,8 @@
 //   views: [{ id, label, load }, ...]  other ways to draw the same match, the first being this
 //       module: `load()` imports a module with the same `create`. The match and replay pages
 //       show a button (`toggle-<the second view's id>`) labelled with the next view, going round.
+//   moveExample: "d1-d3"  a move or two in the game's notation, which the move box shows as its
+//       example (required: every game takes typed moves).
 //   moveList: "pairs"  a two-seat match's moves listed as numbered pairs, the first mover's first
 //       (the default, "plain", lists every move with its seat's name).
 //   customRules: { label, placeholder }  the game plays a free-form variant text (its own rules

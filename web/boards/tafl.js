@@ -36,6 +36,8 @@ const PIECE_CLASS = { t: "piece-dark", T: "piece-light", K: "king" };
 const SEAT_PIECES = ["t", "TK"];
 
 export default {
+  // The move box's example, in the game's own notation (a piece's square, then where it goes).
+  moveExample: "d1-d3",
   // How the pages show tafl (see boards/index.js).
   views: [
     { id: "2d", get label() { return t("board.view-2d"); }, load: () => import("./tafl.js") },

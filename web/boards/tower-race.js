@@ -55,6 +55,8 @@ function label(text) {
 }
 
 export default {
+  // The move box's example, in the game's own notation (move pyramid 2, or challenge with pyramid 1 over pyramid 3).
+  moveExample: "m2, c1x3",
   create(host, { perspective, onAction }) {
     const root = svgRoot(10, 10, t("tower.board"));
     const info = caption("");

@@ -22,6 +22,8 @@ const cellName = (col, row) => String.fromCharCode(97 + col) + (row + 1);
 const parseCell = (name) => [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
 
 export default {
+  // The move box's example, in the game's own notation (the card for the round, then its move).
+  moveExample: "play forward, go left 2",
   create(host, { onAction }) {
     const root = svgRoot(10, 10, t("tron.board"));
     const info = caption("");

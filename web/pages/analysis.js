@@ -92,13 +92,15 @@ export default async function render(root, params, app) {
     evaluate.disabled = shown.to_act.length === 0;
     verdict.replaceChildren(shown.to_act.length ? "" : t("analysis.over"));
     moves.replaceChildren(...actions.map((a, i) => numberedLine(i + 1, {}, `${seatName(shown.game, a.seat)}: ${a.action}`)));
-    drawInsights(shown.insights);
+    // A game over has nothing left to look out for.
+    drawInsights(shown.to_act.length ? shown.insights : null);
     return true;
   }
 
   // The board of the game, drawn once: every side's moves are the user's.
   async function mount() {
     game = await boardFor(shown.game);
+    typed.example(game.moveExample);
     const target = el("div", { class: "board" });
     boardBox.replaceChildren(target);
     board = game.create(target, {

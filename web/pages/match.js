@@ -16,7 +16,7 @@
 // may be flipped, and a click on the move list shows that earlier position (read-only, marked)
 // until Escape, End or the button returns to the game; a new move returns to it too, so the
 // board in play is never a stale one.
-import { el } from "../dom.js";
+import { el, notFound } from "../dom.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 import { ServerError } from "../api.js";
@@ -32,9 +32,12 @@ import { lookKey, movesView } from "./match/moves.js";
 import { playersView } from "./match/players.js";
 
 export default async function render(root, params, app) {
-  const matchId = Number(params.id);
-  if (!Number.isInteger(matchId)) {
-    root.append(el("p", { class: "error" }, t("match.no-such", { id: params.id })));
+  // A match id is a whole number: anything else is no match, and neither is one the server
+  // does not know (said when the page watches it).
+  const matchId = /^\d+$/.test(params.id) ? Number(params.id) : NaN;
+  const noSuchMatch = () => root.replaceChildren(notFound(t("match.no-such", { id: params.id })));
+  if (!Number.isSafeInteger(matchId)) {
+    noSuchMatch();
     return;
   }
   let state = initial(matchId);
@@ -94,7 +97,15 @@ export default async function render(root, params, app) {
   const watch = async () => {
     const msg = { type: "watch" };
     if (state.match) msg.since = state.seq;
-    if (await send(msg)) chat.load(() => closed);
+    message.textContent = "";
+    try {
+      await link.send(msg);
+    } catch (e) {
+      if (e instanceof ServerError && e.code === "not_found" && !state.match && !closed) noSuchMatch();
+      else fail(e);
+      return;
+    }
+    chat.load(() => closed);
   };
 
   // The series' score is read when the page opens and when a game ends; its result comes with
@@ -165,6 +176,11 @@ export default async function render(root, params, app) {
     if (msg.type === "rematch_started") {
       // A private rematch's code, which its players are given to pass on.
       if (msg.invite) app.invites.set(msg.rematch, msg.invite);
+      // Game 2 of a two-game match: game 1's result and the score stay in view a moment first.
+      if (m.series?.game === 1) {
+        banners.seriesGoesOn(state, msg.rematch, m.yourSeats.length > 0);
+        return;
+      }
       // Its players are taken there; anyone else may follow.
       if (m.yourSeats.length) app.navigate(`#/match/${msg.rematch}`);
     }
@@ -303,6 +319,7 @@ export default async function render(root, params, app) {
     title.restore();
     document.removeEventListener("keydown", onKey);
     clearInterval(ticker);
+    banners.stop();
     link.stop();
     board.destroy();
   };

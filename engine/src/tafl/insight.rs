@@ -104,11 +104,15 @@ fn to_move<B: Bits>(pos: &Position<B>, side: Side) -> Position<B> {
     pos
 }
 
-/// The king's legal moves, the defenders to move.
+/// The king's legal moves, the defenders to move: none for a king already out (on an escape
+/// square, the game won), whose ways out are no news.
 fn king_moves<B: Bits>(pos: &Position<B>, board: &Board<B>) -> Vec<Move> {
     let Some(king) = pos.king_square() else {
         return Vec::new();
     };
+    if (pos.king & board.escape).any() {
+        return Vec::new();
+    }
     let mut moves = pos.legal_moves(board);
     moves.retain(|mv| mv.from == king);
     moves

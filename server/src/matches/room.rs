@@ -557,6 +557,7 @@ impl Room {
                     player: self.seats[s].player.as_ref().map(Player::public),
                     connected: self.seats[s].player.is_some() && self.seats[s].away_since.is_none(),
                     clock_ms: self.clocks.as_ref().map(|c| c.remaining_now(s, now)),
+                    first_move_ms: self.clocks.as_ref().and_then(|c| c.first_move_now(s, now)),
                     vacation_until_ms: self.seats[s].vacation_until,
                 })
                 .collect(),
@@ -580,6 +581,7 @@ impl Room {
                 series_id: s.id,
                 game: s.game,
             }),
+            tournament: self.in_tournament,
         };
         frame(&ServerMessage::Snapshot {
             match_id: self.id,

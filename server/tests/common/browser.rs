@@ -362,12 +362,23 @@ impl Browser {
 
     /// The errors the page logged to the console (and uncaught exceptions) since the last call.
     pub async fn console_errors(&self) -> Vec<String> {
+        (self.console_log().await.into_iter())
+            .filter(|(level, _)| level == "SEVERE")
+            .map(|(_, message)| message)
+            .collect()
+    }
+
+    /// Everything the page logged to the console since the last look at its log, as (level,
+    /// message): `SEVERE` for errors, `WARNING`, `INFO`...
+    pub async fn console_log(&self) -> Vec<(String, String)> {
         let log = self.client.issue_cmd(ConsoleLog).await.unwrap();
         log.as_array()
             .into_iter()
             .flatten()
-            .filter(|entry| entry["level"] == "SEVERE")
-            .map(|entry| entry["message"].as_str().unwrap_or_default().to_string())
+            .map(|entry| {
+                let text = |field: &str| entry[field].as_str().unwrap_or_default().to_string();
+                (text("level"), text("message"))
+            })
             .collect()
     }
 

@@ -41,7 +41,8 @@ export function seriesResult(s) {
 export function rematchLine(state, me) {
   const m = state.match;
   const name = (seat) => m.seats[seat].player?.name ?? seatName(m.game, seat);
-  const playing = Boolean(me) && m.yourSeats.length > 0 && m.seats.every((s) => s.player);
+  // A tournament's games have none: the tournament pairs the next ones.
+  const playing = Boolean(me) && m.yourSeats.length > 0 && m.seats.every((s) => s.player) && !m.tournament;
   const r = state.rematch ?? {};
   if (r.started) return { started: r.started, text: null, offer: null };
   if (r.agreed) {
@@ -57,13 +58,46 @@ export function rematchLine(state, me) {
   return { text, offer };
 }
 
+// How long game 1's result stays in view, with the score, before its players are taken to game 2.
+export const GAME_2_AFTER_MS = 8000;
+
 // `answer(accept)` answers the rematch, `offer()` offers it; `navigate(hash)` follows a link.
 export function bannersView(app, matchId, { answer, offer, navigate }) {
   const banner = el("div", { class: "banner", "data-testid": "result", hidden: true });
   const seriesLine = el("p", { class: "notice", "data-testid": "series", hidden: true });
   const nextGame = el("p", { class: "notice", hidden: true });
+  // Game 2 of a two-game match, once game 1 is over: {match, at: when its players go there}.
+  let game2 = null;
+  let counting = null;
+
+  // Game 1's players see its result and the score for a few seconds, counted, before they are
+  // taken to game 2 (at once with "Go on"); anyone else is offered the way there.
+  const goOn = () => {
+    const line = el("div", { class: "row rematch", "data-testid": "series-next" });
+    if (!game2.at) {
+      line.append(el("a", { href: `#/match/${game2.match}`, "data-testid": "rematch-link" }, t("series.watch-game-2")));
+      return line;
+    }
+    const left = el("span", { "data-testid": "series-count" });
+    const count = () => {
+      const secs = Math.max(0, Math.ceil((game2.at - performance.now()) / 1000));
+      left.textContent = t("series.game-2-in", { secs });
+      if (secs === 0) go();
+    };
+    const go = () => {
+      clearInterval(counting);
+      counting = null;
+      navigate(`#/match/${game2.match}`);
+    };
+    clearInterval(counting);
+    counting = setInterval(count, 250);
+    count();
+    line.append(left, button("series-go-on", t("series.go-on"), go));
+    return line;
+  };
 
   const rematch = (state) => {
+    if (game2) return goOn();
     const line = rematchLine(state, app.me);
     if (line.started) {
       return el("div", { class: "rematch" }, el("a", { href: `#/match/${line.started}`, "data-testid": "rematch-link" }, t("rematch.watch")));
@@ -83,9 +117,11 @@ export function bannersView(app, matchId, { answer, offer, navigate }) {
     if (!m.result) return;
     const ratings = (m.result.ratings ?? []).map((r) => el("li", { "data-testid": `rating-${r.seat}` }, ratingText(m, r)));
     const decided = m.series?.game === 2 && state.series ? seriesResult(state.series) : null;
+    const score = m.series?.game === 1 && state.series ? t("series.score-after-1", { score: scoreText(state.series) }) : null;
     fill(banner,
       el("strong", { "data-testid": "result-text" }, resultText(m, m.result)),
       decided ? el("p", { "data-testid": "series-result" }, `${decided} · ${scoreText(state.series)}`) : null,
+      score ? el("p", { "data-testid": "series-score" }, score) : null,
       ratings.length ? el("ul", { class: "plain" }, ratings) : null,
       el("div", {}, el("a", { href: `#/replay/${matchId}` }, t("player.replay")), " · ",
         el("a", { href: `#/analysis/match/${matchId}/${m.log.length}`, "data-testid": "analyse-link" }, t("analysis.open")), " · ",
@@ -98,6 +134,17 @@ export function bannersView(app, matchId, { answer, offer, navigate }) {
   return {
     banner, seriesLine, nextGame,
     drawBanner,
+    // Game 1 is over and game 2 has started: its players are taken there after the count.
+    seriesGoesOn(state, match, playing) {
+      game2 = { match, at: playing ? performance.now() + GAME_2_AFTER_MS : null };
+      drawBanner(state);
+      // In view, where the banner may be out of sight (under the board on a phone), once the
+      // page has laid it out.
+      requestAnimationFrame(() => banner.querySelector("[data-testid=series-next]")?.scrollIntoView({ block: "center" }));
+    },
+    stop() {
+      clearInterval(counting);
+    },
     drawSeries(state) {
       const m = state.match;
       seriesLine.hidden = !m.series;

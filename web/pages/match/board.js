@@ -48,6 +48,7 @@ export function boardView({ play, redraw }) {
     // The board module, loaded once: it says how moves are listed and what the page offers.
     async module(gameId) {
       game ??= await boardFor(gameId);
+      typed.example(game.moveExample);
       return game;
     },
     // The first drawing, once the module is loaded.

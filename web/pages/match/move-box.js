@@ -19,11 +19,12 @@ export function typedAction(text, legal) {
 }
 
 // The move box: type a move and press Enter (or Play). `update(legal, open)` gives it the legal
-// actions now (offered as suggestions) and whether the user plays in this match at all.
+// actions now (offered as suggestions) and whether the user plays in this match at all;
+// `example(text)` the game's example move (its board's `moveExample`), once its board is known.
 export function moveBox(play) {
   const input = el("input", {
     type: "text", "data-testid": "move-input", autocomplete: "off", spellcheck: "false",
-    "aria-label": t("move.type"), placeholder: t("move.placeholder"), list: "legal-moves",
+    "aria-label": t("move.type"), placeholder: t("move.type"), list: "legal-moves",
   });
   const options = el("datalist", { id: "legal-moves" });
   const error = el("p", { class: "error", "data-testid": "move-input-error", "aria-live": "assertive" });
@@ -46,6 +47,9 @@ export function moveBox(play) {
   const node = el("div", { class: "move-box" }, form, error);
   return {
     node,
+    example(text) {
+      input.placeholder = t("move.placeholder", { example: text });
+    },
     update(actions, open) {
       node.hidden = !open;
       if (actions.join("\n") === legal.join("\n")) return;

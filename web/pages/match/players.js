@@ -6,7 +6,7 @@ import { gameName, seatName } from "../../catalog.js";
 import { t } from "../../i18n.js";
 import { list } from "../../results.js";
 import { LOW_TIME_MS } from "./aids.js";
-import { runningClock, toActMine } from "./state.js";
+import { firstMoveLeft, runningClock, toActMine } from "./state.js";
 
 // The turn line: the match over, waiting for players, the user's move, or who is to play (by
 // player, or by side in a hot-seat match), with "(watching)" to a spectator.
@@ -39,7 +39,22 @@ export function playersView(app, matchId, tick) {
       : null,
     // Who is away matters while the game is played; after it, nobody is told who comes and goes.
     s.player && !s.connected && s.vacationUntil === null && !m.result ? el("span", { class: "muted" }, ` (${t("match.away")})`) : null,
-    s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(m, i, now))) : null)));
+    s.clockMs !== null ? el("span", { class: "clock", "data-testid": `clock-${i}` }, clockText(runningClock(m, i, now))) : null,
+    s.clockMs !== null ? el("span", { class: "first-move muted", "data-testid": `first-move-${i}` }) : null)));
+  };
+
+  // Before a seat's first move its clock stands still, shown as not started, with the time left
+  // for that move while it is to play.
+  const drawFirstMove = (m, i, now, clock) => {
+    const note = players.querySelector(`[data-testid="first-move-${i}"]`);
+    const left = m.result ? null : firstMoveLeft(m, i, now);
+    clock.classList.toggle("not-started", left !== null);
+    if (!note) return;
+    note.hidden = left === null;
+    if (left === null) return;
+    note.textContent = m.toAct.includes(i)
+      ? t("match.first-move-within", { time: clockText(left) })
+      : t("match.clock-not-started");
   };
 
   const drawInvite = (m) => {
@@ -61,7 +76,8 @@ export function playersView(app, matchId, tick) {
       if (!node || ms === null) return;
       node.textContent = clockText(ms);
       node.classList.toggle("low", ms < LOW_TIME_MS);
-      if (m.yourSeats.includes(i) && m.started && !m.result && m.toAct.includes(i)) tick(ms);
+      drawFirstMove(m, i, now, node);
+      if (m.yourSeats.includes(i) && m.started && !m.result && m.toAct.includes(i) && m.seats[i].firstMoveMs === null) tick(ms);
     });
   };
 

@@ -68,6 +68,7 @@ function fromSnapshot(state, msg, now) {
     clock: s.clock ?? null,
     seats: s.seats.map((seat) => ({
       player: seat.player ?? null, connected: seat.connected, clockMs: seat.clock_ms ?? null, vacationUntil: seat.vacation_until_ms ?? null,
+      firstMoveMs: seat.first_move_ms ?? null,
     })),
     clockAt: now,
     yourSeats: s.your_seats,
@@ -80,6 +81,8 @@ function fromSnapshot(state, msg, now) {
     takebackOffer: s.takeback_offer ?? null,
     result: s.result ?? null,
     series: s.series ?? null,
+    // A tournament's game, which has no rematch.
+    tournament: s.tournament ?? false,
     started: s.to_act.length > 0 || s.result != null || s.actions.length > 0,
   };
   // An offer of a rematch still standing is sent again after the snapshot.
@@ -91,10 +94,13 @@ function withSeat(match, seat, change) {
   return { ...match, seats: match.seats.map((s, i) => (i === seat ? { ...s, ...change } : s)) };
 }
 
-// The clocks as an event gives them (none: as they were), counted from now.
-function withClocks(match, clocks, now) {
+// The clocks as an event gives them (none: as they were), counted from now, with each seat's time
+// left for its first move while its clock has not started (`firstMoves`, absent once every clock
+// has).
+function withClocks(match, clocks, now, firstMoves) {
   if (!clocks) return match;
-  return { ...match, seats: match.seats.map((s, i) => ({ ...s, clockMs: clocks[i] })), clockAt: now };
+  const seats = match.seats.map((s, i) => ({ ...s, clockMs: clocks[i], firstMoveMs: firstMoves?.[i] ?? null }));
+  return { ...match, seats, clockAt: now };
 }
 
 function applyEvent(state, e, now) {
@@ -104,7 +110,7 @@ function applyEvent(state, e, now) {
     case "seat_taken":
       return set(withSeat(m, e.seat, { player: e.player, connected: true }));
     case "started":
-      return set(withClocks({ ...m, started: true, toAct: e.to_act }, e.clocks_ms, now));
+      return set(withClocks({ ...m, started: true, toAct: e.to_act }, e.clocks_ms, now, e.first_move_ms));
     case "acted": {
       const match = {
         ...m,
@@ -116,7 +122,7 @@ function applyEvent(state, e, now) {
         // Any move makes a takeback asked for lapse.
         takebackOffer: null,
       };
-      return { ...set(withClocks(match, e.clocks_ms, now)), look: null };
+      return { ...set(withClocks(match, e.clocks_ms, now, e.first_move_ms)), look: null };
     }
     case "draw_offered":
       return set({ ...m, drawOffer: e.seat });
@@ -128,19 +134,19 @@ function applyEvent(state, e, now) {
       return set({ ...m, takebackOffer: null });
     case "taken_back": {
       const match = { ...m, log: m.log.slice(0, e.ply), view: e.view, toAct: e.to_act, takebackOffer: null };
-      return { ...set(withClocks(match, e.clocks_ms, now)), look: null };
+      return { ...set(withClocks(match, e.clocks_ms, now, e.first_move_ms)), look: null };
     }
     case "disconnected":
       return set(withSeat(m, e.seat, { connected: false }));
     case "reconnected":
       return set(withSeat(m, e.seat, { connected: true }));
     case "vacation":
-      return set(withClocks(withSeat(m, e.seat, { vacationUntil: e.until_ms }), e.clocks_ms, now));
+      return set(withClocks(withSeat(m, e.seat, { vacationUntil: e.until_ms }), e.clocks_ms, now, firstMovesOf(m)));
     case "vacation_over":
-      return set(withClocks(withSeat(m, e.seat, { vacationUntil: null }), e.clocks_ms, now));
+      return set(withClocks(withSeat(m, e.seat, { vacationUntil: null }), e.clocks_ms, now, firstMovesOf(m)));
     case "finished": {
       // The clocks stop where they stood.
-      const seats = m.seats.map((s, i) => ({ ...s, clockMs: runningClock(m, i, now) }));
+      const seats = m.seats.map((s, i) => ({ ...s, clockMs: runningClock(m, i, now), firstMoveMs: null }));
       return set({ ...m, seats, clockAt: now, result: e.result, toAct: [], drawOffer: null, takebackOffer: null });
     }
     default:
@@ -216,13 +222,33 @@ export function playsAgainst(m) {
   return m.yourSeats.length > 0 && m.yourSeats.length < m.seats.length;
 }
 
+// Each seat's time left for its first move, as last told (a vacation's event leaves it as it was).
+function firstMovesOf(m) {
+  return m.seats.map((s) => s.firstMoveMs);
+}
+
+// Whether a seat's time counts down now: it is to act in a game in play, its player not on
+// vacation.
+function counts(m, seat) {
+  return m.started && !m.result && m.toAct.includes(seat) && m.seats[seat].vacationUntil === null;
+}
+
 // A seat's clock as it stands at `now`: counted down while it runs, which it does not while its
-// player is on vacation. Null for a match without a clock.
+// player is on vacation, nor before its first move (a clock starts with it). Null for a match
+// without a clock.
 export function runningClock(m, seat, now) {
   const s = m.seats[seat];
   if (s.clockMs === null) return null;
-  const runs = m.started && !m.result && m.toAct.includes(seat) && s.vacationUntil === null;
+  const runs = counts(m, seat) && s.firstMoveMs === null;
   return runs ? s.clockMs - (now - m.clockAt) : s.clockMs;
+}
+
+// Until a seat's clock starts, the time it has left for its first move as it stands at `now`
+// (counted down while it is to act); null once its clock has started.
+export function firstMoveLeft(m, seat, now) {
+  const left = m.seats[seat].firstMoveMs;
+  if (left === null) return null;
+  return counts(m, seat) ? Math.max(0, left - (now - m.clockAt)) : left;
 }
 
 // The legal actions the board and the move box may offer now.

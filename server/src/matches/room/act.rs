@@ -101,6 +101,7 @@ impl Room {
         turns_begin(&mut self.seats, &before, seat, &to_act, at_ms);
         let hides = self.game.hides_actions();
         let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
+        let first_move_ms = self.clocks.as_ref().and_then(|c| c.first_moves(now));
         // Rendered once per class of viewer: the view each seat gets is computed there; the
         // spectators' one also goes to the list of live matches.
         let game = &self.game;
@@ -111,6 +112,7 @@ impl Room {
             view: viewer.map_or_else(|| public.clone(), |seat| game.view(Some(seat))),
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
+            first_move_ms: first_move_ms.clone(),
         });
         self.glance.update(|g| g.view = public);
         let ack = self.ack_seq();

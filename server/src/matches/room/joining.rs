@@ -133,7 +133,8 @@ impl Room {
         Ok((start, unrated))
     }
 
-    /// The match starts: its clocks run, and its followers are told (first, if it is played
+    /// The match starts: its clocks run (a Fischer clock's first action's time, see
+    /// `clocks.rs`), and its followers are told (first, if it is played
     /// casual, why).
     pub(super) fn begin(&mut self, unrated: Option<String>) {
         if let Some(reason) = unrated {
@@ -152,10 +153,13 @@ impl Room {
         if let Some(c) = self.clocks.as_mut() {
             c.follow(&to_act, Instant::now());
         }
-        let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(Instant::now()));
+        let now = Instant::now();
+        let clocks_ms = self.clocks.as_ref().map(|c| c.snapshot(now));
+        let first_move_ms = self.clocks.as_ref().and_then(|c| c.first_moves(now));
         self.followers.broadcast(|_| MatchEvent::Started {
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
+            first_move_ms: first_move_ms.clone(),
         });
         self.tell_turn(None);
     }

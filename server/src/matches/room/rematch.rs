@@ -85,6 +85,12 @@ impl Room {
         if !self.full() {
             return Err(conflict("the match never had every seat taken"));
         }
+        if self.in_tournament {
+            // The tournament pairs its players, and the standings count its games only.
+            return Err(conflict(
+                "a tournament's game has no rematch: the tournament pairs the next games",
+            ));
+        }
         let agreed = match &self.rematch {
             Rematch::Started(id) => {
                 return Err(conflict(format!("the rematch is match {}", id.0)));

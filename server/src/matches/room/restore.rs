@@ -47,7 +47,8 @@ impl Room {
                         commands.insert((a.seat, command.clone()), (a.seq, a.action.clone()));
                     }
                     if let (Some(c), Some(ms)) = (clocks.as_mut(), a.clock_ms) {
-                        c.set_remaining(usize::from(a.seat), ms, now);
+                        // Nothing runs yet: the seat's clock is set, and has started.
+                        c.acted(usize::from(a.seat), ms, &[], now);
                     }
                 }
                 Entry::Takeback(t) => {

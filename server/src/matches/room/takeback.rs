@@ -106,6 +106,7 @@ impl Room {
         for &s in &to_act {
             self.seats[usize::from(s)].turn_from_ms = at_ms;
         }
+        let first_move_ms = self.clocks.as_ref().and_then(|c| c.first_moves(now));
         tracing::info!(seat, back_to, "actions taken back");
         let game = &self.game;
         let public = game.view(None);
@@ -115,6 +116,7 @@ impl Room {
             view: viewer.map_or_else(|| public.clone(), |seat| game.view(Some(seat))),
             to_act: to_act.clone(),
             clocks_ms: clocks_ms.clone(),
+            first_move_ms: first_move_ms.clone(),
         });
         self.glance.update(|g| g.view = public);
         // The asker knows it is their move again; anyone else to act is told.
