@@ -14,10 +14,8 @@ export function loadCatalog() {
     .then((list) => {
       games.push(...list.map((g) => ({
         id: g.id,
-        // In the reader's language when the catalog names it, as the server names it otherwise.
-        get name() {
-          return t(`game.${g.id}`, {}, g.name);
-        },
+        // The server's name for it, for a game the reader's catalog does not name.
+        serverName: g.name,
         variants: g.variants.map((v) => v.name),
         seats: [g.variants[0].min_seats, g.variants[0].max_seats],
         seatsByVariant: Object.fromEntries(g.variants.map((v) => [v.name, [v.min_seats, v.max_seats]])),
@@ -26,11 +24,6 @@ export function loadCatalog() {
       })));
     });
   return loading;
-}
-
-// A game's name, or its id for a game this client does not know.
-export function gameName(gameId) {
-  return games.find((g) => g.id === gameId)?.name ?? gameId;
 }
 
 // The seat range [fewest, most] of a game's variant.

@@ -6,7 +6,8 @@
 // the notifications are drawn afresh then.
 import { el, fill } from "./dom.js";
 import { clockSpecText } from "./clock-text.js";
-import { gameName, seatName } from "./catalog.js";
+import { seatName } from "./catalog.js";
+import { gameName, variantName } from "./names.js";
 import { t } from "./i18n.js";
 
 // How long the notice of a challenge that ended stays.
@@ -73,7 +74,7 @@ export function showChallenges(app, socket) {
     // A rated match's takebacks are part of what is accepted (a casual one always allows them).
     const timed = c.rated && c.takebacks ? t("challenge.with-takebacks", { kind: clock }) : clock;
     const kind = c.two_games ? `${timed} · ${t("form.two-games")}` : timed;
-    const terms = t("challenge.terms", { game: gameName(c.game), variant: c.variant, side: seatName(c.game, sent ? c.seat : 1 - c.seat), kind });
+    const terms = t("challenge.terms", { game: gameName(c.game), variant: variantName(c.game, c.variant), side: seatName(c.game, sent ? c.seat : 1 - c.seat), kind });
     // One's own challenge only waits: a line, so as to hide little of the page; its terms on
     // hovering it.
     const node = sent

@@ -1,6 +1,7 @@
 // The one DOM builder of the client, for HTML and SVG alike, and the small pieces of DOM that
 // several pages show (player and rules links, the move list's numbered line).
 import { t } from "./i18n.js";
+import { playerName } from "./names.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -67,7 +68,7 @@ export function numberedLine(n, attrs, ...content) {
 // A player's name, linking to their page.
 export function playerLink(player) {
   if (!player) return el("span", { class: "muted" }, t("seat.free"));
-  return el("a", { href: `#/player/${player.id}` }, player.name);
+  return el("a", { href: `#/player/${player.id}` }, playerName(player.name));
 }
 
 // How many spectators follow a match, as the lobby and the match page say it.

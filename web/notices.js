@@ -7,11 +7,11 @@
 // in the list, never on load.
 import { el, svg } from "./dom.js";
 import { clockText } from "./clock-text.js";
-import { gameName } from "./catalog.js";
+import { playerName, poolName } from "./names.js";
 import { t } from "./i18n.js";
 
 // The names of a match's other players, as a list in the reader's language.
-const opponents = (players, me) => players.filter((p) => p && p.id !== me).map((p) => p.name).join(", ");
+const opponents = (players, me) => players.filter((p) => p && p.id !== me).map((p) => playerName(p.name)).join(", ");
 
 export function noticeCentre(app) {
   const count = el("span", { class: "bell-count", "data-testid": "bell-count", hidden: true });
@@ -39,7 +39,7 @@ export function noticeCentre(app) {
     const left = m.deadline_ms ? t("notice.time-left", { time: clockText(m.deadline_ms - Date.now()) }) : t("title.your-move");
     return el("li", {},
       el("a", { href: `#/match/${m.id}`, "data-testid": `notice-${m.id}` },
-        el("strong", {}, `${gameName(m.game)} · ${m.variant}`), " ", t("notice.against", { who: opponents(m.players, app.me?.id) })),
+        el("strong", {}, poolName(m.game, m.variant)), " ", t("notice.against", { who: opponents(m.players, app.me?.id) })),
       el("div", { class: "muted" }, left, m.on_vacation?.length ? ` · ${t("notice.opponent-away")}` : ""));
   };
 
@@ -71,8 +71,8 @@ export function noticeCentre(app) {
   const onYourMove = (msg) => {
     soon();
     if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
-    const shown = new Notification(t("notice.your-move", { game: `${gameName(msg.game)} · ${msg.variant}` }), {
-      body: t("notice.against", { who: msg.opponents.map((p) => p.name).join(", ") }),
+    const shown = new Notification(t("notice.your-move", { game: poolName(msg.game, msg.variant) }), {
+      body: t("notice.against", { who: msg.opponents.map((p) => playerName(p.name)).join(", ") }),
       tag: `match-${msg.match_id}`,
     });
     shown.onclick = () => {

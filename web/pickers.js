@@ -2,20 +2,29 @@
 // with its variant and seat count, the user's seat in it, a time control, a drop-down.
 import { el, rulesLink } from "./dom.js";
 import { games, seatName, seatRange, timeControls } from "./catalog.js";
+import { gameName, groupName, timeName, variantGroups, variantName } from "./names.js";
 import { t } from "./i18n.js";
+
+// The options of a game's variants, by name and in their groups (tafl's: played today, the basic
+// game's boards, historical reconstructions, custom), `selected` chosen.
+export function variantOptions(gameId, variants, selected) {
+  const option = (v) => el("option", { value: v, selected: v === selected }, variantName(gameId, v));
+  return variantGroups(gameId, variants).flatMap(([group, members]) =>
+    group ? [el("optgroup", { label: groupName(group), "data-group": group }, members.map(option))] : members.map(option));
+}
 
 // A game, variant and (where the game allows a choice) seat count picker; `name` prefixes the
 // test ids so that every form's pickers can be told apart. It starts on the catalog's first game.
 export function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id, variant } = {}) {
   const choices = twoSeatsOnly ? games.filter((g) => g.seats[0] === 2) : games;
   const game = el("select", { "data-testid": `${name}-game` },
-    choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, g.name)));
+    choices.map((g) => el("option", { value: g.id, selected: g.id === initial }, gameName(g.id))));
   const variantSelect = el("select", { "data-testid": `${name}-variant` });
   const seats = el("input", { type: "number", "data-testid": `${name}-seats` });
   const seatsLabel = el("label", {}, t("lobby.players"), seats);
   const refresh = (wanted) => {
     const g = games.find((x) => x.id === game.value);
-    variantSelect.replaceChildren(...g.variants.map((v) => el("option", { value: v, selected: v === wanted }, v)));
+    variantSelect.replaceChildren(...variantOptions(g.id, g.variants, wanted));
     refreshSeats();
   };
   const refreshSeats = () => {
@@ -29,7 +38,7 @@ export function gamePicker(name, { twoSeatsOnly = false, initial = games[0]?.id,
   const rules = el("p", { class: "rules-hint" });
   const refreshRules = () => {
     const g = games.find((x) => x.id === game.value);
-    rules.replaceChildren(rulesLink(g.id, t("lobby.rules-of", { game: g.name }), `${name}-rules`));
+    rules.replaceChildren(rulesLink(g.id, t("lobby.rules-of", { game: gameName(g.id) }), `${name}-rules`));
   };
   game.onchange = () => {
     refresh();
@@ -77,4 +86,4 @@ export function select(testid, options, selected) {
     options.map(([value, text]) => el("option", { value, selected: value === selected }, text)));
 }
 
-export const timeOptions = () => timeControls.map((c) => [c, t(`time.${c}`)]);
+export const timeOptions = () => timeControls.map((c) => [c, timeName(c)]);

@@ -2,6 +2,7 @@
 // escaped"), or a draw, and why.
 import { language, t } from "./i18n.js";
 import { seatName } from "./catalog.js";
+import { playerName } from "./names.js";
 
 // Why a match ended, from its stable reason code (a game's own, or the server's: resigned,
 // timeout...); a code the catalog does not know is shown as it is.
@@ -34,5 +35,5 @@ export function list(names) {
 // A seat named by its player and side ("anna, Defenders (white)"), by its side alone when free.
 export function playerAndSide(gameId, seat, player) {
   const side = seatName(gameId, seat);
-  return player ? t("result.player-side", { player: player.name, side }) : side;
+  return player ? t("result.player-side", { player: playerName(player.name), side }) : side;
 }

@@ -8,6 +8,7 @@
 import { svg } from "../dom.js";
 import { pref } from "../prefs.js";
 import { t } from "../i18n.js";
+import { variantName } from "../names.js";
 import { dragPieces, drawings, keyboard } from "./interact.js";
 import { fileName, parseMove, parsePosition, squareCoords, squareName } from "./tafl-notation.js";
 
@@ -74,7 +75,7 @@ export default {
     let premove = null;
     // Turned half round: the defenders' side at the bottom.
     let turned = (perspective === 1) !== flip;
-    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": t("board.label", { variant }), "data-cell": UNIT });
+    const root = svg("svg", { class: "board-svg tafl", role: "group", "aria-label": t("board.label", { variant: variantName("tafl", variant) }), "data-cell": UNIT });
     el.append(root);
 
     const left = (f) => (turned ? dim - 1 - f : f) * UNIT;

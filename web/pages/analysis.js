@@ -8,7 +8,8 @@
 import { el, fill, numberedLine, rulesLink } from "../dom.js";
 import { boardFor } from "../boards/index.js";
 import { boardZoom } from "../boards/zoom.js";
-import { gameName, seatName, variantRules } from "../catalog.js";
+import { seatName, variantRules } from "../catalog.js";
+import { poolName } from "../names.js";
 import { t } from "../i18n.js";
 import { list } from "../results.js";
 import { moveBox } from "./match/move-box.js";
@@ -79,7 +80,7 @@ export default async function render(root, params, app) {
     const first = !shown;
     shown = next;
     if (first) await mount();
-    fill(heading, `${t("analysis.title")}: ${gameName(shown.game)} · ${shown.variant}`);
+    fill(heading, `${t("analysis.title")}: ${poolName(shown.game, shown.variant)}`);
     fill(root.querySelector("[data-testid=analysis-source]"), rulesLink(shown.game), " ",
       base.match_id ? el("a", { href: `#/replay/${base.match_id}` }, t("analysis.from-match", { match: base.match_id, ply: base.ply })) : null);
     const everyone = Array.from({ length: shown.seats }, (_, seat) => seat);

@@ -5,7 +5,8 @@
 // half minute (for the time left). A visitor is offered the way in.
 import { el, playerLink } from "../dom.js";
 import { clockSpecText, clockText } from "../clock-text.js";
-import { gameName, seatName } from "../catalog.js";
+import { seatName } from "../catalog.js";
+import { playerName, poolName } from "../names.js";
 import { t } from "../i18n.js";
 import { list } from "../results.js";
 import { miniBoards } from "../boards/index.js";
@@ -32,11 +33,11 @@ export default async function render(root, params, app) {
   const line = async (m) => {
     const others = m.players.map((p, i) => [p, i]).filter(([, i]) => !m.your_seats.includes(i));
     const away = m.on_vacation ?? [];
-    const board = await minis.box(m, { "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `game-board-${m.id}` });
+    const board = await minis.box(m, { "aria-label": poolName(m.game, m.variant), "data-testid": `game-board-${m.id}` });
     const left = m.deadline_ms ? t("notice.time-left", { time: clockText(m.deadline_ms - Date.now()) }) : null;
     return el("li", { class: "live-match", "data-testid": `game-${m.id}` }, board,
       el("div", {},
-        el("a", { href: `#/match/${m.id}`, "data-testid": `game-link-${m.id}` }, `${gameName(m.game)} · ${m.variant}`),
+        el("a", { href: `#/match/${m.id}`, "data-testid": `game-link-${m.id}` }, poolName(m.game, m.variant)),
         m.rated ? ` (${t("match.rated")})` : "",
         others.length ? [" ", t("games.against"), " ", ...others.flatMap(([p, i], k) => [k ? ", " : "", playerLink(p)])] : null),
       el("div", { "data-testid": `game-turn-${m.id}` },

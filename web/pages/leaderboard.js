@@ -3,6 +3,8 @@
 // (`#/leaderboard/tafl/copenhagen`), so a pool's page can be linked to; the page number is not.
 import { el, playerLink } from "../dom.js";
 import { games, seatName } from "../catalog.js";
+import { gameName } from "../names.js";
+import { variantOptions } from "../pickers.js";
 import { list } from "../results.js";
 import { ServerError } from "../api.js";
 import { t } from "../i18n.js";
@@ -18,9 +20,9 @@ export default async function render(root, params, app) {
   const sides = Array.from({ length: Math.max(fewest, most) }, (_, seat) => seatName(game.id, seat));
 
   const gameSelect = el("select", { "data-testid": "lb-game" },
-    games.map((g) => el("option", { value: g.id, selected: g.id === game.id }, g.name)));
+    games.map((g) => el("option", { value: g.id, selected: g.id === game.id }, gameName(g.id))));
   const variantSelect = el("select", { "data-testid": "lb-variant" },
-    game.variants.map((v) => el("option", { value: v, selected: v === variant }, v)));
+    variantOptions(game.id, game.variants, variant));
   // A new game starts at its first variant; either choice is a new route.
   gameSelect.onchange = () => {
     const chosen = games.find((g) => g.id === gameSelect.value);

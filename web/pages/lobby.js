@@ -6,7 +6,8 @@
 // lands here and joins the private match at once.
 import { el, playerLink, watchersText } from "../dom.js";
 import { DAY_MS, perMoveText } from "../clock-text.js";
-import { clockOf, gameName, games } from "../catalog.js";
+import { clockOf, games } from "../catalog.js";
+import { gameName, poolName, timeName, variantName } from "../names.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoards } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
@@ -68,7 +69,7 @@ async function playCards(app, { goTo }) {
     const pools = await app.api.get("/api/queue").catch(() => []);
     sizes.replaceChildren(...pools.map((p) =>
       el("li", {}, t(p.rated ? "lobby.pool-rated" : "lobby.pool", {
-        game: gameName(p.game), variant: p.variant, seats: p.seats, time: t(`time.${p.time_control}`), count: p.waiting,
+        game: gameName(p.game), variant: variantName(p.game, p.variant), seats: p.seats, time: timeName(p.time_control), count: p.waiting,
       }))));
     if (!pools.length) sizes.append(el("li", { class: "muted" }, t("lobby.nobody-waiting")));
   };
@@ -204,7 +205,7 @@ export default async function render(root, params, app) {
   const matchLine = (m, prefix, label, onclick) => {
     const go = el("button", { class: "small", "data-testid": `${prefix}-${m.id}` }, label);
     go.onclick = onclick;
-    return el("div", {}, go, ` ${gameName(m.game)} ${m.variant}${m.rated ? ` (${t("match.rated")})` : ""}: `, ...players(m));
+    return el("div", {}, go, ` ${poolName(m.game, m.variant)}${m.rated ? ` (${t("match.rated")})` : ""}: `, ...players(m));
   };
   const isMine = (m) => m.players.some((p) => p && p.id === app.me?.id);
   const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
@@ -223,7 +224,7 @@ export default async function render(root, params, app) {
   // Live matches to watch, each with its board, drawn again only when its position changed.
   const live = el("ul", { class: "plain matches live", "data-testid": "live-matches" });
   const minis = miniBoards();
-  const miniOf = (m) => minis.box(m, { "aria-label": `${gameName(m.game)} ${m.variant}`, "data-testid": `live-board-${m.id}` });
+  const miniOf = (m) => minis.box(m, { "aria-label": poolName(m.game, m.variant), "data-testid": `live-board-${m.id}` });
   const drawLive = async (playing) => {
     const boxes = await Promise.all(playing.map(miniOf));
     minis.keep(playing.map((m) => m.id));
@@ -260,7 +261,7 @@ export default async function render(root, params, app) {
   if (app.socket.ready) followChat();
 
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
-    g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, `${g.name}: ${v}`)))));
+    g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, poolName(g.id, v))))));
 
   const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open, openError.node);
   const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);

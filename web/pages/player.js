@@ -6,7 +6,8 @@
 import { el, svg, playerLink } from "../dom.js";
 import { ServerError } from "../api.js";
 import { SEAT_COLOURS } from "../boards/shared.js";
-import { clockOf, gameName, seatName } from "../catalog.js";
+import { clockOf, seatName } from "../catalog.js";
+import { playerName, poolIdName, poolName } from "../names.js";
 import { t } from "../i18n.js";
 import { reasonText } from "../results.js";
 import { gamePicker, seatSelect, select, takebacksBox, timeOptions } from "../pickers.js";
@@ -38,7 +39,7 @@ export default async function render(root, params, app) {
     own = [el("p", { class: "error" }, e.message)];
   }
   root.append(
-    el("h1", { "data-testid": "player-name" }, profile.player.name, profile.player.guest ? el("span", { class: "muted" }, ` (${t("player.guest")})`) : null),
+    el("h1", { "data-testid": "player-name" }, playerName(profile.player.name), profile.player.guest ? el("span", { class: "muted" }, ` (${t("player.guest")})`) : null),
     ...own,
     el("div", { class: "card" },
       el("h2", {}, t("player.ratings")),
@@ -46,7 +47,7 @@ export default async function render(root, params, app) {
         ? el("table", { "data-testid": "ratings" },
           el("thead", {}, el("tr", {}, el("th", {}, t("player.pool")), el("th", {}, t("leaderboard.rating")), el("th", {}, t("leaderboard.games")))),
           el("tbody", {}, profile.ratings.map((r) => el("tr", {},
-            el("td", {}, el("span", { class: "swatch", style: `background: ${colour(r.pool)}` }), el("a", { href: `#/leaderboard/${r.pool}` }, r.pool)),
+            el("td", {}, el("span", { class: "swatch", style: `background: ${colour(r.pool)}` }), el("a", { href: `#/leaderboard/${r.pool}` }, poolIdName(r.pool))),
             el("td", {}, r.rating.toFixed(0)),
             el("td", {}, String(r.games))))))
         : el("p", { class: "muted" }, t("player.no-rated-games")),
@@ -89,11 +90,11 @@ async function otherCards(app, profile) {
   };
 
   const takes = profile.challenges === "everyone" || theirs.some((p) => p.id === app.me.id);
-  const title = el("h2", {}, t("challenge.title", { name: them.name }));
+  const title = el("h2", {}, t("challenge.title", { name: playerName(them.name) }));
   if (!takes) {
     const why = profile.challenges === "nobody" ? "challenge.nobody" : "challenge.followed-only";
     return [el("section", { class: "card challenge-card" }, title,
-      el("p", { class: "muted", "data-testid": "challenge-refused" }, t(why, { name: them.name })), el("div", { class: "row" }, follow), error)];
+      el("p", { class: "muted", "data-testid": "challenge-refused" }, t(why, { name: playerName(them.name) })), el("div", { class: "row" }, follow), error)];
   }
   const picker = gamePicker("challenge", { twoSeatsOnly: true });
   const side = seatSelect(picker, "challenge-seat");
@@ -180,7 +181,7 @@ function historyChart(history, pools, colour) {
     }));
     for (const [h, i] of points) {
       chart.append(svg("circle", { cx: x(i), cy: y(h.after), r: 3.5, fill: colour(pool) },
-        svg("title", {}, t("player.rating-change", { pool, before: h.before.toFixed(0), after: h.after.toFixed(0), match: h.match_id }))));
+        svg("title", {}, t("player.rating-change", { pool: poolIdName(pool), before: h.before.toFixed(0), after: h.after.toFixed(0), match: h.match_id }))));
     }
   }
   return chart;
@@ -203,7 +204,7 @@ function matchTable(matches, me) {
   return el("table", { class: "stack", "data-testid": "player-matches" },
     el("thead", {}, el("tr", {}, el("th", {}, t("player.game")), el("th", {}, players), el("th", {}, result), el("th", {}, ""))),
     el("tbody", {}, matches.map((m) => el("tr", { "data-testid": `match-row-${m.id}` },
-      el("td", {}, `${gameName(m.game)} · ${m.variant}${m.rated ? ` (${t("match.rated")})` : ""}`),
+      el("td", {}, `${poolName(m.game, m.variant)}${m.rated ? ` (${t("match.rated")})` : ""}`),
       el("td", { "data-label": players }, m.players.flatMap((p, i) => [i ? ", " : "", playerLink(p), el("small", { class: "muted" }, ` (${seatName(m.game, i)})`)])),
       el("td", { "data-label": result }, outcome(m)),
       el("td", {}, m.status === "finished" || m.status === "aborted"

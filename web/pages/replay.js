@@ -6,7 +6,8 @@
 import { el, numberedLine, playerLink, recordLink, rulesLink } from "../dom.js";
 import { boardFor, mountBoard, viewModule, viewToggle } from "../boards/index.js";
 import { boardZoom } from "../boards/zoom.js";
-import { gameName, seatName, variantRules } from "../catalog.js";
+import { seatName, variantRules } from "../catalog.js";
+import { gameName, variantName } from "../names.js";
 import { ServerError } from "../api.js";
 import { chatPanel } from "../chat.js";
 import { describeResult, playerAndSide } from "../results.js";
@@ -77,7 +78,7 @@ export default async function render(root, params, app) {
   // what is said about the match and the move list, or above them on a narrow screen.
   root.append(el("div", { class: "match" },
     el("div", { class: "match-info" },
-      el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: replay.variant })),
+      el("h1", {}, t("replay.title", { game: gameName(replay.game), variant: variantName(replay.game, replay.variant) })),
       players,
       result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
       el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, invite) : null, analyse)),

@@ -4,6 +4,7 @@
 import { el } from "../dom.js";
 import { ServerError } from "../api.js";
 import { games, loadCatalog } from "../catalog.js";
+import { gameName } from "../names.js";
 import { language, t } from "../i18n.js";
 
 export default async function render(root, params, app) {
@@ -13,7 +14,7 @@ export default async function render(root, params, app) {
     loadCatalog().catch(() => {}),
   ]);
   root.append(el("nav", { class: "rules-games", "data-testid": "rules-games" },
-    games.map((g) => el("a", { href: `#/rules/${g.id}`, class: g.id === game ? "current" : undefined, "data-testid": `rules-of-${g.id}` }, g.name))));
+    games.map((g) => el("a", { href: `#/rules/${g.id}`, class: g.id === game ? "current" : undefined, "data-testid": `rules-of-${g.id}` }, gameName(g.id)))));
   if (rules instanceof Error) {
     root.append(el("p", { class: "error", "data-testid": "rules-error" }, rules instanceof ServerError ? rules.message : t("error.no-answer", { message: rules.message })));
     return;

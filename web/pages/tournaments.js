@@ -3,7 +3,9 @@
 // the rounds' games and the standings, kept live by the socket's `tournament_standings` pushes.
 // A visitor reads them all; creating and registering offer the way in first.
 import { el, playerLink } from "../dom.js";
-import { gameName, games, timeControls } from "../catalog.js";
+import { games, timeControls } from "../catalog.js";
+import { gameName, poolName, timeName, variantName } from "../names.js";
+import { variantOptions } from "../pickers.js";
 import { t } from "../i18n.js";
 import { reasonText } from "../results.js";
 
@@ -29,10 +31,10 @@ async function list(root, app) {
   const message = el("p", { class: "error" });
   const name = el("input", { "data-testid": "tournament-name", placeholder: t("tournament.name-example"), maxlength: 80 });
   const twoSeat = games.filter((g) => g.seats[0] === 2);
-  const game = el("select", { "data-testid": "tournament-game" }, twoSeat.map((g) => el("option", { value: g.id }, g.name)));
+  const game = el("select", { "data-testid": "tournament-game" }, twoSeat.map((g) => el("option", { value: g.id }, gameName(g.id))));
   const variant = el("select", { "data-testid": "tournament-variant" });
   const refreshVariants = () => {
-    variant.replaceChildren(...twoSeat.find((g) => g.id === game.value).variants.map((v) => el("option", { value: v }, v)));
+    variant.replaceChildren(...variantOptions(game.value, twoSeat.find((g) => g.id === game.value).variants));
   };
   game.onchange = refreshVariants;
   refreshVariants();
@@ -45,7 +47,7 @@ async function list(root, app) {
   // Tournament games always have a clock (an idle player would otherwise hold a round up for
   // ever): the server refuses correspondence and plays rapid when none is given.
   const clocked = timeControls.filter((c) => c !== "correspondence");
-  const time = el("select", { "data-testid": "tournament-time" }, clocked.map((c) => el("option", { value: c }, t(`time.${c}`))));
+  const time = el("select", { "data-testid": "tournament-time" }, clocked.map((c) => el("option", { value: c }, timeName(c))));
   time.value = "rapid";
   const rated = el("input", { type: "checkbox", "data-testid": "tournament-rated" });
   const twoGames = el("input", { type: "checkbox", "data-testid": "tournament-two-games" });
@@ -88,7 +90,7 @@ async function list(root, app) {
   });
   rows.replaceChildren(...tournaments.map((s) => el("tr", {},
     cell(0, el("a", { href: `#/tournament/${s.id}` }, s.name)),
-    cell(1, `${gameName(s.game)} ${s.variant}`),
+    cell(1, poolName(s.game, s.variant)),
     cell(2, formatText(s.format, s.rounds)),
     cell(3, statusText(s)),
     cell(4, String(s.entrants)))));
@@ -129,7 +131,7 @@ async function details(root, id, app) {
   const draw = () => {
     const s = tour.summary;
     head.replaceChildren(el("h1", {}, s.name), el("p", { class: "muted", "data-testid": "tournament-status" },
-      t(s.rated ? "tournament.summary-rated" : "tournament.summary", { game: gameName(s.game), variant: s.variant, format: formatText(s.format), status: statusText(s) }),
+      t(s.rated ? "tournament.summary-rated" : "tournament.summary", { game: gameName(s.game), variant: variantName(s.game, s.variant), format: formatText(s.format), status: statusText(s) }),
       s.reason ? ` (${s.reason})` : ""));
     const entered = tour.entrants.some((e) => e.player.id === app.me?.id);
     const creator = s.creator.id === app.me?.id;

@@ -3,6 +3,7 @@
 // or a takeback with the way to answer them.
 import { button, el, fill } from "../../dom.js";
 import { seatName } from "../../catalog.js";
+import { playerName } from "../../names.js";
 import { t } from "../../i18n.js";
 import { answeringSeat, controls } from "./state.js";
 
@@ -19,7 +20,7 @@ export function actionsView(send) {
     const appears = box.hidden;
     box.hidden = offering === null || m.result !== null;
     if (offering === null) return;
-    const who = m.seats[offering].player?.name ?? seatName(m.game, offering);
+    const who = playerName(m.seats[offering].player?.name) ?? seatName(m.game, offering);
     const answer = (accept) => send({ type: `answer_${kind}`, seat: answering, accept });
     fill(box, el("span", { "data-testid": `${kind}-offer` }, text(who)),
       answering !== undefined ? button(`accept-${kind}`, t("match.accept"), () => answer(true)) : null,

@@ -2,6 +2,7 @@
 // the two-game match's line, and a tournament's next game of the user's once its round starts.
 import { button, el, fill, recordLink } from "../../dom.js";
 import { seatName } from "../../catalog.js";
+import { playerName } from "../../names.js";
 import { t } from "../../i18n.js";
 import { describeResult, list, playerAndSide, reasonText, winners } from "../../results.js";
 import { playsAgainst } from "./state.js";
@@ -40,7 +41,7 @@ export function seriesResult(s) {
 // rematch's match, once there is one. `me` is the user's player, null for a visitor.
 export function rematchLine(state, me) {
   const m = state.match;
-  const name = (seat) => m.seats[seat].player?.name ?? seatName(m.game, seat);
+  const name = (seat) => playerName(m.seats[seat].player?.name) ?? seatName(m.game, seat);
   // A tournament's games have none: the tournament pairs the next ones.
   const playing = Boolean(me) && m.yourSeats.length > 0 && m.seats.every((s) => s.player) && !m.tournament;
   const r = state.rematch ?? {};

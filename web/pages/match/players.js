@@ -2,7 +2,8 @@
 // how many watch, and a private match's invitation while a seat is free.
 import { el, playerLink, rulesLink, watchersText } from "../../dom.js";
 import { clockSpecText, clockText } from "../../clock-text.js";
-import { gameName, seatName } from "../../catalog.js";
+import { seatName } from "../../catalog.js";
+import { playerName, poolName } from "../../names.js";
 import { t } from "../../i18n.js";
 import { list } from "../../results.js";
 import { LOW_TIME_MS } from "./aids.js";
@@ -16,7 +17,7 @@ export function turnText(m) {
   if (m.result) text = t("match.over");
   else if (!m.started) text = t("match.waiting-for-seats");
   else if (toActMine(m).length) text = m.yourSeats.length === m.seats.length ? toPlay((s) => seatName(m.game, s)) : t("title.your-move");
-  else text = toPlay((s) => m.seats[s].player?.name ?? seatName(m.game, s));
+  else text = toPlay((s) => playerName(m.seats[s].player?.name) ?? seatName(m.game, s));
   return m.yourSeats.length ? text : `${text} (${t("match.watching")})`;
 }
 
@@ -84,7 +85,7 @@ export function playersView(app, matchId, tick) {
   return {
     header, players, turn, watchers, invite,
     draw(m, now) {
-      header.replaceChildren(el("h1", {}, `${gameName(m.game)} · ${m.variant}`),
+      header.replaceChildren(el("h1", {}, poolName(m.game, m.variant)),
         el("p", {}, rulesLink(m.game)),
         el("p", { class: "muted" }, t(m.rated ? "match.rated-clock" : "match.casual-clock", { clock: clockSpecText(m.clock) })));
       drawSeats(m, now);
