@@ -1,6 +1,7 @@
 //! The browser client's message catalogs (`web/i18n/<language>.json`), read from the source
 //! tree: every language has every English key, with the same placeholders and its own plural
-//! forms; every key the client asks for exists; and no English key is left that nothing asks for.
+//! forms; every key the client asks for exists; no English key is left that nothing asks for;
+//! and every language names every game, variant, time control and AI level the server has.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -8,6 +9,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 const LANGUAGES: [&str; 2] = ["sv", "de"];
+
+/// The client's own catalogs.
+const ALL_LANGUAGES: [&str; 3] = ["en", "sv", "de"];
 
 fn web() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../web")
@@ -134,4 +138,32 @@ fn every_message_the_client_asks_for_exists_and_every_message_is_asked_for() {
         })
         .collect();
     assert!(unused.is_empty(), "messages nothing asks for: {unused:?}");
+}
+
+/// Every id the server shows a player has its name in every catalog: each game (`game.tafl`),
+/// each variant of the engine's catalog (`variant.copenhagen-13`), each queue time control
+/// (`time.blitz`) and the AI's levels (`ai.level`, with the level in it), so that no page falls
+/// back to showing an id.
+#[test]
+fn every_language_names_every_game_variant_time_control_and_ai_level() {
+    let mut keys = BTreeSet::from(["ai.level".to_string()]);
+    for game in server::matches::hosted::catalog() {
+        keys.insert(format!("game.{}", game.id));
+        keys.extend(game.variants.iter().map(|v| format!("variant.{}", v.name)));
+    }
+    for control in protocol::TimeControl::ALL {
+        let id = serde_json::to_value(control).unwrap();
+        keys.insert(format!("time.{}", id.as_str().unwrap()));
+    }
+    assert!(keys.contains("variant.hnefatafl-weaponless"), "{keys:?}");
+    for language in ALL_LANGUAGES {
+        let messages = catalog(language);
+        let missing: Vec<_> = keys.iter().filter(|k| !messages.contains_key(*k)).collect();
+        assert!(missing.is_empty(), "{language} names none of {missing:?}");
+        assert_eq!(
+            placeholders(&messages["ai.level"]),
+            BTreeSet::from(["level".to_string()]),
+            "{language}: ai.level"
+        );
+    }
 }
