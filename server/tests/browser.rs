@@ -305,7 +305,7 @@ async fn a_tournament_from_creation_to_standings() {
     alices_round_robin(&b, addr, "Friday cup").await;
     b.select("tournament-ai-level", "1").await;
     b.click("tournament-add-ai").await;
-    b.until_text("tournament-entrants", "ai-level-1").await;
+    b.until_text("tournament-entrants", "AI, level 1").await;
     b.screenshot("tournament").await;
     b.click("tournament-start").await;
 
@@ -322,7 +322,7 @@ async fn a_tournament_from_creation_to_standings() {
         )
         .await;
     assert!(
-        first.as_str().unwrap().starts_with("1ai-level-11"),
+        first.as_str().unwrap().starts_with("1AI, level 11"),
         "the AI leads with a point: {first}"
     );
     b.screenshot("tournament-finished").await;
@@ -372,7 +372,7 @@ async fn paired_by_the_queue<'a>(
     // Alone in the pool, the first player waits there (the queue pairs once a second).
     a.0.until_text(
         "queue-sizes",
-        "Tafl copenhagen (2 players), blitz, rated: 1 waiting",
+        "Tafl · Copenhagen 11×11 (2 players), Blitz 5+3, rated: 1 waiting",
     )
     .await;
     a.0.find(&by_testid("queue-leave")).await;
@@ -472,7 +472,7 @@ async fn a_guest_watches_a_live_match_from_the_lobby() {
         .await;
     let entry = entry.as_str().unwrap();
     assert!(
-        entry.starts_with("Watch Tafl copenhagen (rated): ")
+        entry.starts_with("Watch Tafl · Copenhagen 11×11 (rated): ")
             && entry.contains(&format!("{mover_name} vs {waiter_name}")),
         "the live list offers to watch the match: {entry}"
     );

@@ -138,7 +138,7 @@ async fn the_bell_and_the_games_page_show_a_correspondence_move_waiting() {
         // The bell lists the match, a link to it.
         b.click("bell").await;
         let notice = format!("notice-{}", match_id.0);
-        b.until_text(&notice, "brandubh").await;
+        b.until_text(&notice, "Brandubh 7×7").await;
         b.until_text("notices", "left").await;
         b.screenshot(&shot("bell", "light")).await;
 
@@ -163,7 +163,7 @@ async fn the_bell_and_the_games_page_show_a_correspondence_move_waiting() {
             .await;
         b.screenshot(&shot("settings", "dark")).await;
         b.click("bell").await;
-        b.until_text(&notice, "brandubh").await;
+        b.until_text(&notice, "Brandubh 7×7").await;
         b.screenshot(&shot("bell", "dark")).await;
         theme(&b, "light").await;
         b.assert_no_console_errors().await;
