@@ -205,8 +205,10 @@ async fn pages_name_games_variants_pools_times_and_the_ai_in_the_readers_languag
             b.sign_in(addr, &w.alice.token, "#/").await;
             b.find(&by_testid("hotseat-create")).await;
             b.find("[data-testid^=live-board-]").await;
+            b.find("[data-testid=queue-sizes] li:not(.muted)").await;
+            let found = raw_ids(&b, "lobby").await;
+            assert!(found.is_empty(), "{code} {size}: raw ids shown: {found:?}");
             b.until_text("queue-sizes", blitz).await;
-            let mut found = raw_ids(&b, "lobby").await;
             for picker in [
                 "queue-variant",
                 "ai-variant",
@@ -258,7 +260,8 @@ async fn pages_name_games_variants_pools_times_and_the_ai_in_the_readers_languag
                 ".page table tbody tr a",
             )
             .await;
-            found.extend(raw_ids(&b, "leaderboard").await);
+            let found = raw_ids(&b, "leaderboard").await;
+            assert!(found.is_empty(), "{code} {size}: raw ids shown: {found:?}");
             let groups_here: Vec<String> = picker_groups(&b, "lb-variant")
                 .await
                 .into_iter()
@@ -278,7 +281,8 @@ async fn pages_name_games_variants_pools_times_and_the_ai_in_the_readers_languag
                 &by_testid("player-matches"),
             )
             .await;
-            found.extend(raw_ids(&b, "player").await);
+            let found = raw_ids(&b, "player").await;
+            assert!(found.is_empty(), "{code} {size}: raw ids shown: {found:?}");
             b.until_text("player-matches", ai).await;
 
             visit(
@@ -293,7 +297,8 @@ async fn pages_name_games_variants_pools_times_and_the_ai_in_the_readers_languag
                 &format!("return document.body.innerText.includes({});", json!(ai)),
             )
             .await;
-            found.extend(raw_ids(&b, "match").await);
+            let found = raw_ids(&b, "match").await;
+            assert!(found.is_empty(), "{code} {size}: raw ids shown: {found:?}");
             b.screenshot(&format!("names-match-{code}-{size}")).await;
 
             visit(
@@ -304,11 +309,11 @@ async fn pages_name_games_variants_pools_times_and_the_ai_in_the_readers_languag
             )
             .await;
             b.until_text("tournament-entrants", ai).await;
-            found.extend(raw_ids(&b, "tournament").await);
+            let found = raw_ids(&b, "tournament").await;
+            assert!(found.is_empty(), "{code} {size}: raw ids shown: {found:?}");
             b.screenshot(&format!("names-tournament-{code}-{size}"))
                 .await;
 
-            assert!(found.is_empty(), "{code} {size}: raw ids shown: {found:?}");
             b.assert_no_console_errors().await;
             b.client.close().await.unwrap();
         }
