@@ -19,7 +19,7 @@ use tokio::time::Instant;
 /// The longest a seat has for its first action on a Fischer clock.
 const FIRST_MOVE: Duration = Duration::from_secs(30);
 
-/// How long a seat has for its first action on a Fischer clock: [`FIRST_MOVE`], or the whole
+/// How long a seat has for its first action on a Fischer clock: `FIRST_MOVE`, or the whole
 /// clock if that is shorter (no first move gets more time than the clock would give).
 pub fn first_move_window(spec: &ClockSpec) -> u64 {
     spec.base_ms.min(FIRST_MOVE.as_millis() as u64)
