@@ -128,6 +128,12 @@ async fn seed(url: &str, first: protocol::MatchId, statements: &[&'static str]) 
     common::alter_database(url, "ANALYZE", &[]).await;
 }
 
+/// 4,999 live copies of the match `$1`: with it, 5,000 matches being played.
+const LIVE_CLONES: &str = "INSERT INTO matches (game, variant, seats, rated, private, hotseat,
+                                     seed, status, last_seq, created_ms)
+     SELECT game, variant, seats, rated, private, hotseat, seed, 'live', last_seq, created_ms
+     FROM matches CROSS JOIN generate_series(1, 4999) WHERE id = $1";
+
 /// Once a day of restarts has filled the table (each node having owned a match and had someone
 /// online), finding the live nodes (every heartbeat) and the nodes to forget (every
 /// housekeeping pass) reads the few rows they are after, by the index of the last heartbeat,
@@ -187,11 +193,7 @@ async fn looking_for_orphans_reads_only_the_dead_nodes_matches() {
     let live_matches = [
         "INSERT INTO nodes (name, started_ms, seen_ms) SELECT 'n' || i, i, i
          FROM generate_series(1, 3) AS i",
-        "INSERT INTO matches (game, variant, seats, rated, private, hotseat, seed, status,
-                              last_seq, created_ms)
-         SELECT game, variant, seats, rated, private, hotseat, seed, 'live', last_seq,
-                created_ms
-         FROM matches CROSS JOIN generate_series(1, 4999) WHERE id = $1",
+        LIVE_CLONES,
         "INSERT INTO match_owners (match_id, node, epoch) SELECT id, 1 + id % 2, 1 FROM matches",
     ];
     seed(&url, first, &live_matches).await;
@@ -241,11 +243,7 @@ async fn giving_up_the_finished_matches_of_gone_nodes_reads_only_theirs() {
     let matches = [
         "INSERT INTO nodes (name, started_ms, seen_ms) SELECT 'n' || i, i, i
          FROM generate_series(1, 2) AS i",
-        "INSERT INTO matches (game, variant, seats, rated, private, hotseat, seed, status,
-                              last_seq, created_ms)
-         SELECT game, variant, seats, rated, private, hotseat, seed, 'live', last_seq,
-                created_ms
-         FROM matches CROSS JOIN generate_series(1, 4999) WHERE id = $1",
+        LIVE_CLONES,
         "INSERT INTO matches (game, variant, seats, rated, private, hotseat, seed, status,
                               last_seq, created_ms)
          SELECT game, variant, seats, rated, private, hotseat, seed, 'finished', last_seq,

@@ -379,12 +379,24 @@ async fn rated_results_that_finish_together_lose_no_rating_update() {
 /// Takes the table of rating changes away from the running server, so that no rated result can
 /// be stored, or gives it back.
 async fn rated_results_storable(url: &str, storable: bool) {
-    let rename = if storable {
-        "ALTER TABLE rating_changes_away RENAME TO rating_changes"
-    } else {
-        "ALTER TABLE rating_changes RENAME TO rating_changes_away"
-    };
-    common::alter_database(url, rename, &[]).await;
+    table_storable(url, RATING_CHANGES, storable).await;
+}
+
+/// How a table is renamed away and back: while it is away, nothing can be stored in it.
+type Renames = [&'static str; 2];
+
+const RATING_CHANGES: Renames = [
+    "ALTER TABLE rating_changes RENAME TO rating_changes_away",
+    "ALTER TABLE rating_changes_away RENAME TO rating_changes",
+];
+
+const MATCH_ACTIONS: Renames = [
+    "ALTER TABLE match_actions RENAME TO match_actions_away",
+    "ALTER TABLE match_actions_away RENAME TO match_actions",
+];
+
+async fn table_storable(url: &str, [away, back]: Renames, storable: bool) {
+    common::alter_database(url, if storable { back } else { away }, &[]).await;
 }
 
 /// A result that cannot be stored did not happen: the resignation gets an error and the match
@@ -421,16 +433,6 @@ async fn a_resignation_whose_result_cannot_be_stored_is_refused() {
     }
 }
 
-/// Renames the table of actions away, or back: while it is away, no action can be stored.
-async fn actions_storable(url: &str, storable: bool) {
-    let rename = if storable {
-        "ALTER TABLE match_actions_away RENAME TO match_actions"
-    } else {
-        "ALTER TABLE match_actions RENAME TO match_actions_away"
-    };
-    common::alter_database(url, rename, &[]).await;
-}
-
 /// A move that cannot be stored did not happen, though its room went on from it while it was
 /// being written: its mover is refused, nobody is sent its event, the draw offer it would have
 /// made lapse still stands, and its command's id is free for the move once the database takes
@@ -448,7 +450,7 @@ async fn a_move_that_cannot_be_stored_did_not_happen() {
         let offered = seq_of(&b.ok(offer(match_id, 1)).await);
         a.event_at(match_id, offered).await;
 
-        actions_storable(&url, false).await;
+        table_storable(&url, MATCH_ACTIONS, false).await;
         let id = CommandId(format!("third-move-{backend:?}"));
         a.send(&act(id.clone(), match_id, 0, &moves[2])).await;
         match a.answer(&id).await {
@@ -463,7 +465,7 @@ async fn a_move_that_cannot_be_stored_did_not_happen() {
         assert_eq!(seen.draw_offer, Some(1), "{backend:?}: the offer stands");
         assert_eq!(seen.to_act, vec![0], "{backend:?}");
 
-        actions_storable(&url, true).await;
+        table_storable(&url, MATCH_ACTIONS, true).await;
         a.send(&act(id.clone(), match_id, 0, &moves[2])).await;
         match a.answer(&id).await {
             ServerMessage::Ack { ack, .. } => assert_eq!(seq_of(&ack), offered + 1, "{backend:?}"),
