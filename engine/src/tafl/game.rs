@@ -13,11 +13,14 @@ use super::rules::Repetition;
 use super::square::{Move, Side};
 use crate::rng::MatchRng;
 
-/// One move of the record with what it captured.
+/// One move of the record with what it captured and the hash of the position it led to: the
+/// positions the repetition rule counts are the start and these, kept in the record so that a
+/// move is one push.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Played<B> {
     pub mv: Move,
     pub captures: Captures<B>,
+    pub hash: u64,
 }
 
 impl<B: Bits> Played<B> {
@@ -40,10 +43,9 @@ pub struct TaflGame<B> {
     board: Arc<Board<B>>,
     start: Position<B>,
     position: Position<B>,
-    /// Hashes of every position of the game, the current one last.
-    history: Vec<u64>,
-    /// Where in `history` the positions since the last capture begin: a capture can never be
-    /// undone, so no earlier position can come back.
+    /// Where the positions since the last capture begin, counting the start as position 0 and
+    /// the one the record's move `i` led to as `i + 1`: a capture can never be undone, so no
+    /// earlier position can come back.
     since_capture: usize,
     record: Vec<Played<B>>,
     verdict: Option<Verdict>,
@@ -55,7 +57,6 @@ impl<B: Bits> TaflGame<B> {
             board,
             start,
             position: start,
-            history: vec![start.hash()],
             since_capture: 0,
             record: Vec::new(),
             verdict: None,
@@ -120,16 +121,19 @@ impl<B: Bits> TaflGame<B> {
         let piece = self.position.check_move(&self.board, mv)?;
         let mover = piece.side();
         let captures = self.position.play_piece(&self.board, mv, piece);
-        self.history.push(self.position.hash());
-        let played = Played { mv, captures };
+        let played = Played {
+            mv,
+            captures,
+            hash: self.position.hash(),
+        };
+        self.record.push(played);
         if played.captured() {
-            self.since_capture = self.history.len() - 1;
+            self.since_capture = self.record.len();
         }
         self.verdict = self
             .position
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
-        self.record.push(played);
         Ok(self.verdict)
     }
 
@@ -152,8 +156,6 @@ impl<B: Bits> TaflGame<B> {
     pub fn return_to(&mut self, mark: Mark<B>) {
         self.position = mark.position;
         self.record.truncate(mark.plies);
-        // The position after the record's move `i` is `history[i + 1]`.
-        self.history.truncate(mark.plies + 1);
         self.since_capture = mark.since_capture;
         self.verdict = None;
     }
@@ -163,8 +165,8 @@ impl<B: Bits> TaflGame<B> {
     fn repetition_verdict(&self, mover: Side) -> Option<Verdict> {
         // A position comes back four plies later at the soonest (each side must move a piece
         // away and back), so its third time is at least eight plies after its first: the
-        // history is only counted from then on.
-        if self.history.len() - self.since_capture < 9 || self.occurrences() < 3 {
+        // positions are only counted from nine on.
+        if self.record.len() + 1 - self.since_capture < 9 || self.occurrences() < 3 {
             return None;
         }
         let ended = |winner| {
@@ -186,7 +188,8 @@ impl<B: Bits> TaflGame<B> {
     /// How many times the current position has occurred since the last capture.
     fn occurrences(&self) -> usize {
         let now = self.position.hash();
-        let since_capture = &self.history[self.since_capture..];
-        since_capture.iter().filter(|&&h| h == now).count()
+        let start = usize::from(self.since_capture == 0 && self.start.hash() == now);
+        let since_capture = &self.record[self.since_capture.saturating_sub(1)..];
+        start + since_capture.iter().filter(|played| played.hash == now).count()
     }
 }

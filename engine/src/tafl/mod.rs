@@ -386,11 +386,19 @@ impl Game for Tafl {
         rng: &mut MatchRng,
         visit: impl FnOnce(&mut Tafl, &mut MatchRng) -> R,
     ) -> Result<R, PlayError<IllegalMove>> {
+        // What `play` checks, each once: the game is on, so it has a side to move.
         if self.is_over() {
             return Err(PlayError::GameOver);
         }
+        if seat != seat_of(self.turn()) {
+            return Err(if seat.index() < self.seat_count() {
+                PlayError::NotYourTurn(seat)
+            } else {
+                PlayError::NoSuchSeat(seat)
+            });
+        }
         let mark = self.mark();
-        self.play(seat, action, rng)?;
+        self.advance(*action).map_err(PlayError::Illegal)?;
         let result = visit(self, rng);
         // `visit` may have played on: take back everything since.
         self.return_to(mark);
