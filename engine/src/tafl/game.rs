@@ -190,6 +190,10 @@ impl<B: Bits> TaflGame<B> {
         let now = self.position.hash();
         let start = usize::from(self.since_capture == 0 && self.start.hash() == now);
         let since_capture = &self.record[self.since_capture.saturating_sub(1)..];
-        start + since_capture.iter().filter(|played| played.hash == now).count()
+        start
+            + since_capture
+                .iter()
+                .filter(|played| played.hash == now)
+                .count()
     }
 }

@@ -249,18 +249,18 @@ impl<B: Bits> Position<B> {
     pub fn has_moves(&self, board: &Board<B>) -> bool {
         // Almost always a piece has an empty square next to it that it may stop on (every
         // speed limit allows a step), and the first man usually has: one look-up, on every
-        // move, before the search of the others.
-        let empty = board.all & !self.occupied();
+        // move, before the search of the others. Squares to stop on lie on the board, so the
+        // empty ones among them need no mask by the board.
         let (men, man) = match self.turn {
             Side::Attackers => (self.attackers, Piece::Attacker),
             Side::Defenders => (self.defenders, Piece::Defender),
         };
         if let Some(first) = men.lowest()
-            && (board.around(first) & empty & board.stoppable(man)).any()
+            && (board.around(first) & board.stoppable(man) & !self.occupied()).any()
         {
             return true;
         }
-        self.has_other_moves(board, empty)
+        self.has_other_moves(board, board.all & !self.occupied())
     }
 
     /// Whether the side to move has a move, `empty` being the empty squares: some piece has a
