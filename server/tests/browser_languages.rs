@@ -95,6 +95,7 @@ async fn server_errors_read_in_swedish_beside_the_control_that_caused_them() {
             "Egna regler har högst 2000 tecken.",
         )
         .await;
+        b.screenshot(&format!("languages-sv-custom-{size}")).await;
     }
 }
 
@@ -128,12 +129,18 @@ async fn the_lobby_and_a_match_fit_the_screen_in_russian_and_icelandic() {
             let b = driver.browser_speaking(screen, tag).await;
             let pages = [
                 ("lobby", "#/".to_string(), "quick-title", lobby_word),
-                ("match", format!("#/match/{}", against_ai.0), "resign", match_word),
+                (
+                    "match",
+                    format!("#/match/{}", against_ai.0),
+                    "resign",
+                    match_word,
+                ),
             ];
             for (page, hash, testid, word) in pages {
                 b.sign_in(addr, &player.token, &hash).await;
                 b.until_text(testid, word).await;
-                b.screenshot(&format!("languages-{code}-{page}-{size}")).await;
+                b.screenshot(&format!("languages-{code}-{page}-{size}"))
+                    .await;
                 let widths = b
                     .run("return [document.documentElement.scrollWidth, innerWidth];")
                     .await;
