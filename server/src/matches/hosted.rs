@@ -415,6 +415,8 @@ pub fn settle(
 
 #[cfg(test)]
 mod tests {
+    use protocol::ErrorCode;
+
     use super::*;
 
     #[test]
@@ -426,6 +428,11 @@ mod tests {
         assert_eq!(err.code, ErrorCode::NotYourTurn);
         let err = g.play(1, "zz").unwrap_err();
         assert_eq!(err.code, ErrorCode::IllegalAction);
+        assert_eq!(
+            err.reason,
+            illegal("zz"),
+            "the text is the reason's parameter"
+        );
         let err = g.play(1, "f4-f1").unwrap_err();
         assert_eq!(err.code, ErrorCode::IllegalAction, "{err}");
         assert_eq!(g.view(None)["plies"], 1);

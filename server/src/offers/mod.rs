@@ -69,7 +69,7 @@ pub fn may_challenge(
 
 #[cfg(test)]
 mod tests {
-    use protocol::PlayerId;
+    use protocol::{ErrorCode, PlayerId};
 
     use super::*;
 

@@ -322,7 +322,7 @@ impl Director {
                 Ok(())
             }
             Started::TooFew(n) => Err(ApiError::new(
-                ErrorReason::TournamentTooFew { count: n as u32 },
+                ErrorReason::TournamentTooFew { count: n },
                 format!("a tournament needs at least two entrants to start; it has {n}"),
             )),
             Started::NotRegistering => Err(ApiError::new(
