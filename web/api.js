@@ -5,12 +5,27 @@
 // `ServerError`s carrying the protocol's error `code`, which callers act on (the message is for people).
 import { t } from "./i18n.js";
 
+// A refusal: the protocol's `code`, its finer `reason` with the reason's `params`, and as its
+// message the reason's text in the reader's language (the server's English `message` for a
+// reason this client does not know, or none).
 export class ServerError extends Error {
-  constructor(code, message) {
-    super(message);
+  constructor(code, message, reason, params) {
+    super(reason ? reasonText(reason, params, message) : message);
     this.code = code;
+    this.reason = reason;
+    this.params = params ?? {};
   }
 }
+
+// The text of an error's reason, with its parameters put in; `message`, the server's English
+// sentence, for a reason no catalog has. The reasons named after the codes, which have no finer
+// words of their own, quote that sentence as `{message}`.
+export function reasonText(reason, params, message) {
+  return t(`error.${reason}`, { ...params, message }, message);
+}
+
+// An error of the server's, as the REST body or the socket's `error` message carries it.
+const refusal = (body) => new ServerError(body.code, body.message, body.reason, body.params);
 
 export class Rest {
   constructor(token) {
@@ -45,7 +60,7 @@ export class Rest {
     if (response.status === 204) return null;
     const data = await response.json().catch(() => null);
     if (!response.ok) {
-      throw new ServerError(data?.code ?? "internal", data?.message ?? `HTTP ${response.status}`);
+      throw data?.code ? refusal(data) : new ServerError("internal", `HTTP ${response.status}`);
     }
     return data;
   }
@@ -109,7 +124,7 @@ export class Socket {
       const { resolve, reject } = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (msg.type === "ack") resolve(msg);
-      else reject(new ServerError(msg.code, msg.message));
+      else reject(refusal(msg));
       return;
     }
     this.emit(msg.type, msg);

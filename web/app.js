@@ -7,7 +7,7 @@
 import { Rest, ServerError, Socket } from "./api.js";
 import { navMenu } from "./bar.js";
 import { showChallenges } from "./challenges.js";
-import { el } from "./dom.js";
+import { el, errorLine } from "./dom.js";
 import { loadCatalog } from "./catalog.js";
 import { loadLanguage, t, translateStatic } from "./i18n.js";
 import { settingsMenu } from "./settings.js";
@@ -217,7 +217,8 @@ async function enter(path, body) {
 function loginScreen(error) {
   const username = el("input", { name: "username", autocomplete: "username", "data-testid": "login-username", required: "" });
   const password = el("input", { name: "password", type: "password", autocomplete: "current-password", "data-testid": "login-password", required: "" });
-  const message = el("p", { class: "error", "data-testid": "login-error" }, error ? errorText(error) : "");
+  const message = errorLine("login-error");
+  if (error) message.show(new Error(errorText(error)));
   const back = el("button", { type: "button", class: "link", "data-testid": "login-back" }, t("login.back"));
   const login = el("button", { type: "submit", "data-testid": "login-submit" }, t("login.login"));
   const register = el("button", { type: "button", "data-testid": "register-submit" }, t("login.register"));
@@ -229,20 +230,15 @@ function loginScreen(error) {
     el("label", {}, t("login.password"), password),
     el("div", { class: "row" }, login, register),
     el("div", { class: "row" }, guest),
-    message,
+    message.node,
     el("p", {}, el("a", { href: "#/rules/tafl", "data-testid": "login-rules" }, t("login.rules"))),
     // Back to the page it was shown over, when a visitor may see that page.
     current().entry.plays ? null : el("p", {}, back),
   );
   back.onclick = route;
-  const tryEnter = async (path, body) => {
-    message.textContent = "";
-    try {
-      await enter(path, body);
-    } catch (e) {
-      message.textContent = errorText(e);
-    }
-  };
+  const tryEnter = (path, body) => message.run(() => enter(path, body).catch((e) => {
+    throw new Error(errorText(e));
+  }));
   form.onsubmit = (e) => {
     e.preventDefault();
     tryEnter("/api/login", { username: username.value, password: password.value });

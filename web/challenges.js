@@ -4,7 +4,7 @@
 // own. When one ends, the other player is told why for a moment; an accepted one takes both
 // players to its match. The server sends every standing challenge again after each welcome, so
 // the notifications are drawn afresh then.
-import { el, fill } from "./dom.js";
+import { el, errorLine, fill } from "./dom.js";
 import { clockSpecText } from "./clock-text.js";
 import { seatName } from "./catalog.js";
 import { gameName, variantName } from "./names.js";
@@ -55,17 +55,12 @@ export function showChallenges(app, socket) {
   const draw = (c) => {
     const sent = c.from.id === socket.player?.id;
     const other = sent ? c.to : c.from;
-    const error = el("p", { class: "error", "data-testid": `challenge-error-${c.id}` });
+    const error = errorLine(`challenge-error-${c.id}`);
     const left = el(sent ? "span" : "p", { class: "muted" });
-    const send = async (msg) => {
-      error.textContent = "";
-      try {
-        const ack = await socket.send(msg);
-        if (ack.match_id) go(ack.match_id);
-      } catch (e) {
-        error.textContent = e.message;
-      }
-    };
+    const send = (msg) => error.run(async () => {
+      const ack = await socket.send(msg);
+      if (ack.match_id) go(ack.match_id);
+    });
     const buttons = sent
       ? [button(`challenge-withdraw-${c.id}`, t("challenge.withdraw"), () => send({ type: "withdraw_challenge", challenge_id: c.id }), "secondary")]
       : [button(`challenge-accept-${c.id}`, t("match.accept"), () => send({ type: "answer_challenge", challenge_id: c.id, accept: true })),
@@ -79,9 +74,9 @@ export function showChallenges(app, socket) {
     // hovering it.
     const node = sent
       ? el("div", { class: "toast", title: terms, "data-testid": `challenge-${c.id}` },
-        el("strong", {}, t("challenge.sent", { who: other.name })), el("div", { class: "row" }, left, ...buttons), error)
+        el("strong", {}, t("challenge.sent", { who: other.name })), el("div", { class: "row" }, left, ...buttons), error.node)
       : el("div", { class: "toast incoming", "data-testid": `challenge-${c.id}` },
-        el("strong", {}, t("challenge.received", { who: other.name })), el("p", {}, terms), left, el("div", { class: "row" }, buttons), error);
+        el("strong", {}, t("challenge.received", { who: other.name })), el("p", {}, terms), left, el("div", { class: "row" }, buttons), error.node);
     forget(c.id);
     standing.set(c.id, { challenge: c, node, left });
     area.append(node);

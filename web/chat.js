@@ -5,7 +5,7 @@
 // whatever someone typed), and, to a player, the way to mute its author (for them alone, kept on
 // the server) or to report it to the admins. Pages give it the history (REST) and the live
 // messages (the socket's `chat`); it keeps each message once, by id, in the order written.
-import { el, fill, playerLink } from "./dom.js";
+import { el, errorLine, fill, playerLink } from "./dom.js";
 import { t } from "./i18n.js";
 
 // The longest message the server takes, in characters.
@@ -27,25 +27,18 @@ export function chatPanel(app, { send } = {}) {
   const hint = el("p", { class: "muted chat-hint", "data-testid": "chat-hint", hidden: true });
   const input = el("input", { maxlength: MAX_CHARS, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), "data-testid": "chat-input" });
   const form = el("form", { class: "chat-form", hidden: true }, input, el("button", { "data-testid": "chat-send" }, t("chat.send")));
-  const error = el("p", { class: "error", "data-testid": "chat-error" });
+  const error = errorLine("chat-error");
   const mutes = el("details", { class: "chat-muted", hidden: true });
-  const node = el("section", { class: "chat", "data-testid": "chat" }, tabs, list, hint, form, error, mutes);
+  const node = el("section", { class: "chat", "data-testid": "chat" }, tabs, list, hint, form, error.node, mutes);
 
-  const fail = (e) => {
-    error.textContent = e.message;
-  };
-
-  form.onsubmit = async (e) => {
+  form.onsubmit = (e) => {
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    error.textContent = "";
-    try {
+    error.run(async () => {
       await send(text);
       input.value = "";
-    } catch (err) {
-      fail(err);
-    }
+    });
   };
 
   const mine = (m) => app.me && m.author.id === app.me.id;
@@ -68,7 +61,7 @@ export function chatPanel(app, { send } = {}) {
           reported.add(m.id);
           draw();
         } catch (err) {
-          fail(err);
+          error.show(err);
         }
       };
       box.replaceWith(file);
@@ -114,7 +107,7 @@ export function chatPanel(app, { send } = {}) {
       else muted.delete(player.id);
       draw();
     } catch (err) {
-      fail(err);
+      error.show(err);
     }
   };
 

@@ -45,6 +45,25 @@ export function button(testid, text, onclick, cls) {
   return el("button", { "data-testid": testid, class: cls, onclick }, text);
 }
 
+// A control's error line, put beside it (under a form's buttons, where the player looks after
+// pressing one): `run(act)` clears it and runs `act`, showing what it throws (a server's refusal
+// in the reader's language, see `ServerError`); `show(e)` shows an error caught elsewhere.
+export function errorLine(testid) {
+  const node = el("p", { class: "error", "data-testid": testid, "aria-live": "assertive" });
+  const show = (e) => {
+    node.textContent = e ? e.message : "";
+  };
+  const run = async (act) => {
+    show(null);
+    try {
+      await act();
+    } catch (e) {
+      show(e);
+    }
+  };
+  return { node, run, show };
+}
+
 // Replaces a node's children, taking them as `el` does.
 export function fill(node, ...children) {
   node.replaceChildren(...present(children));

@@ -5,7 +5,14 @@
 // English. The language is the one chosen here (kept per browser), else the first of the browser's
 // languages that has a catalog, else English.
 
-export const LANGUAGES = { en: "English", sv: "Svenska", de: "Deutsch" };
+// The interface's languages, each named in itself: those of the lands where tafl is played
+// (Scandinavia, Iceland, Germany, France, Russia) and English.
+export const LANGUAGES = {
+  en: "English", sv: "Svenska", nb: "Norsk bokmål", da: "Dansk", is: "Íslenska", de: "Deutsch", fr: "Français", ru: "Русский",
+};
+
+// Browser languages read as one of ours: Norwegian in general and Nynorsk read Bokmål.
+const ALIASES = { no: "nb", nn: "nb" };
 
 const KEY = "tafl.language";
 
@@ -20,6 +27,7 @@ function preferred() {
   if (chosen in LANGUAGES) return chosen;
   const browser = (navigator.languages ?? [navigator.language])
     .map((tag) => String(tag).toLowerCase().split("-")[0])
+    .map((code) => ALIASES[code] ?? code)
     .find((code) => code in LANGUAGES);
   return browser ?? "en";
 }

@@ -8,6 +8,7 @@
 //! per-match sequence number, so a client that reconnects can ask for exactly what it missed.
 
 mod client;
+mod error_reason;
 mod rest;
 mod server;
 
@@ -15,6 +16,7 @@ pub use client::{
     CLIENT_TYPES, CORRESPONDENCE_DAYS, ChallengeSpec, ClientMessage, ClockSpec, CreateMatch,
     DAY_MS, SeatAct, SeatCommand, TimeControl, Visibility,
 };
+pub use error_reason::ErrorReason;
 pub use rest::*;
 pub use server::{
     Ack, Challenge, ChallengeEnd, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent,

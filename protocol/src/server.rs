@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{
-    ChallengeId, ChatId, ClockSpec, CommandId, MatchId, PlayerId, Seq, Series, SeriesId, Standing,
-    TournamentId,
+    ChallengeId, ChatId, ClockSpec, CommandId, ErrorReason, MatchId, PlayerId, Seq, Series,
+    SeriesId, Standing, TournamentId,
 };
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -214,8 +214,12 @@ pub enum ChallengeEnd {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     pub code: ErrorCode,
-    /// A sentence for people; clients act on `code`.
+    /// A sentence for people, in English; clients act on `code` and write their own message
+    /// from `reason` and `params`.
     pub message: String,
+    /// The finer reason and its parameters (`reason`, `params`).
+    #[serde(flatten)]
+    pub reason: ErrorReason,
 }
 
 /// Stable, machine-readable error codes, shared by the WebSocket protocol and the REST API.

@@ -1,16 +1,19 @@
-//! The server's one error type: a stable protocol error code and a sentence. It becomes an
-//! `error` message on a socket or a JSON body with the matching status over HTTP.
+//! The server's one error type: a stable protocol reason (with its parameters and coarse code)
+//! and an English sentence. It becomes an `error` message on a socket or a JSON body with the
+//! matching status over HTTP.
 
 use std::time::Duration;
 
 use axum::Json;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use protocol::{ErrorBody, ErrorCode};
+use protocol::{ErrorBody, ErrorCode, ErrorReason};
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ApiError {
+    /// The reason's code, kept beside it for the many callers that act on the code alone.
     pub code: ErrorCode,
+    pub reason: ErrorReason,
     pub message: String,
     /// For `rate_limited`: whole seconds until a retry may succeed, sent over HTTP as the
     /// `Retry-After` header.
@@ -20,22 +23,27 @@ pub struct ApiError {
 pub type ApiResult<T> = Result<T, ApiError>;
 
 impl ApiError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+    pub fn new(reason: ErrorReason, message: impl Into<String>) -> ApiError {
         ApiError {
-            code,
+            code: reason.code(),
+            reason,
             message: message.into(),
             retry_after: None,
         }
     }
 
     /// A `rate_limited` error: try again in `wait` (rounded up to a whole second, as
-    /// `Retry-After` counts).
-    pub fn rate_limited(message: impl Into<String>, wait: Duration) -> ApiError {
+    /// `Retry-After` counts), for the reason `reason` makes of those seconds.
+    pub fn rate_limited(
+        reason: impl FnOnce(u64) -> ErrorReason,
+        message: impl Into<String>,
+        wait: Duration,
+    ) -> ApiError {
         let seconds = wait.as_millis().div_ceil(1000).max(1) as u64;
         ApiError {
             retry_after: Some(seconds),
             ..ApiError::new(
-                ErrorCode::RateLimited,
+                reason(seconds),
                 format!("{}; try again in {seconds} s", message.into()),
             )
         }
@@ -45,6 +53,7 @@ impl ApiError {
         ErrorBody {
             code: self.code,
             message: self.message.clone(),
+            reason: self.reason.clone(),
         }
     }
 
@@ -94,7 +103,7 @@ impl IntoResponse for ApiError {
 /// an empty body).
 pub async fn no_endpoint(uri: Uri) -> ApiError {
     ApiError::new(
-        ErrorCode::NotFound,
+        ErrorReason::NotFound,
         format!("there is no endpoint {}", uri.path()),
     )
 }
@@ -103,7 +112,7 @@ pub async fn no_endpoint(uri: Uri) -> ApiError {
 /// `Allow` header).
 pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     let error = ApiError::new(
-        ErrorCode::BadRequest,
+        ErrorReason::BadRequest,
         format!("{} does not serve {method}", uri.path()),
     );
     let mut response = error.into_response();

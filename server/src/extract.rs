@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::StatusCode;
-use protocol::ErrorCode;
+use protocol::ErrorReason;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -23,23 +23,23 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
         match Json::<serde_json::Value>::from_request(req, state).await {
             Ok(Json(value @ serde_json::Value::Object(_))) => serde_json::from_value(value)
                 .map(Body)
-                .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string())),
+                .map_err(|e| ApiError::new(ErrorReason::BadRequest, e.to_string())),
             Ok(Json(_)) => Err(ApiError::new(
-                ErrorCode::Malformed,
+                ErrorReason::Malformed,
                 "the body is not a JSON object",
             )),
             Err(JsonRejection::JsonSyntaxError(e)) => {
-                Err(ApiError::new(ErrorCode::Malformed, e.body_text()))
+                Err(ApiError::new(ErrorReason::Malformed, e.body_text()))
             }
             Err(JsonRejection::BytesRejection(e))
                 if e.status() == StatusCode::PAYLOAD_TOO_LARGE =>
             {
                 Err(ApiError::new(
-                    ErrorCode::TooLarge,
+                    ErrorReason::TooLarge,
                     "the request body is too large",
                 ))
             }
-            Err(e) => Err(ApiError::new(ErrorCode::BadRequest, e.body_text())),
+            Err(e) => Err(ApiError::new(ErrorReason::BadRequest, e.body_text())),
         }
     }
 }
@@ -57,10 +57,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Id {
     ) -> ApiResult<Id> {
         let Path(raw) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+            .map_err(|e| ApiError::new(ErrorReason::BadRequest, e.body_text()))?;
         raw.parse().map(Id).map_err(|_| {
             ApiError::new(
-                ErrorCode::NotFound,
+                ErrorReason::NotFound,
                 format!("there is nothing numbered '{raw}'"),
             )
         })
@@ -79,7 +79,8 @@ pub struct Page {
 impl Page {
     /// The page asked for (1-based) and its size, from the query.
     pub fn read(query: Result<Query<Page>, QueryRejection>) -> ApiResult<(u32, u32)> {
-        let Query(page) = query.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+        let Query(page) =
+            query.map_err(|e| ApiError::new(ErrorReason::BadRequest, e.body_text()))?;
         Ok((
             page.page.unwrap_or(1).max(1),
             page.per_page.unwrap_or(50).clamp(1, 200),

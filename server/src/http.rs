@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{
-    ErrorBody, ErrorCode, GameInfo, Health, Leaderboard, LeaderboardEntry, QueuePool,
+    ErrorBody, ErrorReason, GameInfo, Health, Leaderboard, LeaderboardEntry, QueuePool,
     VariantPreview,
 };
 use serde::Deserialize;
@@ -53,7 +53,7 @@ async fn leaderboard(
     let (page, per_page) = Page::read(page)?;
     let pool = format!("{game}/{variant}");
     hosted::settle(&game, Some(&variant), None, true)
-        .map_err(|_| ApiError::new(ErrorCode::NotFound, format!("there is no pool {pool}")))?;
+        .map_err(|_| ApiError::new(ErrorReason::NotFound, format!("there is no pool {pool}")))?;
     let rows = state.store().leaderboard(&pool, page, per_page).await?;
     let first_rank = (page - 1) * per_page + 1;
     let entries = rows
@@ -159,7 +159,7 @@ async fn preview(
     Path(game): Path<String>,
     query: Result<Query<PreviewOf>, QueryRejection>,
 ) -> ApiResult<Json<VariantPreview>> {
-    let Query(asked) = query.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+    let Query(asked) = query.map_err(|e| ApiError::new(ErrorReason::BadRequest, e.body_text()))?;
     let settled = hosted::settle(&game, asked.variant.as_deref(), asked.seats, false)?;
     let (variant, seats) = (settled.variant, settled.seats);
     let start = hosted::host(&game, &variant, usize::from(seats), 0)?;

@@ -8,6 +8,7 @@
 //! every node. The rates are kept by each node in memory: a client spreading its requests over
 //! `n` nodes gets `n` times the rate (see docs/architecture.md for why, and the proxy's part).
 
+use protocol::ErrorReason;
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -139,7 +140,11 @@ impl<K: Hash + Eq + Clone> KeyLimit<K> {
         }
         limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            ApiError::rate_limited(self.refusal, wait)
+            ApiError::rate_limited(
+                |seconds| ErrorReason::RateLimited { seconds },
+                self.refusal,
+                wait,
+            )
         })
     }
 }
@@ -160,6 +165,7 @@ impl LoginBackoff {
     pub fn check(&self, failures: Option<Failures>, now_ms: i64) -> ApiResult<()> {
         match failures {
             Some(f) if f.locked_until_ms > now_ms => Err(ApiError::rate_limited(
+                |seconds| ErrorReason::LoginLocked { seconds },
                 "too many failed logins for this username",
                 Duration::from_millis((f.locked_until_ms - now_ms) as u64),
             )),

@@ -16,7 +16,8 @@ use crate::state::AppState;
         title = "Tafl match server",
         description = "The REST API of the match server: accounts, leaderboards, players, \
             matches, tournaments, analysis, chat. Matches are played over the WebSocket at `/ws` (see \
-            `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`."
+            `docs/protocol.md`). Every error is an `ErrorBody` with a stable `code`, and a finer \
+            `reason` with its `params` (\"Error reasons\" in `docs/protocol.md`)."
     ),
     paths(
         crate::accounts::sessions::register,

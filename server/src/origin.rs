@@ -10,7 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use protocol::ErrorCode;
+use protocol::ErrorReason;
 
 use crate::error::ApiError;
 use crate::limits::ClientIp;
@@ -91,7 +91,7 @@ pub async fn guard(
     state
         .security()
         .record(Kind::OriginRefused, None, Some(ip), &detail);
-    ApiError::new(ErrorCode::Forbidden, format!("{who} may not act here")).into_response()
+    ApiError::new(ErrorReason::Forbidden, format!("{who} may not act here")).into_response()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! may create only so many tournaments a day. Each refusal is a clear error naming the reason
 //! and the limit.
 
-use protocol::{ErrorCode, PlayerId};
+use protocol::{ErrorReason, PlayerId};
 
 use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
@@ -12,7 +12,7 @@ use crate::store::Store;
 /// The refusal a guest gets for anything rated.
 pub fn guests_play_casual() -> ApiError {
     ApiError::new(
-        ErrorCode::Forbidden,
+        ErrorReason::GuestsPlayCasual,
         "guests play casual games only: register an account to play rated",
     )
 }
@@ -32,7 +32,7 @@ pub fn may_play(player: &Player, rated: bool) -> ApiResult<()> {
 pub fn accounts_only(player: &Player, what: &str) -> ApiResult<()> {
     if player.guest {
         return Err(ApiError::new(
-            ErrorCode::Forbidden,
+            ErrorReason::GuestsCannot,
             format!("guests cannot {what}: a guest account is thrown away; register to {what}"),
         ));
     }
@@ -44,7 +44,7 @@ pub fn accounts_only(player: &Player, what: &str) -> ApiResult<()> {
 pub async fn may_open_match(store: &Store, limit: u32, player: &Player) -> ApiResult<()> {
     if store.open_matches_of(player.id).await? >= limit {
         return Err(ApiError::new(
-            ErrorCode::Conflict,
+            ErrorReason::TooManyOpenMatches { limit },
             format!(
                 "you have {limit} matches waiting for opponents, the most allowed: \
                  play or abort one first"
@@ -66,7 +66,7 @@ pub async fn may_create_tournament(
     let created = store.tournaments_created_since(player.id, since).await?;
     if created >= limit {
         return Err(ApiError::new(
-            ErrorCode::RateLimited,
+            ErrorReason::TournamentsPerDay { limit },
             format!("you have created {limit} tournaments in the last 24 hours, the most allowed"),
         ));
     }

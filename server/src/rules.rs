@@ -5,7 +5,7 @@
 use axum::extract::Path;
 use axum::routing::get;
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, GameRules};
+use protocol::{ErrorBody, ErrorReason, GameRules};
 use pulldown_cmark::{Options, Parser};
 use rust_embed::Embed;
 
@@ -39,10 +39,12 @@ async fn rules(Path(game): Path<String>) -> ApiResult<Json<GameRules>> {
     let info = hosted::catalog()
         .into_iter()
         .find(|g| g.id == game)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no game '{game}'")))?;
+        .ok_or_else(|| {
+            ApiError::new(ErrorReason::NotFound, format!("there is no game '{game}'"))
+        })?;
     let page = RulesPages::get(&format!("{game}.md")).ok_or_else(|| {
         ApiError::new(
-            ErrorCode::Internal,
+            ErrorReason::Internal,
             format!("the game '{game}' has no rules page"),
         )
     })?;

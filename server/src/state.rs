@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use axum::extract::FromRef;
-use protocol::{ErrorCode, MatchId, PlayerId};
+use protocol::{ErrorReason, MatchId, PlayerId};
 use tokio::sync::{Semaphore, broadcast, mpsc};
 
 use crate::accounts::player::Player;
@@ -258,7 +258,7 @@ impl AppState {
             .await?
             .ok_or_else(|| {
                 ApiError::new(
-                    ErrorCode::Unauthorized,
+                    ErrorReason::SessionEnded,
                     "the session token is unknown, expired or revoked",
                 )
             })

@@ -9,7 +9,7 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use protocol::{ErrorCode, MatchId, PlayerId, PlayerRef, RatingChange};
+use protocol::{ErrorReason, MatchId, PlayerId, PlayerRef, RatingChange};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Connection, Executor, Row};
 use tokio::time::Duration;
@@ -19,8 +19,8 @@ use crate::error::ApiError;
 
 #[derive(Debug)]
 pub enum StoreError {
-    /// A uniqueness rule was broken (a taken username or seat).
-    Conflict(String),
+    /// A uniqueness rule was broken (a taken username or seat): why, for the client.
+    Conflict(ErrorReason, String),
     /// A write of a match by a node that no longer owns it (another node took it over): it
     /// was not made.
     Fenced(MatchId),
@@ -35,7 +35,7 @@ pub enum StoreError {
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StoreError::Conflict(what) => write!(f, "{what}"),
+            StoreError::Conflict(_, what) => write!(f, "{what}"),
             StoreError::Fenced(id) => write!(f, "match {} is owned by another node now", id.0),
             StoreError::Database(e) => write!(f, "database error: {e}"),
             StoreError::Unreachable { database, cause } => {
@@ -94,11 +94,16 @@ impl From<sqlx::Error> for StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// A failed write as a storage error: a broken uniqueness rule becomes `Conflict(what)`, the
-/// sentence the client is told; anything else stays a database error.
-pub(crate) fn unique(what: impl FnOnce() -> String) -> impl FnOnce(sqlx::Error) -> StoreError {
+/// A failed write as a storage error: a broken uniqueness rule becomes `Conflict(reason, what)`,
+/// what the client is told; anything else stays a database error.
+pub(crate) fn unique(
+    reason: ErrorReason,
+    what: impl FnOnce() -> String,
+) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |e| match &e {
-        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what()),
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            StoreError::Conflict(reason, what())
+        }
         _ => StoreError::Database(e),
     }
 }
@@ -118,19 +123,19 @@ impl From<StoreError> for ApiError {
 impl From<&StoreError> for ApiError {
     fn from(e: &StoreError) -> ApiError {
         match e {
-            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what.clone()),
+            StoreError::Conflict(reason, what) => ApiError::new(reason.clone(), what.clone()),
             StoreError::Fenced(id) => {
                 tracing::warn!(
                     match_id = id.0,
                     "a write of a match another node took over was refused"
                 );
-                ApiError::new(ErrorCode::Internal, MOVED)
+                ApiError::new(ErrorReason::MatchMoved, MOVED)
             }
             e @ (StoreError::Database(_) | StoreError::Unreachable { .. }) => {
                 // The details stay in the log; clients learn only that it was our fault.
                 tracing::error!(error = %e, "database error");
                 ApiError::new(
-                    ErrorCode::Internal,
+                    ErrorReason::Internal,
                     "the server could not complete the request",
                 )
             }
@@ -417,7 +422,12 @@ impl Store {
         .bind(now_ms)
         .fetch_one(&self.pool)
         .await
-        .map_err(unique(|| format!("the name '{name}' is taken")))?;
+        .map_err(unique(
+            ErrorReason::UsernameTaken {
+                name: name.to_string(),
+            },
+            || format!("the name '{name}' is taken"),
+        ))?;
         Ok(Player {
             id: PlayerId(row.try_get("id")?),
             name: name.to_string(),
@@ -437,10 +447,11 @@ impl Store {
                 None => match self.create_player(&name, None, false, now_ms).await {
                     Ok(p) => p,
                     // Another server on the same database created it first.
-                    Err(StoreError::Conflict(_)) => self
-                        .player_by_name(&name)
-                        .await?
-                        .ok_or_else(|| StoreError::Conflict(format!("{name} vanished")))?,
+                    Err(StoreError::Conflict(..)) => {
+                        self.player_by_name(&name).await?.ok_or_else(|| {
+                            StoreError::Conflict(ErrorReason::Conflict, format!("{name} vanished"))
+                        })?
+                    }
                     Err(e) => return Err(e),
                 },
             };

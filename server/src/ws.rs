@@ -16,7 +16,7 @@ use engine::ai::Level;
 use futures_util::SinkExt;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use protocol::{
-    Ack, ClientMessage, CommandId, ErrorCode, MatchId, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION,
+    Ack, ClientMessage, CommandId, ErrorReason, MatchId, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION,
     PlayerId, SeatAct, ServerMessage,
 };
 use serde_json::Value;
@@ -82,7 +82,7 @@ pub async fn upgrade(
             .security()
             .record(Kind::OriginRefused, None, Some(ip), &detail);
         return ApiError::new(
-            ErrorCode::Forbidden,
+            ErrorReason::Forbidden,
             format!("{who} may not open a socket here"),
         )
         .into_response();
@@ -161,7 +161,7 @@ fn too_many_sockets(state: &AppState, login: Option<&Login>, ip: IpAddr) -> ApiE
              close one, or log in"
         ),
     };
-    ApiError::new(ErrorCode::RateLimited, message)
+    ApiError::new(ErrorReason::TooManySockets { most }, message)
 }
 
 struct Session {
@@ -201,7 +201,7 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
     let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
         return (
             None,
-            ApiError::new(ErrorCode::Malformed, "a message is one JSON object"),
+            ApiError::new(ErrorReason::Malformed, "a message is one JSON object"),
         );
     };
     let id = object
@@ -211,18 +211,18 @@ fn parse_error(text: &str, e: &serde_json::Error) -> (Option<CommandId>, ApiErro
     match object.get("type").and_then(Value::as_str) {
         Some(kind) if protocol::CLIENT_TYPES.contains(&kind) => (
             id,
-            ApiError::new(ErrorCode::BadRequest, format!("bad {kind} message: {e}")),
+            ApiError::new(ErrorReason::BadRequest, format!("bad {kind} message: {e}")),
         ),
         Some(kind) => (
             id,
             ApiError::new(
-                ErrorCode::UnknownType,
+                ErrorReason::UnknownType,
                 format!("unknown message type '{kind}'"),
             ),
         ),
         None => (
             id,
-            ApiError::new(ErrorCode::Malformed, "a message needs a string 'type'"),
+            ApiError::new(ErrorReason::Malformed, "a message needs a string 'type'"),
         ),
     }
 }
@@ -257,7 +257,10 @@ impl Session {
     /// The socket's player, for anything that plays; a visitor is refused.
     fn player(&self) -> ApiResult<&Player> {
         self.login.as_ref().map(|l| &l.player).ok_or_else(|| {
-            ApiError::new(ErrorCode::Unauthorized, "log in or play as a guest to play")
+            ApiError::new(
+                ErrorReason::NotLoggedIn,
+                "log in or play as a guest to play",
+            )
         })
     }
 
@@ -318,7 +321,7 @@ impl Session {
                         }
                         _ => continue,
                     };
-                    let error = ApiError::new(ErrorCode::Unauthorized, why);
+                    let error = ApiError::new(ErrorReason::SessionEnded, why);
                     Box::pin(close_with(socket, Some(&error), code, why)).await;
                     break;
                 }
@@ -343,7 +346,7 @@ impl Session {
                         // Boxed: a command's future is large, and only lives while a message
                         // is handled; inline, every idle socket's task would hold its room.
                         Message::Text(text) => Box::pin(self.on_text(text.as_str())).await,
-                        Message::Binary(_) => Some(error_frame(None, &ApiError::new(ErrorCode::Malformed, "messages are JSON text frames"))),
+                        Message::Binary(_) => Some(error_frame(None, &ApiError::new(ErrorReason::Malformed, "messages are JSON text frames"))),
                         Message::Close(_) => break,
                         // Pings are answered by the library; pongs only prove the peer is alive.
                         Message::Ping(_) | Message::Pong(_) => None,
@@ -403,7 +406,7 @@ impl Session {
             return Some(refused_frame(
                 None,
                 &ApiError::new(
-                    ErrorCode::TooLarge,
+                    ErrorReason::TooLarge,
                     format!("messages are at most {limit} bytes"),
                 ),
             ));
@@ -424,13 +427,13 @@ impl Session {
             );
             return Some(error_frame(
                 id,
-                &ApiError::new(ErrorCode::RateLimited, "too many messages; slow down"),
+                &ApiError::new(ErrorReason::TooManyMessages, "too many messages; slow down"),
             ));
         }
         let message = match serde_json::from_str::<ClientMessage>(text) {
             // Serde would also read a message from a JSON array (`["ping", 1]`); ours are objects.
             Ok(_) if !text.trim_start().starts_with('{') => {
-                let error = ApiError::new(ErrorCode::Malformed, "a message is one JSON object");
+                let error = ApiError::new(ErrorReason::Malformed, "a message is one JSON object");
                 return Some(refused_frame(None, &error));
             }
             Ok(m) => m,
@@ -444,7 +447,7 @@ impl Session {
             && id.0.chars().count() > MAX_COMMAND_ID
         {
             let error = ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::BadRequest,
                 format!("a command id has at most {MAX_COMMAND_ID} characters"),
             );
             return Some(error_frame(Some(id.clone()), &error));
@@ -492,12 +495,12 @@ impl Session {
         match (&message, self.said_hello) {
             (ClientMessage::Hello { .. }, true) => {
                 return Err(ApiError::new(
-                    ErrorCode::HelloFirst,
+                    ErrorReason::HelloFirst,
                     "hello was already said",
                 ));
             }
             (ClientMessage::Hello { .. } | ClientMessage::Ping { .. }, _) | (_, true) => {}
-            (_, false) => return Err(ApiError::new(ErrorCode::HelloFirst, "say hello first")),
+            (_, false) => return Err(ApiError::new(ErrorReason::HelloFirst, "say hello first")),
         }
         let rooms = self.state.rooms();
         let ack = |id: CommandId, ack: Ack| Ok(Some(ServerMessage::Ack { id, ack }));
@@ -589,7 +592,7 @@ impl Session {
             } => {
                 let player = self.player()?;
                 let level = Level::new(level).ok_or_else(|| {
-                    ApiError::new(ErrorCode::BadRequest, "AI levels go from 1 to 5")
+                    ApiError::new(ErrorReason::AiLevelRange, "AI levels go from 1 to 5")
                 })?;
                 let day = Day(self.state.config().day_ms);
                 let clock = time_control.map(|control| day.clock(control));
@@ -671,7 +674,7 @@ impl Session {
                 self.player()?;
                 if !self.state.queue().leave(self.conn).await? {
                     return Err(ApiError::new(
-                        ErrorCode::Conflict,
+                        ErrorReason::NotQueued,
                         "you are not in the queue",
                     ));
                 }
@@ -684,7 +687,7 @@ impl Session {
     async fn hello(&mut self, version: u32) -> ApiResult<ServerMessage> {
         if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&version) {
             return Err(ApiError::new(
-                ErrorCode::UnsupportedVersion,
+                ErrorReason::UnsupportedVersion,
                 format!(
                     "this server speaks protocol versions {OLDEST_PROTOCOL_VERSION} to \
                      {PROTOCOL_VERSION}, not {version}"
@@ -695,7 +698,7 @@ impl Session {
         // always named one. Its clients were refused a socket without a session.
         if version == 1 && self.login.is_none() {
             return Err(ApiError::new(
-                ErrorCode::Unauthorized,
+                ErrorReason::Unauthorized,
                 "protocol version 1 has no visitors: connect with a session token, or say \
                  hello with version 2 to watch",
             ));
@@ -726,7 +729,7 @@ impl Session {
         let me = self.player()?.id;
         let command = seat.into_seat_command().map_err(|other| {
             ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::BadRequest,
                 format!("{} is not a seat command", other.type_name()),
             )
         })?;

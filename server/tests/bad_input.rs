@@ -62,7 +62,9 @@ fn expect_error(message: ServerMessage, code: ErrorCode, id: Option<&str>, sent:
     match message {
         ServerMessage::Error {
             id: got,
-            error: ErrorBody { code: c, message },
+            error: ErrorBody {
+                code: c, message, ..
+            },
         } => {
             assert_eq!(c, code, "{sent:.200} was refused with {c:?}: {message}");
             assert_eq!(

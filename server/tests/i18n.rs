@@ -1,26 +1,51 @@
 //! The browser client's message catalogs (`web/i18n/<language>.json`), read from the source
-//! tree: every language has every English key, with the same placeholders and its own plural
-//! forms; every key the client asks for exists; no English key is left that nothing asks for;
-//! and every language names every game, variant, time control and AI level the server has.
+//! tree: every language has every English key, in English's order, with the same placeholders
+//! and its own plural forms; every key the client asks for exists; no English key is left that
+//! nothing asks for; every language names every game, variant, time control and AI level the
+//! server has; and every language words every error reason the server sends (as
+//! `docs/protocol.md` lists them), with the reason's parameters.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-const LANGUAGES: [&str; 2] = ["sv", "de"];
+/// The catalogs checked against English, each with the plural categories its language's rules
+/// (`Intl.PluralRules`) pick from for whole numbers.
+const LANGUAGES: [(&str, &[&str]); 7] = [
+    ("sv", &["one", "other"]),
+    ("nb", &["one", "other"]),
+    ("da", &["one", "other"]),
+    ("is", &["one", "other"]),
+    ("de", &["one", "other"]),
+    ("fr", &["one", "other"]),
+    ("ru", &["one", "few", "many", "other"]),
+];
 
 /// The client's own catalogs.
-const ALL_LANGUAGES: [&str; 3] = ["en", "sv", "de"];
+const ALL_LANGUAGES: [&str; 8] = ["en", "sv", "nb", "da", "is", "de", "fr", "ru"];
 
 fn web() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../web")
 }
 
-fn catalog(language: &str) -> BTreeMap<String, Value> {
+fn catalog_text(language: &str) -> String {
     let path = web().join(format!("i18n/{language}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn catalog(language: &str) -> BTreeMap<String, Value> {
+    serde_json::from_str(&catalog_text(language)).unwrap_or_else(|e| panic!("{language}: {e}"))
+}
+
+/// A catalog's keys in the file's order, read from its lines (one message a line, indented by
+/// two spaces): merging other branches' new keys relies on every catalog keeping English's order.
+fn key_order(language: &str) -> Vec<String> {
+    catalog_text(language)
+        .lines()
+        .filter_map(|line| line.strip_prefix("  \""))
+        .filter_map(|rest| rest.split_once("\":").map(|(key, _)| key.to_string()))
+        .collect()
 }
 
 /// The `{name}` placeholders of a message, over all its plural forms.
@@ -78,7 +103,12 @@ fn calls(source: &str, quote: char) -> Vec<String> {
 fn every_language_has_every_message_with_the_same_placeholders() {
     let english = catalog("en");
     assert!(english.len() > 100, "{} English messages", english.len());
-    for language in LANGUAGES {
+    assert_eq!(
+        key_order("en").len(),
+        english.len(),
+        "one English message a line"
+    );
+    for (language, categories) in LANGUAGES {
         let other = catalog(language);
         let missing: Vec<_> = english.keys().filter(|k| !other.contains_key(*k)).collect();
         let extra: Vec<_> = other.keys().filter(|k| !english.contains_key(*k)).collect();
@@ -94,11 +124,16 @@ fn every_language_has_every_message_with_the_same_placeholders() {
                 "{language}: the placeholders of {key}"
             );
             if let Value::Object(forms) = &other[key] {
-                // Swedish and German count as English does.
                 let names: BTreeSet<&str> = forms.keys().map(String::as_str).collect();
-                assert_eq!(names, BTreeSet::from(["one", "other"]), "{language}: {key}");
+                let expected: BTreeSet<&str> = categories.iter().copied().collect();
+                assert_eq!(names, expected, "{language}: the plural forms of {key}");
             }
         }
+        assert_eq!(
+            key_order(language),
+            key_order("en"),
+            "{language}: the keys in English's order"
+        );
     }
 }
 
@@ -165,5 +200,48 @@ fn every_language_names_every_game_variant_time_control_and_ai_level() {
             BTreeSet::from(["level".to_string()]),
             "{language}: ai.level"
         );
+    }
+}
+
+/// Every error reason of `docs/protocol.md`'s table (which `protocol/tests/error_reasons.rs`
+/// checks against the protocol), with its parameters.
+fn error_reasons() -> Vec<(String, BTreeSet<String>)> {
+    let doc = std::fs::read_to_string(web().join("../docs/protocol.md")).unwrap();
+    let section = doc.split("\n## Error reasons\n").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let cell = |text: &str| text.trim().trim_matches('`').to_string();
+    section
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let params = cells[1].split(',').map(cell).filter(|p| !p.is_empty());
+            (cell(cells[0]), params.collect())
+        })
+        .collect()
+}
+
+/// Every language words every error reason the server sends (`error.<reason>`), with the
+/// reason's parameters and no others (but the English `{message}`, which the client gives too, for
+/// the reasons named after the codes), so that no error reaches a player in English.
+#[test]
+fn every_language_words_every_error_reason_with_its_params() {
+    let reasons = error_reasons();
+    assert!(reasons.len() > 50, "{reasons:?}");
+    assert!(reasons.contains(&(
+        "seat_taken".to_string(),
+        BTreeSet::from(["seat".to_string()])
+    )));
+    for language in ALL_LANGUAGES {
+        let messages = catalog(language);
+        for (reason, params) in &reasons {
+            let key = format!("error.{reason}");
+            let message = messages
+                .get(&key)
+                .unwrap_or_else(|| panic!("{language} has no {key}"));
+            let mut words = placeholders(message);
+            words.remove("message");
+            assert_eq!(&words, params, "{language}: the parameters of {key}");
+        }
     }
 }

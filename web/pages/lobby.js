@@ -4,7 +4,7 @@
 // tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
 // the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
 // lands here and joins the private match at once.
-import { el, playerLink, watchersText } from "../dom.js";
+import { el, errorLine, playerLink, watchersText } from "../dom.js";
 import { DAY_MS, perMoveText } from "../clock-text.js";
 import { clockOf, games } from "../catalog.js";
 import { gameName, poolName, timeName, variantName } from "../names.js";
@@ -12,21 +12,6 @@ import { t } from "../i18n.js";
 import { boardFor, miniBoards } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
 import { gamePicker, seatSelect, select, takebacksBox, timeOptions } from "../pickers.js";
-
-// A form's error line, under its buttons, where the player looks after pressing one: `run(act)`
-// clears it and runs `act`, showing what it throws.
-function errorLine(testid) {
-  const node = el("p", { class: "error", "data-testid": testid });
-  const run = async (act) => {
-    node.textContent = "";
-    try {
-      await act();
-    } catch (e) {
-      node.textContent = e.message;
-    }
-  };
-  return { node, run };
-}
 
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
 // cards, what refreshes them, and how to join a private match by its code (an error shown in

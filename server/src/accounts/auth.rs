@@ -5,7 +5,7 @@
 use axum::extract::FromRequestParts;
 use axum::http::header;
 use axum::http::request::Parts;
-use protocol::ErrorCode;
+use protocol::ErrorReason;
 
 use super::player::Player;
 use crate::error::{ApiError, ApiResult};
@@ -61,7 +61,7 @@ impl FromRequestParts<AppState> for Authed {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Authed> {
         let token = request_token(parts)
-            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "no session token"))?;
+            .ok_or_else(|| ApiError::new(ErrorReason::NotLoggedIn, "no session token"))?;
         state.authenticate(&token).await.map(Authed)
     }
 }

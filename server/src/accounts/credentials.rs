@@ -3,7 +3,7 @@
 
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Argon2, PasswordHash};
-use protocol::ErrorCode;
+use protocol::ErrorReason;
 
 use super::player::AI_PREFIX;
 use crate::error::{ApiError, ApiResult};
@@ -19,7 +19,7 @@ pub fn check_username(name: &str) -> ApiResult<()> {
         || name.to_ascii_lowercase().starts_with("guest-")
     {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::UsernameReserved,
             "names starting with 'ai-' or 'guest-' are reserved",
         ));
     }
@@ -27,7 +27,7 @@ pub fn check_username(name: &str) -> ApiResult<()> {
         Ok(())
     } else {
         Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::UsernameInvalid,
             "a username has 3 to 24 letters, digits, '_' or '-', and starts with a letter",
         ))
     }
@@ -38,7 +38,7 @@ pub fn check_password(password: &str) -> ApiResult<()> {
         Ok(())
     } else {
         Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::PasswordInvalid,
             "a password has 8 to 256 characters",
         ))
     }
@@ -59,7 +59,7 @@ pub async fn hash_password(password: String) -> ApiResult<String> {
     .and_then(|r| r)
     .map_err(|e| {
         tracing::error!(error = %e, "password hashing failed");
-        ApiError::new(ErrorCode::Internal, "could not hash the password")
+        ApiError::new(ErrorReason::Internal, "could not hash the password")
     })
 }
 

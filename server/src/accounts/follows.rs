@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, PlayerId, PlayerRef};
+use protocol::{ErrorBody, ErrorReason, PlayerId, PlayerRef};
 
 use super::auth::Authed;
 use super::player::Player;
@@ -26,7 +26,12 @@ async fn reachable(state: &AppState, id: i64) -> ApiResult<Player> {
         .store()
         .reachable_player(PlayerId(id))
         .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no player {id}")))
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorReason::PlayerNotFound { id },
+                format!("there is no player {id}"),
+            )
+        })
 }
 
 #[utoipa::path(
@@ -73,7 +78,7 @@ pub async fn follow(
     let followed = reachable(&state, id).await?;
     if followed.id == me.id {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::FollowSelf,
             "you cannot follow yourself",
         ));
     }

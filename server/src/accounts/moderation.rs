@@ -9,7 +9,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::{Ban, ErrorBody, ErrorCode, PlayerId, SecurityEvent};
+use protocol::{Ban, ErrorBody, ErrorReason, PlayerId, SecurityEvent};
 use serde::Deserialize;
 
 use super::auth::Authed;
@@ -37,7 +37,9 @@ pub fn reason<'a>(text: &'a str, what: &str) -> ApiResult<&'a str> {
     let reason = text.trim();
     if reason.is_empty() || reason.chars().count() > MAX_REASON {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::ReasonLength {
+                max: MAX_REASON as u32,
+            },
             format!("{what} gives its reason, 1 to {MAX_REASON} characters"),
         ));
     }
@@ -50,18 +52,19 @@ pub async fn admin_only(state: &AppState, player: &Player) -> ApiResult<()> {
         Ok(())
     } else {
         Err(ApiError::new(
-            ErrorCode::Forbidden,
+            ErrorReason::AdminsOnly,
             "only admins may do this (an operator makes an admin with `server admin grant NAME`)",
         ))
     }
 }
 
 async fn target(state: &AppState, id: i64) -> ApiResult<Player> {
-    state
-        .store()
-        .player(PlayerId(id))
-        .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no player {id}")))
+    state.store().player(PlayerId(id)).await?.ok_or_else(|| {
+        ApiError::new(
+            ErrorReason::PlayerNotFound { id },
+            format!("there is no player {id}"),
+        )
+    })
 }
 
 #[utoipa::path(
@@ -96,7 +99,7 @@ pub async fn ban(
     let player = target(&state, id).await?;
     if player.id == admin.id {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::BanSelf,
             "an admin cannot ban their own account",
         ));
     }
@@ -189,11 +192,11 @@ pub async fn security_events(
     limit: Result<Query<Limit>, QueryRejection>,
 ) -> ApiResult<Json<Vec<SecurityEvent>>> {
     admin_only(&state, &admin).await?;
-    let Query(limit) = limit.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+    let Query(limit) = limit.map_err(|e| ApiError::new(ErrorReason::BadRequest, e.body_text()))?;
     let limit = match limit.limit.unwrap_or(100) {
         0 => {
             let why = "limit is how many events to list: at least 1";
-            return Err(ApiError::new(ErrorCode::BadRequest, why));
+            return Err(ApiError::new(ErrorReason::BadRequest, why));
         }
         limit => limit.min(1000),
     };

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, PlayerId, PlayerRef};
+use protocol::{ErrorBody, ErrorReason, PlayerId, PlayerRef};
 
 use super::auth::Authed;
 use super::player::Player;
@@ -42,14 +42,14 @@ async fn mutes(
 async fn other_player(state: &AppState, me: &Player, id: i64) -> ApiResult<PlayerId> {
     if id == me.id.0 {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::MuteSelf,
             "you cannot mute yourself",
         ));
     }
     match state.store().player(PlayerId(id)).await? {
         Some(p) => Ok(p.id),
         None => Err(ApiError::new(
-            ErrorCode::NotFound,
+            ErrorReason::PlayerNotFound { id },
             format!("there is no player {id}"),
         )),
     }

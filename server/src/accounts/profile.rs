@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, PlayerId, PlayerProfile, PoolRating, RatingPoint};
+use protocol::{ErrorBody, ErrorReason, PlayerId, PlayerProfile, PoolRating, RatingPoint};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Id;
@@ -30,7 +30,10 @@ pub fn routes() -> Router<AppState> {
 async fn profile(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<PlayerProfile>> {
     let id = PlayerId(id);
     let player = state.store().player(id).await?.ok_or_else(|| {
-        ApiError::new(ErrorCode::NotFound, format!("there is no player {}", id.0))
+        ApiError::new(
+            ErrorReason::PlayerNotFound { id: id.0 },
+            format!("there is no player {}", id.0),
+        )
     })?;
     let ratings = state
         .store()

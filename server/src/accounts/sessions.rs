@@ -7,7 +7,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use protocol::{Credentials, ErrorBody, ErrorCode, PlayerId, Session};
+use protocol::{Credentials, ErrorBody, ErrorReason, PlayerId, Session};
 
 use super::auth;
 use super::credentials::{check_password, check_username, hash_password, verify_password};
@@ -140,7 +140,7 @@ async fn login(
             "wrong username or password",
         );
         return Err(ApiError::new(
-            ErrorCode::Unauthorized,
+            ErrorReason::WrongLogin,
             "wrong username or password",
         ));
     };
@@ -155,7 +155,9 @@ async fn login(
             "a banned account tried to log in",
         );
         return Err(ApiError::new(
-            ErrorCode::Forbidden,
+            ErrorReason::AccountBanned {
+                why: reason.to_string(),
+            },
             format!("this account is banned: {reason}"),
         ));
     }
@@ -205,7 +207,7 @@ async fn guest(State(state): State<AppState>, ClientIp(ip): ClientIp) -> ApiResu
 async fn logout(State(state): State<AppState>, parts: axum::http::request::Parts) -> Response {
     let revoked = async {
         let token = auth::request_token(&parts)
-            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "no session token"))?;
+            .ok_or_else(|| ApiError::new(ErrorReason::NotLoggedIn, "no session token"))?;
         state.authenticate(&token).await?;
         state.revoke(&token).await
     };

@@ -7,7 +7,7 @@
 //! the clocks of every correspondence match of the player over and over, each time an event for
 //! all their followers.
 
-use protocol::{ErrorCode, PlayerId, VacationState};
+use protocol::{ErrorReason, PlayerId, VacationState};
 use sqlx::Row;
 
 use crate::error::{ApiError, ApiResult};
@@ -89,7 +89,9 @@ impl Allowance {
     pub fn may_come_back(&self, vacations: &Vacations, now_ms: i64) -> ApiResult<()> {
         match self.back_from(vacations, now_ms) {
             Some(back_from) if now_ms < back_from => Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::VacationTooShort {
+                    minutes: (back_from - now_ms + 59_999) as u64 / 60_000,
+                },
                 format!(
                     "a vacation lasts at least a day: you may come back in {}",
                     wait_text(back_from - now_ms)
@@ -161,7 +163,9 @@ impl Store {
             .bind(until_ms)
             .execute(&self.pool)
             .await
-            .map_err(unique(|| "a vacation just ended: try again".to_string()))?;
+            .map_err(unique(ErrorReason::Conflict, || {
+                "a vacation just ended: try again".to_string()
+            }))?;
         Ok(())
     }
 

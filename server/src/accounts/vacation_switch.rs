@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, VacationState, VacationSwitch};
+use protocol::{ErrorBody, ErrorReason, VacationState, VacationSwitch};
 
 use super::auth::Authed;
 use super::vacation::Allowance;
@@ -86,7 +86,7 @@ async fn set_vacation(
             if left == 0 {
                 let days = state.config().vacation_days;
                 return Err(ApiError::new(
-                    ErrorCode::Conflict,
+                    ErrorReason::VacationUsedUp { days },
                     format!("no vacation left: a player has {days} days of it in any 365"),
                 ));
             }

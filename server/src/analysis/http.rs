@@ -12,7 +12,9 @@ use std::time::Instant;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use protocol::{AnalysisPosition, AnalysisReply, AnalysisRequest, ErrorBody, ErrorCode, PlayerId};
+use protocol::{
+    AnalysisPosition, AnalysisReply, AnalysisRequest, ErrorBody, ErrorReason, PlayerId,
+};
 
 use super::request::{self, Start};
 use crate::accounts::auth::Authed;
@@ -29,7 +31,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 fn bad(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, message)
+    ApiError::new(ErrorReason::BadRequest, message)
 }
 
 /// The position a request names: its game, variant and seat count, and the game there.
@@ -209,7 +211,7 @@ async fn position(state: &AppState, player: PlayerId, start: Start) -> ApiResult
             let m = Viewer::new(player, invite).load(state, id).await?;
             if !m.status.is_over() {
                 return Err(ApiError::new(
-                    ErrorCode::Conflict,
+                    ErrorReason::Conflict,
                     format!(
                         "match {} is being played: its positions may be analysed once it is over",
                         id.0
@@ -234,7 +236,7 @@ async fn position(state: &AppState, player: PlayerId, start: Start) -> ApiResult
             for (index, a) in played[..ply].iter().enumerate() {
                 hosted.play(a.seat, &a.action).map_err(|e| {
                     ApiError::new(
-                        ErrorCode::Internal,
+                        ErrorReason::Internal,
                         format!("match {} no longer replays at ply {index}: {e}", id.0),
                     )
                 })?;

@@ -2,7 +2,7 @@
 //! starting places it names, with only the fields that place takes, and sizes that bound the
 //! work of building its position. Pure: no store, no engine.
 
-use protocol::{AnalysisRequest, ErrorCode, MatchId, SeatAction};
+use protocol::{AnalysisRequest, ErrorReason, MatchId, SeatAction};
 
 use crate::error::{ApiError, ApiResult};
 
@@ -40,7 +40,7 @@ pub struct Checked {
 }
 
 fn bad(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, message)
+    ApiError::new(ErrorReason::BadRequest, message)
 }
 
 /// The names of the fields of `fields` that are given.

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use protocol::{AnalysisInsights, ErrorCode};
+use protocol::{AnalysisInsights, ErrorReason};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::Config;
@@ -72,11 +72,11 @@ impl Analyst {
         };
         let (analysed, insights) = tokio::task::spawn_blocking(search).await.map_err(|e| {
             tracing::error!(error = %e, "an analysis failed");
-            ApiError::new(ErrorCode::Internal, "the analysis failed")
+            ApiError::new(ErrorReason::Internal, "the analysis failed")
         })?;
         let analysed = analysed.ok_or_else(|| {
             ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::BadRequest,
                 format!("seat {seat} need not act here"),
             )
         })?;
@@ -94,8 +94,12 @@ async fn permit(pool: &Arc<Semaphore>, deadline: Instant) -> ApiResult<OwnedSema
     let wait = deadline.saturating_duration_since(Instant::now());
     match tokio::time::timeout(wait, pool.clone().acquire_owned()).await {
         Ok(Ok(permit)) => Ok(permit),
-        Ok(Err(_)) => Err(ApiError::new(ErrorCode::Internal, "the AI pool is closed")),
+        Ok(Err(_)) => Err(ApiError::new(
+            ErrorReason::Internal,
+            "the AI pool is closed",
+        )),
         Err(_) => Err(ApiError::rate_limited(
+            |seconds| ErrorReason::AnalysisBusy { seconds },
             "every thread the analyses may use is busy",
             BUSY_RETRY,
         )),

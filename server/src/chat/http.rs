@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use protocol::{
-    ChatChannel, ChatHistory, ChatId, ChatMessage, ChatReport, ErrorBody, ErrorCode, MatchId,
+    ChatChannel, ChatHistory, ChatId, ChatMessage, ChatReport, ErrorBody, ErrorReason, MatchId,
     Report, ReportId,
 };
 
@@ -94,7 +94,7 @@ async fn lobby_chat(State(state): State<AppState>, viewer: Viewer) -> ApiResult<
 
 /// A message the viewer may read: `not_found` otherwise, as for one that does not exist.
 async fn readable_message(state: &AppState, viewer: &Viewer, id: i64) -> ApiResult<ChatMessage> {
-    let not_found = || ApiError::new(ErrorCode::NotFound, format!("there is no message {id}"));
+    let not_found = || ApiError::new(ErrorReason::NotFound, format!("there is no message {id}"));
     let message = state
         .store()
         .chat_message(ChatId(id))
@@ -141,7 +141,7 @@ async fn report(
 ) -> ApiResult<StatusCode> {
     let reporter = viewer
         .player()
-        .ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "log in to report a message"))?;
+        .ok_or_else(|| ApiError::new(ErrorReason::NotLoggedIn, "log in to report a message"))?;
     let reason = reason(&body.reason, "a report")?;
     let message = readable_message(&state, &viewer, id).await?;
     let now = crate::clock::now_ms();
@@ -201,7 +201,7 @@ async fn close_report(
     let now = crate::clock::now_ms();
     if !state.store().close_report(ReportId(id), now).await? {
         return Err(ApiError::new(
-            ErrorCode::NotFound,
+            ErrorReason::NotFound,
             format!("there is no open report {id}"),
         ));
     }

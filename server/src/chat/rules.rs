@@ -1,7 +1,7 @@
 //! The chat's rules, pure: what a message may say, who writes in which channel and who reads it.
 //! No I/O, no clock: the room, the lobby and the REST routes ask these.
 
-use protocol::{ChatChannel, ErrorCode};
+use protocol::{ChatChannel, ErrorReason};
 
 use crate::error::ApiError;
 
@@ -123,22 +123,25 @@ pub fn may_write(guest: bool, channel: ChatChannel) -> Result<(), ChatError> {
 impl From<ChatError> for ApiError {
     fn from(e: ChatError) -> ApiError {
         match e {
-            ChatError::Empty => ApiError::new(ErrorCode::BadRequest, "a chat message needs text"),
+            ChatError::Empty => ApiError::new(ErrorReason::ChatEmpty, "a chat message needs text"),
             ChatError::TooLong { chars } => ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::ChatTooLong {
+                    max: MAX_CHARS as u32,
+                    chars: chars as u32,
+                },
                 format!("a chat message has at most {MAX_CHARS} characters, not {chars}"),
             ),
             ChatError::ControlCharacter => ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::ChatOneLine,
                 "a chat message is one line, without control characters or line separators",
             ),
             ChatError::DirectionControl => ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::ChatDirection,
                 "a chat message may not change the text's direction \
                  (U+202A to U+202E, U+2066 to U+2069)",
             ),
             ChatError::GuestInPublic(channel) => ApiError::new(
-                ErrorCode::Forbidden,
+                ErrorReason::GuestsChatInOwnGames,
                 format!(
                     "guests read the {} chat but write only to the players of their own \
                      matches: register an account to write here",

@@ -2,7 +2,7 @@
 //! then written in a match's channel, through the match's room, which knows who reads it, or in
 //! the lobby, whose followers get it at once.
 
-use protocol::{Ack, ChatChannel, ErrorCode, MatchId, ServerMessage};
+use protocol::{Ack, ChatChannel, ErrorReason, MatchId, ServerMessage};
 
 use super::rules::{self, ChatText};
 use crate::accounts::player::Player;
@@ -13,7 +13,7 @@ use crate::state::AppState;
 
 /// The refusal of a message from a visitor's socket: visitors read, never write.
 pub fn visitors_read() -> ApiError {
-    ApiError::new(ErrorCode::Unauthorized, "log in to chat")
+    ApiError::new(ErrorReason::NotLoggedIn, "log in to chat")
 }
 
 /// Writes a message from socket `conn`: in the match `match_id` (which the socket follows), or

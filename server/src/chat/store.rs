@@ -1,6 +1,7 @@
 //! The storage of the chat: messages (with their match, or none for the lobby), and reports
 //! (who muted whom is in `accounts/mutes.rs`). The same queries serve both backends.
 
+use protocol::ErrorReason;
 use protocol::{ChatChannel, ChatId, ChatMessage, ChatReport, MatchId, PlayerId, ReportId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -159,7 +160,7 @@ impl Store {
         .bind(now_ms)
         .fetch_one(&self.pool)
         .await
-        .map_err(unique(|| {
+        .map_err(unique(ErrorReason::Conflict, || {
             "you have already reported this message".to_string()
         }))?;
         Ok(ReportId(row.try_get("id")?))

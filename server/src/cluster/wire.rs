@@ -1,7 +1,7 @@
 //! What nodes say to each other: every message. A room's command travels as it is (see
 //! [`Command`]).
 
-use protocol::{ErrorCode, MatchId, PlayerId, TournamentId};
+use protocol::{ErrorReason, MatchId, PlayerId, TournamentId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -104,7 +104,7 @@ pub fn give(reply: Reply, answer: ApiResult<Value>) {
 /// What a caller is told when another node does not answer (it is dying, or gone).
 pub fn unreachable_node() -> ApiError {
     ApiError::new(
-        ErrorCode::Internal,
+        ErrorReason::NodeUnreachable,
         "another server node did not answer: reconnect and try again",
     )
 }

@@ -3,7 +3,7 @@
 //! value goes into a room here and, serialised, to the node that owns the match; only where
 //! its answer goes ([`Mail`]) and a watching socket's outbox stay on the node that sent it.
 
-use protocol::{Ack, ErrorCode, MatchId, PlayerId, SeatCommand, Seq};
+use protocol::{Ack, ErrorReason, MatchId, PlayerId, SeatCommand, Seq};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
@@ -116,7 +116,7 @@ fn mismatched(answer: &Answer) -> ApiError {
         "a room answered a command with another kind of answer"
     );
     ApiError::new(
-        ErrorCode::Internal,
+        ErrorReason::Internal,
         "the match room gave an unexpected answer",
     )
 }

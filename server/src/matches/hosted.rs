@@ -7,7 +7,7 @@ use engine::game::{PlayError, Viewer};
 use engine::registry::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::{MatchRng, Seat};
 use protocol::{
-    AnalysisInsights, ErrorCode, EscapeRoute, GameInfo, SeatAction, ThreatenedPiece, VariantInfo,
+    AnalysisInsights, ErrorReason, EscapeRoute, GameInfo, SeatAction, ThreatenedPiece, VariantInfo,
 };
 use serde_json::Value;
 
@@ -69,9 +69,20 @@ struct Live<G> {
     rng: MatchRng,
 }
 
+/// The refusal of a typed action that this game does not take here.
+fn illegal(text: &str) -> ErrorReason {
+    ErrorReason::IllegalMove {
+        action: text.to_string(),
+    }
+}
+
 fn seat_of(seat: u8) -> ApiResult<Seat> {
-    Seat::new(usize::from(seat))
-        .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, format!("there is no seat {seat}")))
+    Seat::new(usize::from(seat)).ok_or_else(|| {
+        ApiError::new(
+            ErrorReason::NoSuchSeat { seat },
+            format!("there is no seat {seat}"),
+        )
+    })
 }
 
 impl<G: Hostable> Hosted for Live<G> {
@@ -88,15 +99,17 @@ impl<G: Hostable> Hosted for Live<G> {
         let action = self
             .game
             .parse_action(text)
-            .map_err(|e| ApiError::new(ErrorCode::IllegalAction, e.to_string()))?;
+            .map_err(|e| ApiError::new(illegal(text), e.to_string()))?;
         self.game.play(seat, &action, &mut self.rng).map_err(|e| {
-            let code = match e {
-                PlayError::GameOver => ErrorCode::GameOver,
-                PlayError::NotYourTurn(_) => ErrorCode::NotYourTurn,
-                PlayError::NoSuchSeat(_) => ErrorCode::BadRequest,
-                PlayError::Illegal(_) => ErrorCode::IllegalAction,
+            let reason = match e {
+                PlayError::GameOver => ErrorReason::MatchOver,
+                PlayError::NotYourTurn(_) => ErrorReason::NotYourTurn,
+                PlayError::NoSuchSeat(s) => ErrorReason::NoSuchSeat {
+                    seat: s.index() as u8,
+                },
+                PlayError::Illegal(_) => illegal(text),
             };
-            ApiError::new(code, e.to_string())
+            ApiError::new(reason, e.to_string())
         })?;
         Ok(self.game.action_text(&action))
     }
@@ -228,7 +241,7 @@ impl GameTask for Host<'_> {
     type Output = ApiResult<Box<dyn Hosted>>;
 
     fn run<G: Hostable>(self) -> Self::Output {
-        let bad = |e: &dyn std::fmt::Display| ApiError::new(ErrorCode::BadRequest, e.to_string());
+        let bad = |e: &dyn std::fmt::Display| ApiError::new(ErrorReason::BadRequest, e.to_string());
         let config = G::config(self.variant, self.seats).map_err(|e| bad(&e))?;
         let mut rng = MatchRng::from_seed(self.seed);
         let game = match self.position {
@@ -245,7 +258,9 @@ impl GameTask for Host<'_> {
 fn hosted(game: &str, task: Host<'_>) -> ApiResult<Box<dyn Hosted>> {
     with_game(game, task).unwrap_or_else(|| {
         Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::UnknownGame {
+                game: game.to_string(),
+            },
             format!("there is no game '{game}'"),
         ))
     })
@@ -364,21 +379,23 @@ pub fn settle(
             let variant = self.0.unwrap_or(G::variants()[0]);
             if variant.chars().count() > MAX_VARIANT {
                 return Err(ApiError::new(
-                    ErrorCode::BadRequest,
+                    ErrorReason::VariantTooLong {
+                        max: MAX_VARIANT as u32,
+                    },
                     format!("a variant has at most {MAX_VARIANT} characters"),
                 ));
             }
             let named = G::variants().contains(&variant);
             if self.2 && !named {
                 return Err(ApiError::new(
-                    ErrorCode::BadRequest,
+                    ErrorReason::CustomVariantRated,
                     "custom variants are played casual: set rated to false, or choose a named \
                      variant",
                 ));
             }
             let seats = self.1.map_or(*G::seat_counts(variant).start(), usize::from);
             G::config(variant, seats)
-                .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+                .map_err(|e| ApiError::new(ErrorReason::BadRequest, e.to_string()))?;
             Ok(Settled {
                 variant: variant.to_string(),
                 seats: seats as u8,
@@ -388,7 +405,9 @@ pub fn settle(
     }
     with_game(game, Settle(variant, seats, rated)).unwrap_or_else(|| {
         Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::UnknownGame {
+                game: game.to_string(),
+            },
             format!("there is no game '{game}'"),
         ))
     })
@@ -396,6 +415,8 @@ pub fn settle(
 
 #[cfg(test)]
 mod tests {
+    use protocol::ErrorCode;
+
     use super::*;
 
     #[test]
@@ -407,6 +428,11 @@ mod tests {
         assert_eq!(err.code, ErrorCode::NotYourTurn);
         let err = g.play(1, "zz").unwrap_err();
         assert_eq!(err.code, ErrorCode::IllegalAction);
+        assert_eq!(
+            err.reason,
+            illegal("zz"),
+            "the text is the reason's parameter"
+        );
         let err = g.play(1, "f4-f1").unwrap_err();
         assert_eq!(err.code, ErrorCode::IllegalAction, "{err}");
         assert_eq!(g.view(None)["plies"], 1);

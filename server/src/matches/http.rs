@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{
-    ErrorBody, ErrorCode, GameRecord, LiveMatch, MatchId, MatchRecord, MatchReplay, MatchResult,
+    ErrorBody, ErrorReason, GameRecord, LiveMatch, MatchId, MatchRecord, MatchReplay, MatchResult,
     MatchSummary, OngoingMatch, PlayerId, RecordedAction, ReplayAction, Seq,
 };
 
@@ -70,7 +70,7 @@ async fn replay(
         // under the stored log, which the client cannot fix.
         game.play(a.seat, &a.action).map_err(|e| {
             ApiError::new(
-                ErrorCode::Internal,
+                ErrorReason::Internal,
                 format!("match {id} no longer replays at ply {ply}: {e}"),
             )
         })?;
@@ -152,7 +152,10 @@ impl Viewer {
 
     fn shown(&self, id: MatchId, found: Option<StoredMatch>) -> ApiResult<StoredMatch> {
         found.filter(|m| self.may_see(m)).ok_or_else(|| {
-            ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0))
+            ApiError::new(
+                ErrorReason::MatchNotFound { id: id.0 },
+                format!("there is no match {}", id.0),
+            )
         })
     }
 }
@@ -381,7 +384,7 @@ async fn record_file(
     let m = viewer.load(&state, MatchId(id)).await?;
     if !m.status.is_over() {
         return Err(ApiError::new(
-            ErrorCode::Conflict,
+            ErrorReason::RecordNotReady,
             format!("match {id} is not over: its record can be downloaded once it ends"),
         ));
     }
@@ -441,7 +444,7 @@ async fn player_matches(
 ) -> ApiResult<Json<Vec<MatchSummary>>> {
     if state.store().player(PlayerId(id)).await?.is_none() {
         return Err(ApiError::new(
-            ErrorCode::NotFound,
+            ErrorReason::PlayerNotFound { id },
             format!("there is no player {id}"),
         ));
     }

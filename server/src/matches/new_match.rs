@@ -2,7 +2,7 @@
 //! (a player's create, a game against the AI, the queue's pairing, a tournament's round), so
 //! that a match the store is given is always one the engine plays.
 
-use protocol::{ClockSpec, CreateMatch, DAY_MS, ErrorCode, MatchId, TimeControl, Visibility};
+use protocol::{ClockSpec, CreateMatch, DAY_MS, ErrorReason, MatchId, TimeControl, Visibility};
 use tokio::sync::mpsc;
 
 use super::hosted::settle;
@@ -64,7 +64,7 @@ impl Day {
 /// at most an hour, or a per-move clock of at most [`MOST_DAYS_PER_MOVE`] (in real days: a
 /// test's shorter day makes short clocks, not long ones) without increment.
 fn check_clock(clock: ClockSpec) -> ApiResult<ClockSpec> {
-    let refused = |why: String| Err(ApiError::new(ErrorCode::BadRequest, why));
+    let refused = |why: String| Err(ApiError::new(ErrorReason::BadRequest, why));
     match clock.per_move {
         true if clock.base_ms == 0 || clock.base_ms > MOST_DAYS_PER_MOVE * DAY_MS => refused(
             format!("a per-move clock has 1 ms to {MOST_DAYS_PER_MOVE} days a move"),
@@ -113,7 +113,7 @@ impl NewMatch {
     pub fn created(spec: &CreateMatch, now_ms: i64) -> ApiResult<NewMatch> {
         if spec.rated && spec.hotseat {
             return Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::HotSeatRated,
                 "hot-seat matches are casual; set rated to false",
             ));
         }
@@ -147,7 +147,7 @@ impl NewMatch {
     pub fn in_two_games(mut self, two_games: bool) -> ApiResult<NewMatch> {
         if two_games && self.seats != 2 {
             return Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::TwoGamesForTwo,
                 "a two-game match is for two players",
             ));
         }
@@ -165,7 +165,7 @@ impl NewMatch {
     pub fn seat(&self, seat: u8) -> ApiResult<u8> {
         if seat >= self.seats {
             return Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::NoSuchSeat { seat },
                 format!("there is no seat {seat}"),
             ));
         }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, MutexGuard, PoisonError};
 
-use protocol::{ErrorCode, MatchId};
+use protocol::{ErrorCode, ErrorReason, MatchId};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::time::Instant;
@@ -112,7 +112,7 @@ enum Reach {
 }
 
 fn stopped() -> ApiError {
-    ApiError::new(ErrorCode::Internal, "the match room stopped")
+    ApiError::new(ErrorReason::Internal, "the match room stopped")
 }
 
 pub struct Rooms {
@@ -197,7 +197,7 @@ impl Rooms {
     fn refuse_if_stopped(&self) -> ApiResult<()> {
         if self.stopped.load(Ordering::Relaxed) {
             return Err(ApiError::new(
-                ErrorCode::Internal,
+                ErrorReason::ServerRestarting,
                 "the server is restarting: reconnect and try again",
             ));
         }
@@ -282,7 +282,7 @@ impl Rooms {
                 .await;
             answer.and_then(|v| {
                 serde_json::from_value::<Vec<(MatchId, Glimpse)>>(v).map_err(|_| {
-                    ApiError::new(ErrorCode::Internal, "a node's answer could not be read")
+                    ApiError::new(ErrorReason::Internal, "a node's answer could not be read")
                 })
             })
         });
@@ -383,8 +383,12 @@ impl Rooms {
         if self.running.get(id).is_some() {
             return Ok(Reach::Here);
         }
-        let not_found =
-            || ApiError::new(ErrorCode::NotFound, format!("there is no match {}", id.0));
+        let not_found = || {
+            ApiError::new(
+                ErrorReason::MatchNotFound { id: id.0 },
+                format!("there is no match {}", id.0),
+            )
+        };
         match self.ctx.cluster.locate(id).await?.ok_or_else(not_found)? {
             Place::There(node) => Ok(Reach::There(node)),
             Place::Here(epoch) => {
@@ -450,7 +454,7 @@ impl Rooms {
                     };
                     return self.forward(node, id, command, reply).await;
                 }
-                Reach::There(_) => return Err(ApiError::new(ErrorCode::Internal, MOVED)),
+                Reach::There(_) => return Err(ApiError::new(ErrorReason::MatchMoved, MOVED)),
             }
         }
         Err(stopped())

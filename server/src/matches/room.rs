@@ -25,8 +25,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{
-    Ack, ErrorCode, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct, SeatCommand, SeatState,
-    Seq, SeriesRef, ServerMessage,
+    Ack, ErrorReason, MatchId, MatchResult, MatchSnapshot, PlayerId, SeatAct, SeatCommand,
+    SeatState, Seq, SeriesRef, ServerMessage,
 };
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
@@ -175,11 +175,15 @@ const RESULT_RETRY: Duration = Duration::from_secs(1);
 const WATCHERS_EVERY: Duration = Duration::from_secs(1);
 
 fn forbidden(what: &str) -> ApiError {
-    ApiError::new(ErrorCode::Forbidden, what.to_string())
+    ApiError::new(ErrorReason::Forbidden, what.to_string())
+}
+
+fn not_your_seat() -> ApiError {
+    ApiError::new(ErrorReason::NotYourSeat, "you do not hold that seat")
 }
 
 fn conflict(what: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::Conflict, what)
+    ApiError::new(ErrorReason::Conflict, what)
 }
 
 /// Why a rated match that is about to start is played casual, if it is (see
@@ -384,7 +388,7 @@ impl Room {
                 outbox,
             } => {
                 let outbox = outbox.ok_or_else(|| {
-                    ApiError::new(ErrorCode::Internal, "a watch came without its socket")
+                    ApiError::new(ErrorReason::Internal, "a watch came without its socket")
                 })?;
                 self.watch(conn, player, invite, since, outbox)
                     .map(Answer::Ack)
@@ -477,28 +481,28 @@ impl Room {
     fn seat_in_play(&self, player: PlayerId, seat: u8) -> ApiResult<()> {
         if usize::from(seat) >= self.seats.len() {
             return Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::NoSuchSeat { seat },
                 format!("there is no seat {seat}"),
             ));
         }
         if !self.holds(player, seat) {
-            return Err(forbidden("you do not hold that seat"));
+            return Err(not_your_seat());
         }
         match self.phase {
             // Its rules ended the game, but the result is not stored yet (`retry_result`): a
             // resignation or a draw must not take that result's place.
             Phase::Live if self.retry_result.is_some() && self.game.outcome().is_some() => {
                 Err(ApiError::new(
-                    ErrorCode::GameOver,
+                    ErrorReason::MatchOver,
                     "the game is over; its result is being stored",
                 ))
             }
             Phase::Live => Ok(()),
             Phase::Waiting => Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::MatchNotStarted,
                 "the match has not started",
             )),
-            Phase::Over => Err(ApiError::new(ErrorCode::GameOver, "the match is over")),
+            Phase::Over => Err(ApiError::new(ErrorReason::MatchOver, "the match is over")),
         }
     }
 
@@ -513,7 +517,7 @@ impl Room {
     /// A private match's existence is told only to its players and to holders of its code.
     fn not_found(&self) -> ApiError {
         ApiError::new(
-            ErrorCode::NotFound,
+            ErrorReason::MatchNotFound { id: self.id.0 },
             format!("there is no match {}", self.id.0),
         )
     }

@@ -7,6 +7,7 @@ mod results;
 
 pub use results::{Finish, Finished};
 
+use protocol::ErrorReason;
 use protocol::{MatchId, PlayerId};
 use sqlx::Row;
 
@@ -227,7 +228,9 @@ impl Store {
             .bind(player.0)
             .execute(&mut *tx)
             .await
-            .map_err(unique(|| format!("seat {seat} is taken")))?;
+            .map_err(unique(ErrorReason::SeatTaken { seat }, || {
+                format!("seat {seat} is taken")
+            }))?;
         match start {
             Some(start) => set_live(&mut tx, id, start).await?,
             None => {
@@ -331,7 +334,9 @@ pub(crate) async fn insert_match(
             .bind(player.id.0)
             .execute(&mut *conn)
             .await
-            .map_err(unique(|| format!("seat {seat} is taken")))?;
+            .map_err(unique(ErrorReason::SeatTaken { seat: *seat }, || {
+                format!("seat {seat} is taken")
+            }))?;
     }
     Ok(id)
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{
-    Ack, ChallengeEnd, ChallengeId, ChallengeSpec, ErrorCode, MatchId, PlayerId, ServerMessage,
+    Ack, ChallengeEnd, ChallengeId, ChallengeSpec, ErrorReason, MatchId, PlayerId, ServerMessage,
 };
 use tokio::sync::{Mutex, Notify};
 
@@ -98,7 +98,7 @@ impl Challenges {
         let store = &self.context.store;
         let to = store.reachable_player(ask.player).await?.ok_or_else(|| {
             ApiError::new(
-                ErrorCode::NotFound,
+                ErrorReason::PlayerNotFound { id: ask.player.0 },
                 format!("there is no player {}", ask.player.0),
             )
         })?;
@@ -107,13 +107,17 @@ impl Challenges {
         super::may_challenge(from, &to, policy, follows)?;
         if spec.rated && to.guest {
             return Err(ApiError::new(
-                ErrorCode::Forbidden,
+                ErrorReason::ChallengeGuestRated {
+                    name: to.name.clone(),
+                },
                 format!("{} is a guest, and guests play casual games only", to.name),
             ));
         }
         if !self.online(to.id).await? {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::PlayerOffline {
+                    name: to.name.clone(),
+                },
                 format!("{} is not online: challenge them when they are", to.name),
             ));
         }
@@ -171,7 +175,7 @@ impl Challenges {
         let challenge = self.context.store.challenge(id, now).await?;
         challenge.ok_or_else(|| {
             ApiError::new(
-                ErrorCode::NotFound,
+                ErrorReason::ChallengeNotFound,
                 format!(
                     "there is no challenge {}: it was answered, withdrawn, or it expired",
                     id.0
@@ -187,11 +191,17 @@ impl Challenges {
         let _one = self.desk.lock().await;
         let challenge = self.standing(id).await?;
         if challenge.to.id != player.id {
-            let why = match challenge.from.id == player.id {
-                true => "you made this challenge: withdraw it instead",
-                false => "this challenge is not yours to answer",
+            let (reason, why) = match challenge.from.id == player.id {
+                true => (
+                    ErrorReason::ChallengeYours,
+                    "you made this challenge: withdraw it instead",
+                ),
+                false => (
+                    ErrorReason::ChallengeNotYours,
+                    "this challenge is not yours to answer",
+                ),
             };
-            return Err(ApiError::new(ErrorCode::Forbidden, why));
+            return Err(ApiError::new(reason, why));
         }
         if !accept {
             self.end(&challenge, ChallengeEnd::Declined, None).await;
@@ -200,7 +210,9 @@ impl Challenges {
         // A challenger who has gone would find their clock running in a match they never saw.
         if !self.online(challenge.from.id).await? {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::PlayerOffline {
+                    name: challenge.from.name.clone(),
+                },
                 format!("{} is not online now", challenge.from.name),
             ));
         }
@@ -237,7 +249,7 @@ impl Challenges {
         let challenge = self.standing(id).await?;
         if challenge.from.id != player {
             return Err(ApiError::new(
-                ErrorCode::Forbidden,
+                ErrorReason::ChallengeNotYours,
                 "only its challenger may withdraw a challenge",
             ));
         }

@@ -12,7 +12,7 @@ pub mod challenges;
 pub mod rematch;
 pub mod store;
 
-use protocol::{ChallengePolicy, ErrorCode, MatchId};
+use protocol::{ChallengePolicy, ErrorReason, MatchId};
 
 use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
@@ -41,31 +41,35 @@ pub fn may_challenge(
 ) -> ApiResult<()> {
     if from.id == to.id {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::ChallengeSelf,
             "you cannot challenge yourself",
         ));
     }
     if crate::accounts::player::ai_level(&to.name).is_some() {
         return Err(ApiError::new(
-            ErrorCode::BadRequest,
+            ErrorReason::ChallengeAi,
             "the AI takes no challenges: play it from the lobby",
         ));
     }
-    let refusal = match policy {
+    let name = to.name.clone();
+    let (reason, refusal) = match policy {
         ChallengePolicy::Everyone => return Ok(()),
         ChallengePolicy::Followed if follows_challenger => return Ok(()),
-        ChallengePolicy::Followed => "takes challenges only from the accounts they follow",
-        ChallengePolicy::Nobody => "takes no challenges",
+        ChallengePolicy::Followed => (
+            ErrorReason::ChallengesFromFollowedOnly { name },
+            "takes challenges only from the accounts they follow",
+        ),
+        ChallengePolicy::Nobody => (
+            ErrorReason::ChallengesFromNobody { name },
+            "takes no challenges",
+        ),
     };
-    Err(ApiError::new(
-        ErrorCode::Forbidden,
-        format!("{} {refusal}", to.name),
-    ))
+    Err(ApiError::new(reason, format!("{} {refusal}", to.name)))
 }
 
 #[cfg(test)]
 mod tests {
-    use protocol::PlayerId;
+    use protocol::{ErrorCode, PlayerId};
 
     use super::*;
 

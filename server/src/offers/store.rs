@@ -4,6 +4,7 @@
 //! goes when it ends, so the table holds only those that stand, one per challenger and
 //! challenged at most.
 
+use protocol::ErrorReason;
 use protocol::{ChallengeId, ClockSpec, PlayerId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -117,7 +118,7 @@ impl Store {
         .bind(flag(new.takebacks))
         .fetch_one(&self.pool)
         .await
-        .map_err(unique(|| {
+        .map_err(unique(ErrorReason::Conflict, || {
             format!(
                 "you have challenged {} already: wait for their answer",
                 new.to.name

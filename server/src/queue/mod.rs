@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{ErrorCode, MatchId, PlayerId, QueuePool, ServerMessage};
+use protocol::{ErrorReason, MatchId, PlayerId, QueuePool, ServerMessage};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -143,13 +143,17 @@ impl Queue {
     /// Asks the node that runs the queue.
     async fn call<T: serde::de::DeserializeOwned>(&self, node: NodeId, call: Call) -> ApiResult<T> {
         let answer = self.cluster.call(node, call).await?;
-        serde_json::from_value(answer)
-            .map_err(|_| ApiError::new(ErrorCode::Internal, "the queue's answer could not be read"))
+        serde_json::from_value(answer).map_err(|_| {
+            ApiError::new(
+                ErrorReason::Internal,
+                "the queue's answer could not be read",
+            )
+        })
     }
 
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> ApiResult<T> {
         let (reply, answer) = oneshot::channel();
-        let stopped = || ApiError::new(ErrorCode::Internal, "the queue stopped");
+        let stopped = || ApiError::new(ErrorReason::Internal, "the queue stopped");
         self.tx.send(make(reply)).await.map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())
     }
@@ -288,7 +292,7 @@ impl Matchmaker {
                     .any(|e| e.player.id == entry.player.id);
                 let answer = if queued {
                     Err(ApiError::new(
-                        ErrorCode::Conflict,
+                        ErrorReason::AlreadyQueued,
                         "you are already waiting in the queue",
                     ))
                 } else {
@@ -440,7 +444,8 @@ impl Matchmaker {
                 nearest = Some((distance, ai.clone()));
             }
         }
-        let (_, ai) = nearest.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no AI players"))?;
+        let (_, ai) =
+            nearest.ok_or_else(|| ApiError::new(ErrorReason::Internal, "no AI players"))?;
         let mut members = vec![entry];
         let joined = Instant::now();
         for _ in 1..pool.seats {

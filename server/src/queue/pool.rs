@@ -1,7 +1,7 @@
 //! A matchmaking pool: which game, variant, seats, time control, rated or casual, and one or
 //! two games, as a player asks to wait in it.
 
-use protocol::{ErrorCode, TimeControl};
+use protocol::{ErrorReason, TimeControl};
 
 use crate::error::{ApiError, ApiResult};
 use crate::matches::NewMatch;
@@ -35,13 +35,13 @@ impl Pool {
         let settled = settle(game, variant, seats, rated)?;
         if !settled.named {
             return Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::QueueNamedVariants,
                 "the queue pairs players in named variants only: create a match for a custom one",
             ));
         }
         if two_games && settled.seats != 2 {
             return Err(ApiError::new(
-                ErrorCode::BadRequest,
+                ErrorReason::TwoGamesForTwo,
                 "a two-game match is for two players",
             ));
         }

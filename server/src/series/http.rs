@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use protocol::{ErrorBody, ErrorCode, Series, SeriesId};
+use protocol::{ErrorBody, ErrorReason, Series, SeriesId};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Id;
@@ -33,5 +33,5 @@ async fn show(State(state): State<AppState>, Id(id): Id) -> ApiResult<Json<Serie
     let series = state.store().series(SeriesId(id)).await?;
     series
         .map(Json)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("there is no series {id}")))
+        .ok_or_else(|| ApiError::new(ErrorReason::NotFound, format!("there is no series {id}")))
 }

@@ -22,8 +22,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{
-    Ack, ClockSpec, ErrorCode, MatchId, PlayerId, ServerMessage, Standing, TournamentFormat,
-    TournamentId,
+    Ack, ClockSpec, ErrorCode, ErrorReason, MatchId, PlayerId, ServerMessage, Standing,
+    TournamentFormat, TournamentId,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -103,7 +103,7 @@ impl Tournaments {
         let store = &self.store;
         let t = store.tournament(id).await?.ok_or_else(|| {
             ApiError::new(
-                ErrorCode::NotFound,
+                ErrorReason::TournamentNotFound { id: id.0 },
                 format!("there is no tournament {}", id.0),
             )
         })?;
@@ -124,7 +124,7 @@ impl Tournaments {
                     .await?;
                 serde_json::from_value(answer).map_err(|_| {
                     ApiError::new(
-                        ErrorCode::Internal,
+                        ErrorReason::Internal,
                         "the director's answer could not be read",
                     )
                 })
@@ -135,7 +135,7 @@ impl Tournaments {
 
     /// [`Tournaments::begin`] on this node.
     pub async fn begin_here(&self, id: TournamentId) -> ApiResult<()> {
-        let stopped = || ApiError::new(ErrorCode::Internal, "the tournament director stopped");
+        let stopped = || ApiError::new(ErrorReason::Internal, "the tournament director stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(Request::Start { id, reply })
@@ -300,7 +300,7 @@ impl Director {
         let store = self.context.store.clone();
         let t = store.tournament(id).await?.ok_or_else(|| {
             ApiError::new(
-                ErrorCode::NotFound,
+                ErrorReason::TournamentNotFound { id: id.0 },
                 format!("there is no tournament {}", id.0),
             )
         })?;
@@ -322,11 +322,11 @@ impl Director {
                 Ok(())
             }
             Started::TooFew(n) => Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::TournamentTooFew { count: n },
                 format!("a tournament needs at least two entrants to start; it has {n}"),
             )),
             Started::NotRegistering => Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::TournamentNotRegistering,
                 format!("the tournament is {}", t.status.as_str()),
             )),
         }
@@ -395,14 +395,14 @@ impl Director {
             }
             Err(e) => {
                 return Err(ApiError::new(
-                    ErrorCode::Internal,
+                    ErrorReason::Internal,
                     format!("tournament {} cannot go on: {e}", id.0),
                 ));
             }
         }
         if changed && t.format == TournamentFormat::Knockout {
             let bracket = plan::bracket(&seeds, &slots(&games))
-                .map_err(|e| ApiError::new(ErrorCode::Internal, e))?;
+                .map_err(|e| ApiError::new(ErrorReason::Internal, e))?;
             let json = serde_json::to_string(&bracket).expect("a bracket serialises");
             store.set_tournament_state(id, &json).await?;
         }
@@ -447,7 +447,9 @@ impl Director {
                 .iter()
                 .find(|e| e.entrant == entrant)
                 .map(|e| e.player.clone())
-                .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("no entrant {entrant}")))
+                .ok_or_else(|| {
+                    ApiError::new(ErrorReason::Internal, format!("no entrant {entrant}"))
+                })
         };
         let seat1 = g.seat1.expect("only games get matches");
         Ok([player_of(g.seat0)?, player_of(seat1)?])

@@ -7,7 +7,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::ai::Level;
 use protocol::{
-    AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorCode, GameOutcome, PlayerId,
+    AddEntrant, ClockSpec, CreateTournament, ErrorBody, ErrorReason, GameOutcome, PlayerId,
     TimeControl, TournamentDetails, TournamentEntrant, TournamentFormat, TournamentGame,
     TournamentId, TournamentRound, TournamentSummary,
 };
@@ -38,7 +38,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 fn bad_request(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, message)
+    ApiError::new(ErrorReason::BadRequest, message)
 }
 
 /// The variant of a tournament's game (the game's first when none is named). Tournaments pair
@@ -139,7 +139,7 @@ async fn create(
 async fn tournament(state: &AppState, id: TournamentId) -> ApiResult<StoredTournament> {
     state.store().tournament(id).await?.ok_or_else(|| {
         ApiError::new(
-            ErrorCode::NotFound,
+            ErrorReason::TournamentNotFound { id: id.0 },
             format!("there is no tournament {}", id.0),
         )
     })
@@ -155,7 +155,7 @@ async fn creator_only(
 ) -> ApiResult<()> {
     if tournament(state, id).await?.creator.id != player {
         return Err(ApiError::new(
-            ErrorCode::Forbidden,
+            ErrorReason::TournamentCreatorOnly,
             format!("only the tournament's creator {does}"),
         ));
     }

@@ -3,6 +3,7 @@
 //! under the unique key (tournament, round, board), so a round is never created twice, and a
 //! game's match is opened only after its row exists.
 
+use protocol::ErrorReason;
 use protocol::{MatchId, PlayerId, SeriesId, TournamentFormat, TournamentId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -224,7 +225,7 @@ fn player(row: &AnyRow, prefix: &str) -> sqlx::Result<Player> {
 }
 
 fn conflict(what: impl Into<String>) -> StoreError {
-    StoreError::Conflict(what.into())
+    StoreError::Conflict(ErrorReason::Conflict, what.into())
 }
 
 const TOURNAMENT_COLUMNS: &str = "SELECT t.id, t.name, t.game, t.variant, t.format, t.rounds,
@@ -387,7 +388,10 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if open.rows_affected() != 1 {
-            return Err(conflict("registration for this tournament is closed"));
+            return Err(StoreError::Conflict(
+                ErrorReason::TournamentNotRegistering,
+                "registration for this tournament is closed".to_string(),
+            ));
         }
         let already = sqlx::query(
             "SELECT entrant FROM tournament_entrants WHERE tournament_id = $1 AND player_id = $2",
@@ -421,7 +425,7 @@ impl Store {
         .bind(now_ms)
         .execute(&mut *tx)
         .await
-        .map_err(unique(|| {
+        .map_err(unique(ErrorReason::Conflict, || {
             "that player has already entered this tournament".to_string()
         }))?;
         tx.commit().await?;
@@ -484,8 +488,12 @@ impl Store {
             tx.commit().await?;
             return Ok(Started::Cancelled);
         }
-        let (rounds, state) = plan::at_start(t.plan_format(), &entrants)
-            .map_err(|e| StoreError::Conflict(format!("the tournament cannot start: {e}")))?;
+        let (rounds, state) = plan::at_start(t.plan_format(), &entrants).map_err(|e| {
+            StoreError::Conflict(
+                ErrorReason::Conflict,
+                format!("the tournament cannot start: {e}"),
+            )
+        })?;
         for e in &entrants {
             sqlx::query(
                 "UPDATE tournament_entrants SET rating = $1 WHERE tournament_id = $2 AND entrant = $3",

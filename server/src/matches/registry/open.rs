@@ -1,7 +1,7 @@
 //! New matches: created by a player, against the AI, joined, or opened with their players seated
 //! by the queue, tournaments and rematches.
 
-use protocol::{Ack, CreateMatch, ErrorCode, MatchId, PlayerId};
+use protocol::{Ack, CreateMatch, ErrorReason, MatchId, PlayerId};
 
 use super::Rooms;
 use crate::accounts::player::Player;
@@ -80,11 +80,14 @@ impl Rooms {
                     .match_by_invite(&code)
                     .await?
                     .ok_or_else(|| {
-                        ApiError::new(ErrorCode::NotFound, "no match has that invite code")
+                        ApiError::new(
+                            ErrorReason::JoinCodeUnknown,
+                            "no match has that invite code",
+                        )
                     })?;
                 if named.is_some_and(|m| m != found) {
                     return Err(ApiError::new(
-                        ErrorCode::BadRequest,
+                        ErrorReason::BadRequest,
                         "the match_id and the invite code name different matches",
                     ));
                 }
@@ -93,7 +96,7 @@ impl Rooms {
             (Some(m), None) => (m, false),
             (None, None) => {
                 return Err(ApiError::new(
-                    ErrorCode::BadRequest,
+                    ErrorReason::BadRequest,
                     "give a match_id or an invite code",
                 ));
             }

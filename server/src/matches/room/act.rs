@@ -9,7 +9,7 @@ use crate::matches::hosted::host;
 use crate::matches::store::{Entry, StoredAction};
 use crate::matches::writer::Written;
 use crate::store::StoreError;
-use protocol::{Ack, ErrorCode, MatchEvent, PlayerId, Seq};
+use protocol::{Ack, ErrorReason, MatchEvent, PlayerId, Seq};
 use tokio::time::Instant;
 
 impl Room {
@@ -56,7 +56,7 @@ impl Room {
             && c.flagged(usize::from(seat), now)
         {
             self.flag_fell().await;
-            return Err(ApiError::new(ErrorCode::GameOver, "your time ran out"));
+            return Err(ApiError::new(ErrorReason::TimeRanOut, "your time ran out"));
         }
         let before = self.game.to_act();
         let text = self.game.play(seat, action)?;

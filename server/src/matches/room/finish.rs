@@ -1,12 +1,12 @@
 use super::rematch::{Rematch, rotated};
-use super::{Phase, RESULT_RETRY, Room, forbidden};
+use super::{Phase, RESULT_RETRY, Room, not_your_seat};
 use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::new_match::Opening;
 use crate::matches::store::Finish;
 use crate::series::InSeries;
 use crate::sockets::frame;
-use protocol::{Ack, ErrorCode, MatchEvent, MatchId, MatchResult, PlayerId, ServerMessage};
+use protocol::{Ack, ErrorReason, MatchEvent, MatchId, MatchResult, PlayerId, ServerMessage};
 use tokio::time::Instant;
 
 impl Room {
@@ -83,20 +83,20 @@ impl Room {
 
     pub(super) async fn abort(&mut self, player: PlayerId, seat: u8) -> ApiResult<Ack> {
         if !self.holds(player, seat) {
-            return Err(forbidden("you do not hold that seat"));
+            return Err(not_your_seat());
         }
         if self.phase == Phase::Over {
-            return Err(ApiError::new(ErrorCode::GameOver, "the match is over"));
+            return Err(ApiError::new(ErrorReason::MatchOver, "the match is over"));
         }
         if self.seats.iter().all(|s| s.acted) {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::AbortAfterMoves,
                 "every seat has moved: resign instead",
             ));
         }
         if self.second_game() {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::AbortSecondGame,
                 "the second game of a two-game match cannot be aborted: game 1 is decided; \
                  resign instead",
             ));
@@ -169,7 +169,7 @@ impl Room {
         self.seat_in_play(player, seat)?;
         if self.per_move() {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::ClaimCorrespondence,
                 "players of a correspondence match come and go: its clock ends the match of a \
                  player who does not move in time",
             ));
@@ -188,7 +188,9 @@ impl Room {
             .count();
         if opponents == 0 || gone.len() < opponents {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::ClaimTooEarly {
+                    seconds: self.ctx.grace.as_secs(),
+                },
                 format!(
                     "a win can be claimed after every opponent has been away {} s",
                     self.ctx.grace.as_secs()

@@ -2,7 +2,7 @@ use super::{Phase, Room, unrated};
 use crate::accounts::player::Player;
 use crate::error::{ApiError, ApiResult};
 use crate::matches::store::Start;
-use protocol::{Ack, ErrorCode, MatchEvent, PlayerId};
+use protocol::{Ack, ErrorReason, MatchEvent, PlayerId};
 use tokio::time::Instant;
 
 impl Room {
@@ -21,26 +21,26 @@ impl Room {
         }
         if self.phase != Phase::Waiting {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::MatchNotOpen,
                 "the match is not open for players",
             ));
         }
         if self.players().any(|p| p.id == player.id) {
             return Err(ApiError::new(
-                ErrorCode::Conflict,
+                ErrorReason::AlreadySeated,
                 "you already sit in this match",
             ));
         }
         let seat = match wanted {
             Some(s) if usize::from(s) >= self.seats.len() => {
                 return Err(ApiError::new(
-                    ErrorCode::BadRequest,
+                    ErrorReason::NoSuchSeat { seat: s },
                     format!("there is no seat {s}"),
                 ));
             }
             Some(s) if self.seats[usize::from(s)].player.is_some() => {
                 return Err(ApiError::new(
-                    ErrorCode::Conflict,
+                    ErrorReason::SeatTaken { seat: s },
                     format!("seat {s} is taken"),
                 ));
             }
@@ -50,7 +50,7 @@ impl Room {
                 .iter()
                 .position(|s| s.player.is_none())
                 .map(|s| s as u8)
-                .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "the match is full"))?,
+                .ok_or_else(|| ApiError::new(ErrorReason::MatchFull, "the match is full"))?,
         };
         self.take_seat(seat, player).await?;
         Ok(Ack {

@@ -1,0 +1,47 @@
+// A server's refusal as the player reads it: its reason's text from the page's catalog with the
+// reason's parameters put in, the server's English sentence only for a reason no catalog has;
+// and the plural forms of a language that has more than two (Russian).
+import { describe, it, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { catalog, english } from "./messages.js";
+import { t, useMessages } from "../web/i18n.js";
+import { ServerError, reasonText } from "../web/api.js";
+
+afterEach(() => useMessages("en", english));
+
+describe("a server error", () => {
+  it("reads in the page's language, with its parameters", () => {
+    useMessages("sv", catalog("sv"), english);
+    assert.equal(reasonText("seat_taken", { seat: 2 }, "seat 2 is taken"), "Plats 2 är upptagen.");
+    assert.equal(reasonText("username_taken", { name: "astrid" }, "the name 'astrid' is taken"), "Namnet astrid är upptaget: välj ett annat.");
+    useMessages("de", catalog("de"), english);
+    assert.equal(reasonText("rate_limited", { seconds: 7 }, "slow down; try again in 7 s"), "Zu viele Anfragen: versuche es in 7 s wieder.");
+  });
+
+  it("quotes the server's sentence where its reason has no finer words", () => {
+    useMessages("fr", catalog("fr"), english);
+    assert.equal(reasonText("bad_request", {}, "tafl has no variant 'x'"), "Le serveur a refusé la requête : tafl has no variant 'x'");
+  });
+
+  it("of a reason no catalog has is the server's English sentence", () => {
+    useMessages("nb", catalog("nb"), english);
+    assert.equal(reasonText("a_reason_from_a_newer_server", { n: 1 }, "something new went wrong"), "something new went wrong");
+  });
+
+  it("carries its code, reason and parameters, and as its message the reason's text", () => {
+    useMessages("ru", catalog("ru"), english);
+    const e = new ServerError("not_found", "no match has that invite code", "join_code_unknown");
+    assert.equal(e.message, "Ни у одной партии нет такого кода приглашения.");
+    assert.deepEqual([e.code, e.reason, e.params], ["not_found", "join_code_unknown", {}]);
+    // From an older server, without a reason: its sentence as it is.
+    assert.equal(new ServerError("conflict", "the match is full").message, "the match is full");
+  });
+});
+
+describe("Russian counts", () => {
+  it("with one, few and many", () => {
+    useMessages("ru", catalog("ru"), english);
+    assert.deepEqual([1, 3, 5, 21, 22, 11].map((count) => t("match.watchers", { count })),
+      ["1 зритель", "3 зрителя", "5 зрителей", "21 зритель", "22 зрителя", "11 зрителей"]);
+  });
+});
