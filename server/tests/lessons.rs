@@ -41,8 +41,9 @@ struct Step {
     setup: Vec<(u8, String)>,
     /// The learner's seat.
     seat: u8,
-    #[serde(default)]
-    marks: Vec<String>,
+    /// The squares the client outlines: nothing the engine plays.
+    #[serde(default, rename = "marks")]
+    _marks: Vec<String>,
     /// The right moves (every other is wrong, and "any" lists none), or
     #[serde(default)]
     right: Option<Moves>,
