@@ -53,6 +53,7 @@ describe("a step's request", () => {
     assert.deepEqual(body.actions, [
       { seat: 1, action: "D" }, { seat: 0, action: "L" }, { seat: 0, action: "DD" }, { seat: 1, action: "R" },
     ]);
+    assert.equal(body.seat, undefined, "after the learner's move another seat may be to act");
     assert.equal(body.position, undefined);
     assert.equal(body.to_move, undefined);
   });

@@ -33,6 +33,20 @@ async fn shots(b: &Browser, name: &str) {
     b.emulate_colour_scheme("light").await;
 }
 
+/// Asserts that the page logged no error but the one refusal of the move it asked the engine
+/// about (the browser logs every 400 answer as a failed resource).
+async fn only_the_refusal_logged(b: &Browser) {
+    let errors = b.console_errors().await;
+    let refusals = errors
+        .iter()
+        .filter(|e| e.contains("/api/analysis/position") && e.contains("400"))
+        .count();
+    assert!(
+        refusals == 1 && errors.len() == 1,
+        "the page logged errors: {errors:#?}"
+    );
+}
+
 /// Types a move into the lesson's move box and plays it.
 async fn type_move(b: &Browser, action: &str) {
     b.fill("move-input", action).await;
@@ -86,7 +100,10 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
     type_move(&b, "e3-f4").await;
     b.find(&by_testid("learn-illegal")).await;
     let refused = b.text("learn-illegal").await;
-    assert!(refused.starts_with("e3-f4 is not allowed here: "), "{refused}");
+    assert!(
+        refused.starts_with("e3-f4 is not allowed here: "),
+        "{refused}"
+    );
     assert!(!refused.contains("action 1"), "{refused}");
     assert_eq!(piece_on(&b, "e3").await, json!("t"));
 
@@ -100,7 +117,7 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
     // Back to the first step.
     b.click("learn-back").await;
     b.until_text("learn-counter", "Step 1 of 12").await;
-    b.assert_no_console_errors().await;
+    only_the_refusal_logged(&b).await;
 }
 
 #[tokio::test]
@@ -120,7 +137,7 @@ async fn a_player_on_a_phone_finishes_the_fox_and_geese_lesson() {
     b.find(&by_testid("learn-illegal")).await;
     // Another goose's step: legal, but not the step's answer.
     type_move(&b, "a3-a4").await;
-    b.until_text("learn-wrong", "d3 go forward").await;
+    b.until_text("learn-wrong", "d3 to go forward").await;
     shots(&b, "wrong-phone").await;
     b.click("learn-retry").await;
     b.until(
@@ -130,7 +147,8 @@ async fn a_player_on_a_phone_finishes_the_fox_and_geese_lesson() {
     .await;
 
     for (n, action) in [(1, "d3-d4"), (2, "d5-d3"), (3, "b3-b4")] {
-        b.until_text("learn-counter", &format!("Step {n} of 3")).await;
+        b.until_text("learn-counter", &format!("Step {n} of 3"))
+            .await;
         type_move(&b, action).await;
         b.find(&by_testid("learn-right")).await;
         if n == 2 {
@@ -156,5 +174,5 @@ async fn a_player_on_a_phone_finishes_the_fox_and_geese_lesson() {
         json!(true),
         "the lessons page is wider than the phone"
     );
-    b.assert_no_console_errors().await;
+    only_the_refusal_logged(&b).await;
 }

@@ -86,6 +86,9 @@ struct Expect {
     /// Values at JSON pointers of the view after the move and its replies (null: nothing).
     #[serde(default)]
     view: BTreeMap<String, Value>,
+    /// The same, where any of several values will do (a square among the deepest).
+    #[serde(default)]
+    view_one_of: BTreeMap<String, Vec<Value>>,
 }
 
 fn lessons() -> Vec<Lesson> {
@@ -170,6 +173,12 @@ fn meets(expect: &Expect, after: &dyn Hosted) -> Result<(), String> {
             return Err(format!("{pointer} is {found}, not {value}"));
         }
     }
+    for (pointer, values) in &expect.view_one_of {
+        let found = view.pointer(pointer).unwrap_or(&Value::Null);
+        if !values.contains(found) {
+            return Err(format!("{pointer} is {found}, none of {values:?}"));
+        }
+    }
     Ok(())
 }
 
@@ -180,6 +189,7 @@ fn telling(expect: &Expect) -> bool {
         || expect.captures.as_ref().is_some_and(|c| !c.is_empty())
         || !expect.lacks.is_empty()
         || !expect.view.is_empty()
+        || !expect.view_one_of.is_empty()
 }
 
 /// What is wrong with a step: its position, its moves or what they do. The moves it lists must
@@ -213,7 +223,9 @@ fn check(lesson: &Lesson, step: &Step) -> Result<(), String> {
     }
     for action in &legal {
         let mut after = game.boxed_clone();
-        after.play(step.seat, action).map_err(|e| format!("{e:?}"))?;
+        after
+            .play(step.seat, action)
+            .map_err(|e| format!("{e:?}"))?;
         for (seat, reply) in &step.replies {
             after
                 .play(*seat, reply)
@@ -224,7 +236,10 @@ fn check(lesson: &Lesson, step: &Step) -> Result<(), String> {
         match (listed.contains(action), found) {
             (true, Err(e)) => return Err(format!("{e}, {}", shown())),
             (false, Ok(())) if telling(&step.expect) => {
-                return Err(format!("{action}, not listed, does what the step expects, {}", shown()));
+                return Err(format!(
+                    "{action}, not listed, does what the step expects, {}",
+                    shown()
+                ));
             }
             _ => {}
         }
@@ -262,7 +277,11 @@ fn every_step_has_its_texts_in_every_language() {
         for step in &lesson.steps {
             // A step where any move is right has no answer to a wrong one.
             let any = matches!(step.right, Some(Moves::Any(_)));
-            let parts = if any { &["goal", "right"][..] } else { &["goal", "right", "wrong"] };
+            let parts = if any {
+                &["goal", "right"][..]
+            } else {
+                &["goal", "right", "wrong"]
+            };
             for part in parts {
                 keys.push(format!("learn.{}.{}.{part}", lesson.game, step.id));
             }
@@ -283,7 +302,10 @@ fn every_step_has_its_texts_in_every_language() {
         let other = &pending[language];
         for key in english.keys().filter(|k| k.starts_with("learn.")) {
             assert!(
-                other.get(key).and_then(Value::as_str).is_some_and(|t| !t.is_empty()),
+                other
+                    .get(key)
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !t.is_empty()),
                 "{language} lacks {key}"
             );
         }

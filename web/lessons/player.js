@@ -26,9 +26,11 @@ export async function loadLesson(game) {
 const played = (pairs) => (pairs ?? []).map(([seat, action]) => ({ seat, action }));
 
 // The body of `POST /api/analysis/position` for a step with `moves` ([{seat, action}]) played
-// after its setup.
+// after its setup. Before the learner's move it asks for the learner's legal moves; after it,
+// for nobody's in particular (the service refuses a seat that need not act).
 export function stepRequest(lesson, step, moves = []) {
-  const body = { game: lesson.game, variant: lesson.variant, seat: step.seat, actions: [...played(step.setup), ...moves] };
+  const body = { game: lesson.game, variant: lesson.variant, actions: [...played(step.setup), ...moves] };
+  if (!moves.length) body.seat = step.seat;
   if (lesson.seats) body.seats = lesson.seats;
   if (step.seed !== undefined) body.seed = step.seed;
   if (step.position) {

@@ -54,11 +54,15 @@ export default async function render(root, params, app) {
   const backButton = button("learn-back", t("learn.back"), () => show(back(state)), "secondary");
   const retry = button("learn-retry", t("learn.retry"), () => show(startAt(state.index)), "secondary");
   const onward = button("learn-next", t("learn.next"), () => show(next(state)));
+  // The step's goal beside the board (above it on a phone, with the heading), the answer and
+  // the ways on under it.
   const side = el("aside", { class: "match-side card learn-side" },
-    counter, meter, goal, answer, el("div", { class: "row" }, backButton, retry, onward),
+    answer, el("div", { class: "row" }, backButton, retry, onward),
     el("p", {}, rulesLink(game), " · ", allLink()));
+  heading.classList.add("learn-heading");
   const playArea = el("div", { class: "match learn" },
-    el("div", { class: "match-info" }, heading, el("p", { class: "muted" }, t(`learn.${game}.intro`))),
+    el("div", { class: "match-info" }, heading, el("div", { class: "card learn-step" }, counter, meter, goal),
+      el("p", { class: "muted" }, t(`learn.${game}.intro`))),
     el("div", { class: "match-board" }, boardBox, form),
     side);
   root.append(playArea);
