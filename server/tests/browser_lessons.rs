@@ -77,6 +77,12 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
     b.click("prompt-guest").await;
     b.until_text("learn-counter", "Step 1 of 12").await;
     assert!(b.text("learn-goal").await.contains("d2 up to d8"));
+    // The step's squares are framed on the board.
+    assert_eq!(
+        b.run("return [...document.querySelectorAll('[data-testid=board] .lesson-frame')].map((f) => f.dataset.mark);")
+            .await,
+        json!(["d2", "d8"])
+    );
 
     // A legal move that is not the step's answer: explained, and the step can be tried again.
     b.play_tafl("d2", "d5").await;

@@ -4,7 +4,7 @@
 // step's position, its setup and the move), so what is legal, what is captured and who wins are
 // the engine's. A right move is answered with why it works, a wrong one with why not and a way to
 // try again, a refused one with the engine's reason. The lessons' logic and data are in lessons/.
-import { button, el, fill, rulesLink } from "../dom.js";
+import { button, el, fill, rulesLink, svg } from "../dom.js";
 import { boardFor } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
 import { gameName } from "../names.js";
@@ -77,10 +77,29 @@ export default async function render(root, params, app) {
       view: position.view, toAct: position.to_act, mySeats: open ? [step().seat] : [], legal,
       log: [], last, result: null,
     });
-    // The step's squares, outlined (the goal, the pieces it is about).
-    for (const node of boardBox.querySelectorAll(".lesson-mark")) node.classList.remove("lesson-mark");
-    for (const square of step().marks ?? []) boardBox.querySelector(`[data-testid="sq-${square}"]`)?.classList.add("lesson-mark");
+    outline(step().marks ?? []);
     form.hidden = !open;
+  }
+
+  // The step's squares (the goal, the pieces it is about), each framed: in a board drawn in SVG
+  // by a frame of its own drawn last in the square's group, inside the square so that no
+  // neighbour covers it and above the piece, which it lets clicks through to.
+  function outline(squares) {
+    for (const node of boardBox.querySelectorAll(".lesson-frame")) node.remove();
+    for (const node of boardBox.querySelectorAll(".lesson-mark")) node.classList.remove("lesson-mark");
+    for (const square of squares) {
+      const node = boardBox.querySelector(`[data-testid="sq-${square}"]`);
+      if (!(node instanceof SVGGraphicsElement)) {
+        node?.classList.add("lesson-mark");
+        continue;
+      }
+      const box = node.getBBox();
+      const inset = Math.min(box.width, box.height) * 0.06;
+      node.parentNode.append(svg("rect", {
+        class: "lesson-frame", "data-mark": square, x: box.x + inset, y: box.y + inset,
+        width: box.width - 2 * inset, height: box.height - 2 * inset, rx: inset,
+      }));
+    }
   }
 
   async function show(to) {
