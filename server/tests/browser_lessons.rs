@@ -67,13 +67,11 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
     let driver = Driver::start().await;
     let b = driver.browser(WIDE).await;
     b.open(addr, "").await;
+    b.find(&by_testid("lobby-learn")).await;
+    shots(&b, "lobby-wide").await;
     b.click("lobby-learn-link").await;
-    b.find(&by_testid("lesson-driller")).await;
-    assert!(b.text("lesson-tafl").await.contains("Copenhagen"));
-    shots(&b, "list-wide").await;
 
     // A visitor is offered the way in, and the lesson starts once a guest.
-    b.click("learn-tafl").await;
     b.click("prompt-guest").await;
     b.until_text("learn-counter", "Step 1 of 12").await;
     assert!(b.text("learn-goal").await.contains("d2 up to d8"));
@@ -120,9 +118,13 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
     assert_eq!(piece_on(&b, "d7").await, json!(""));
     shots(&b, "right-wide").await;
 
-    // Back to the first step.
+    // Back to the first step, then to every lesson.
     b.click("learn-back").await;
     b.until_text("learn-counter", "Step 1 of 12").await;
+    b.click("learn-all").await;
+    b.find(&by_testid("lesson-driller")).await;
+    assert!(b.text("lesson-tafl").await.contains("Copenhagen"));
+    shots(&b, "list-wide").await;
     only_the_refusal_logged(&b).await;
 }
 

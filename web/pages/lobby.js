@@ -269,7 +269,9 @@ export default async function render(root, params, app) {
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
     el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, `${t("nav.tournaments")} →`)));
   const learnCard = el("section", { class: "card wide", "data-testid": "lobby-learn" }, el("h2", {}, t("learn.title")),
-    el("p", {}, t("learn.lobby")), el("p", {}, el("a", { href: "#/learn", class: "button", "data-testid": "lobby-learn-link" }, t("learn.begin"))));
+    el("p", {}, t("learn.lobby")), el("p", { class: "row" },
+      el("a", { href: "#/learn/tafl", class: "button", "data-testid": "lobby-learn-link" }, t("learn.begin")),
+      el("a", { href: "#/learn", "data-testid": "lobby-learn-all" }, t("learn.all"))));
   // A visitor sees what is being played first, under the way in and the way to learn.
   const cards = play
     ? [...play.cards, learnCard, chatCard, openCard, liveCard, boardsCard]
