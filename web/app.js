@@ -31,6 +31,7 @@ const routes = {
   rules: { page: "rules", params: ["game"] },
   games: { page: "games", params: [] },
   analysis: { page: "analysis", params: ["source", "a", "b"] },
+  learn: { page: "learn", params: ["game"] },
 };
 
 const app = {

@@ -253,11 +253,15 @@ export default async function render(root, params, app) {
   const chatCard = el("section", { class: "card wide" }, el("h2", {}, t("chat.title")), chat.node);
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
     el("p", {}, el("a", { href: "#/tournaments", "data-testid": "tournaments-link" }, `${t("nav.tournaments")} →`)));
-  // A visitor sees what is being played first, under the way in.
+  const learnCard = el("section", { class: "card wide", "data-testid": "lobby-learn" }, el("h2", {}, t("learn.title")),
+    el("p", {}, t("learn.lobby")), el("p", { class: "row" },
+      el("a", { href: "#/learn/tafl", class: "button", "data-testid": "lobby-learn-link" }, t("learn.begin")),
+      el("a", { href: "#/learn", "data-testid": "lobby-learn-all" }, t("learn.all"))));
+  // A visitor sees what is being played first, under the way in and the way to learn.
   const cards = play
-    ? [...play.cards, chatCard, openCard, liveCard, boardsCard]
+    ? [...play.cards, learnCard, chatCard, openCard, liveCard, boardsCard]
     : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
-      liveCard, chatCard, openCard, boardsCard];
+      learnCard, liveCard, chatCard, openCard, boardsCard];
   root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message.node, el("div", { class: "grid" }, cards));
 
   if (params.invite) play?.joinByCode(params.invite, message);

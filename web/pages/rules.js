@@ -14,7 +14,8 @@ export default async function render(root, params, app) {
     loadCatalog().catch(() => {}),
   ]);
   root.append(el("nav", { class: "rules-games", "data-testid": "rules-games" },
-    games.map((g) => el("a", { href: `#/rules/${g.id}`, class: g.id === game ? "current" : undefined, "data-testid": `rules-of-${g.id}` }, gameName(g.id)))));
+    games.map((g) => el("a", { href: `#/rules/${g.id}`, class: g.id === game ? "current" : undefined, "data-testid": `rules-of-${g.id}` }, gameName(g.id)))),
+    el("p", {}, el("a", { href: `#/learn/${encodeURIComponent(game)}`, class: "button", "data-testid": "rules-learn" }, t("learn.rules-link"))));
   if (rules instanceof Error) {
     root.append(el("p", { class: "error", "data-testid": "rules-error" }, rules instanceof ServerError ? rules.message : t("error.no-answer", { message: rules.message })));
     return;
