@@ -157,7 +157,8 @@ impl Viewer {
     }
 }
 
-fn summary(m: &StoredMatch) -> MatchSummary {
+/// What a match's summary in a list shows of it.
+pub(crate) fn summary(m: &StoredMatch) -> MatchSummary {
     MatchSummary {
         id: m.id,
         game: m.spec.game.clone(),
