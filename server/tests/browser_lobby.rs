@@ -100,6 +100,8 @@ async fn a_game_posted_in_the_lobby_is_listed_for_a_visitor_and_taken_in_one_cli
     let _waiting = queued(addr, "brandubh", TimeControl::Rapid).await;
     watcher.until_text("queue-sizes", "1 waiting").await;
     watcher.screenshot("lobby30-visitor-seeks-1400x900").await;
+    a.until_text("queue-sizes", "1 waiting").await;
+    a.screenshot("lobby30-player-seeks-1400x900").await;
     watcher.assert_no_console_errors().await;
 
     // Bjorn takes it in one click, on a phone: both land in the match.
@@ -110,6 +112,7 @@ async fn a_game_posted_in_the_lobby_is_listed_for_a_visitor_and_taken_in_one_cli
             "const b = document.querySelector('[data-testid=\"open-matches\"] button'); return b && b.dataset.testid;",
         )
         .await;
+    b.until_text("queue-sizes", "1 waiting").await;
     b.screenshot("lobby30-player-seeks-390x844").await;
     b.click(accept.as_str().unwrap()).await;
     let taken = until_match(&b).await;
@@ -187,6 +190,7 @@ async fn play_now_counts_the_wait_and_offers_the_ai_at_the_players_level() {
     tokio::time::sleep(AI_OFFER_AFTER.saturating_sub(Duration::from_secs(5))).await;
     a.until_text("play-now-ai", "level 2").await;
     g.until_text("play-now-ai", "level").await;
+    a.until_text("queue-sizes", "rated: 1 waiting").await;
     a.screenshot("lobby30-play-now-offer-1400x900").await;
     g.screenshot("lobby30-play-now-offer-390x844").await;
     assert_eq!(common::get(addr, "/api/queue").await.as_array().unwrap().len(), 2);

@@ -201,8 +201,11 @@ async function playCards(app, { goTo }) {
       el("section", { class: "card" }, el("h2", {}, t("lobby.hot-seat")), el("p", { class: "muted" }, t("lobby.hot-seat-hint")),
         ...hot.nodes, el("div", { class: "row" }, hotPlay), hotError.node),
     ],
-    seekForm: el("div", { class: "seek-form" }, el("h3", {}, t("lobby.post-game")), el("div", { class: "fields" }, ...seek.nodes,
-      el("label", {}, t("form.time"), seekTime), el("label", {}, t("lobby.your-side"), seekSeat)),
+    // The fields side by side, the game's rules under them.
+    seekForm: el("div", { class: "seek-form" }, el("h3", {}, t("lobby.post-game")),
+      el("div", { class: "fields" }, ...seek.nodes.filter((n) => !n.classList.contains("rules-hint")),
+        el("label", {}, t("form.time"), seekTime), el("label", {}, t("lobby.your-side"), seekSeat)),
+      ...seek.nodes.filter((n) => n.classList.contains("rules-hint")),
     el("label", { class: "check" }, seekRated, t("form.rated")), el("p", { class: "muted" }, t("lobby.post-hint")),
     el("div", { class: "row" }, post), seekError.node),
     joinByCode,
@@ -216,6 +219,7 @@ async function playCards(app, { goTo }) {
 function playNowCard(app, sizes) {
   const rated = !app.me.guest;
   const start = el("button", { class: "big", "data-testid": "play-now" }, t("lobby.play-now"));
+  const startRow = el("div", { class: "row" }, start);
   const cancel = el("button", { class: "secondary", "data-testid": "play-now-cancel", hidden: true }, t("lobby.leave-queue"));
   const what = el("p", { class: "muted" }, t(rated ? "lobby.play-now-rated" : "lobby.play-now-casual", {
     pool: poolName(PLAY_NOW.game, PLAY_NOW.variant), time: timeName(PLAY_NOW.time_control),
@@ -230,7 +234,7 @@ function playNowCard(app, sizes) {
   const show = () => {
     const waiting = since !== null;
     const waited = waiting ? Date.now() - since : 0;
-    start.hidden = waiting;
+    startRow.hidden = waiting;
     cancel.hidden = wait.hidden = !waiting;
     wait.textContent = waiting ? t("lobby.play-now-waiting", { time: waitedText(waited) }) : "";
     const offering = waiting && level !== null && waited >= AI_OFFER_AFTER_MS;
@@ -265,7 +269,7 @@ function playNowCard(app, sizes) {
     app.navigate(`#/match/${(await app.socket.send(msg)).match_id}`);
   });
   const node = el("section", { class: "card play-now" }, el("h2", {}, t("lobby.play-now")), what,
-    el("div", { class: "row" }, start, cancel), wait, offer, el("div", { class: "row" }, ai), error.node,
+    startRow, wait, offer, el("div", { class: "row" }, ai, cancel), error.node,
     el("h3", {}, t("lobby.waiting-now")), sizes);
   return {
     node,
@@ -308,7 +312,7 @@ export default async function render(root, params, app) {
   const open = el("ul", { class: "plain matches seeks", "data-testid": "open-matches" });
   const openError = errorLine("open-error");
   const seekFacts = (m) => [poolName(m.game, m.variant), clockSpecText(m.clock), t(m.rated ? "match.rated" : "lobby.casual")].join(" · ");
-  const posters = (m) => m.players.flatMap((p, seat) => (p ? [el("span", { class: "nowrap" }, playerLink(p), ` (${seatName(m.game, seat)})`)] : []));
+  const posters = (m) => m.players.flatMap((p, seat) => (p ? [el("span", {}, playerLink(p), " ", t("lobby.plays-side", { side: seatName(m.game, seat) }))] : []));
   // The player's own seeks, and those they withdrew: one of theirs gone from the list otherwise
   // was taken, and takes them to its match.
   let mySeeks = [];
@@ -389,7 +393,7 @@ export default async function render(root, params, app) {
 
   const openCard = el("section", { class: "card seeks-card" }, el("h2", {}, t("lobby.open-challenges")), open, openError.node,
     ...(play ? [play.seekForm] : []));
-  const queueCard = el("section", { class: "card" }, el("h2", {}, t("lobby.waiting-now")), sizes);
+
   const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);
   const chatCard = el("section", { class: "card wide" }, el("h2", {}, t("chat.title")), chat.node);
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
@@ -398,7 +402,7 @@ export default async function render(root, params, app) {
   const cards = play
     ? [playNow.node, openCard, ...play.cards, chatCard, liveCard, boardsCard]
     : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
-      openCard, queueCard, liveCard, chatCard, boardsCard];
+      openCard, el("section", { class: "card" }, el("h2", {}, t("lobby.waiting-now")), sizes), liveCard, chatCard, boardsCard];
   root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message.node, el("div", { class: "grid" }, cards));
 
   if (params.invite) play?.joinByCode(params.invite, message);
