@@ -385,7 +385,7 @@ impl Session {
             && let Some(player) = self.player_id()
         {
             self.state.cluster().online(player, false).await;
-            crate::lobby::seeks::poster_left(&self.state, player);
+            crate::lobby::departures::poster_left(&self.state, player);
         }
         for id in std::mem::take(&mut self.watching) {
             let closed = Command::Unwatch {

@@ -912,7 +912,7 @@ async fn a_seek_posted_on_one_node_is_taken_on_another_and_goes_with_its_poster_
     let m = a.ok(seek).await.match_id.unwrap();
     seeks_until(&mut visitor, |s| s == [m]).await;
     a.close().await;
-    tokio::time::sleep(server::lobby::seeks::POSTER_GRACE + Duration::from_secs(1)).await;
+    tokio::time::sleep(server::lobby::departures::POSTER_GRACE + Duration::from_secs(1)).await;
     let open = common::get(at[1], "/api/matches/open").await;
     assert_eq!(open[0]["id"], m.0, "alice is still online on node 1: {open}");
     a_elsewhere.ok(|id| ClientMessage::WatchLobby { id }).await;

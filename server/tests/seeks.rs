@@ -13,7 +13,7 @@ use protocol::{
     ServerMessage, TimeControl,
 };
 use serde_json::json;
-use server::lobby::seeks::POSTER_GRACE;
+use server::lobby::departures::POSTER_GRACE;
 
 /// A seek: a public Copenhagen match with a blitz clock, the poster defending (seat 1).
 fn seek(id: CommandId, rated: bool) -> ClientMessage {
