@@ -10,7 +10,6 @@ use axum::extract::FromRef;
 use protocol::{ErrorCode, MatchId, PlayerId};
 use tokio::sync::{Semaphore, broadcast, mpsc};
 
-use crate::lobby::seeks::SeekBoard;
 use crate::accounts::player::Player;
 use crate::accounts::token::token_hash;
 use crate::analysis::runner::Analyst;
@@ -18,6 +17,7 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{ClientIpHeader, Limits};
+use crate::lobby::seeks::SeekBoard;
 use crate::matches::new_match::{Day, Opening};
 use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;

@@ -581,7 +581,13 @@ impl Session {
                     .join(pool, conn, player, ai_after, outbox)
                     .await?;
                 let ai_level = crate::accounts::player::ai_level(&ai.name).map(|l| l.get());
-                ack(id, Ack { ai_level, ..Ack::default() })
+                ack(
+                    id,
+                    Ack {
+                        ai_level,
+                        ..Ack::default()
+                    },
+                )
             }
             ClientMessage::PlayAi {
                 id,
@@ -670,7 +676,10 @@ impl Session {
                 // The lobby as it is now; each change follows.
                 let seeks = crate::lobby::seeks::listed(self.state.store()).await?;
                 let pools = self.state.queue().pools().await?;
-                for message in [ServerMessage::Seeks { seeks }, ServerMessage::QueuePools { pools }] {
+                for message in [
+                    ServerMessage::Seeks { seeks },
+                    ServerMessage::QueuePools { pools },
+                ] {
                     let _ = self.outbox.try_send(frame(&message));
                 }
                 ack(id, Ack::default())

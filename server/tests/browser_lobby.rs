@@ -78,10 +78,15 @@ async fn queued(addr: SocketAddr, variant: &str, time_control: TimeControl) -> C
 async fn a_game_posted_in_the_lobby_is_listed_for_a_visitor_and_taken_in_one_click() {
     let addr = start(&fresh_database(Backend::Sqlite).await, &[]).await;
     let driver = Driver::start().await;
-    let (alice, bjorn) = (common::new_player(addr).await, common::new_player(addr).await);
+    let (alice, bjorn) = (
+        common::new_player(addr).await,
+        common::new_player(addr).await,
+    );
     let a = signed_in(&driver, WIDE, addr, &alice).await;
     let watcher = visitor(&driver, WIDE, addr).await;
-    watcher.until_text("open-matches", "No open challenge").await;
+    watcher
+        .until_text("open-matches", "No open challenge")
+        .await;
 
     // Alice posts a rated Copenhagen 5+3, defending.
     a.select("seek-variant", "copenhagen").await;
@@ -116,8 +121,14 @@ async fn a_game_posted_in_the_lobby_is_listed_for_a_visitor_and_taken_in_one_cli
     b.screenshot("lobby30-player-seeks-390x844").await;
     b.click(accept.as_str().unwrap()).await;
     let taken = until_match(&b).await;
-    assert_eq!(until_match(&a).await, taken, "alice is taken to the match she posted");
-    watcher.until_text("open-matches", "No open challenge").await;
+    assert_eq!(
+        until_match(&a).await,
+        taken,
+        "alice is taken to the match she posted"
+    );
+    watcher
+        .until_text("open-matches", "No open challenge")
+        .await;
     let record = common::get(addr, &format!("/api/matches/{taken}")).await;
     assert_eq!(record["summary"]["status"], "live");
     assert_eq!(record["summary"]["players"][1]["id"], alice.player.id.0);
@@ -193,7 +204,14 @@ async fn play_now_counts_the_wait_and_offers_the_ai_at_the_players_level() {
     a.until_text("queue-sizes", "rated: 1 waiting").await;
     a.screenshot("lobby30-play-now-offer-1400x900").await;
     g.screenshot("lobby30-play-now-offer-390x844").await;
-    assert_eq!(common::get(addr, "/api/queue").await.as_array().unwrap().len(), 2);
+    assert_eq!(
+        common::get(addr, "/api/queue")
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 
     // Taken: out of the queue, into a game against the AI.
     a.click("play-now-ai").await;
@@ -205,7 +223,11 @@ async fn play_now_counts_the_wait_and_offers_the_ai_at_the_players_level() {
     assert!(names.contains(&"ai-level-2"), "{names:?}");
     assert_eq!(record["summary"]["variant"], "copenhagen");
     let queue = common::get(addr, "/api/queue").await;
-    assert_eq!(queue.as_array().unwrap().len(), 1, "only the guest waits: {queue}");
+    assert_eq!(
+        queue.as_array().unwrap().len(),
+        1,
+        "only the guest waits: {queue}"
+    );
     a.assert_no_console_errors().await;
     g.assert_no_console_errors().await;
 }

@@ -914,7 +914,10 @@ async fn a_seek_posted_on_one_node_is_taken_on_another_and_goes_with_its_poster_
     a.close().await;
     tokio::time::sleep(server::lobby::departures::POSTER_GRACE + Duration::from_secs(1)).await;
     let open = common::get(at[1], "/api/matches/open").await;
-    assert_eq!(open[0]["id"], m.0, "alice is still online on node 1: {open}");
+    assert_eq!(
+        open[0]["id"], m.0,
+        "alice is still online on node 1: {open}"
+    );
     a_elsewhere.ok(|id| ClientMessage::WatchLobby { id }).await;
     a_elsewhere.close().await;
     seeks_until(&mut visitor, <[_]>::is_empty).await;

@@ -18,7 +18,12 @@ use server::lobby::departures::POSTER_GRACE;
 /// A seek: a public Copenhagen match with a blitz clock, the poster defending (seat 1).
 fn seek(id: CommandId, rated: bool) -> ClientMessage {
     let clock = json!({"base_ms": 300_000, "increment_ms": 3_000});
-    create(id, "tafl", "copenhagen", json!({"rated": rated, "clock": clock, "seat": 1}))
+    create(
+        id,
+        "tafl",
+        "copenhagen",
+        json!({"rated": rated, "clock": clock, "seat": 1}),
+    )
 }
 
 /// Follows the lobby: the seeks and the counts come at once.
@@ -72,7 +77,11 @@ async fn a_seek_is_listed_live_to_visitors_and_taken_with_one_join() {
         let addr = start(&fresh_database(backend).await, &[]).await;
         let mut visitor = Client::visit(addr).await;
         let (seeks, pools) = watch_lobby(&mut visitor).await;
-        assert_eq!((seeks, pools), (vec![], vec![]), "{backend:?}: an empty lobby");
+        assert_eq!(
+            (seeks, pools),
+            (vec![], vec![]),
+            "{backend:?}: an empty lobby"
+        );
 
         let (alice, bjorn) = (new_player(addr).await, new_player(addr).await);
         let mut a = Client::connect(addr, &alice.token).await;
@@ -80,12 +89,22 @@ async fn a_seek_is_listed_live_to_visitors_and_taken_with_one_join() {
         let listed = seeks_until(&mut visitor, |s| !s.is_empty()).await;
         assert_eq!(ids(&listed), [m], "{backend:?}");
         let shown = &listed[0];
-        assert_eq!((shown.game.as_str(), shown.variant.as_str()), ("tafl", "copenhagen"));
+        assert_eq!(
+            (shown.game.as_str(), shown.variant.as_str()),
+            ("tafl", "copenhagen")
+        );
         assert!(shown.rated);
         assert_eq!(shown.clock.unwrap().base_ms, 300_000);
         let poster = shown.players[1].as_ref().map(|p| p.id);
-        assert_eq!((shown.players[0].as_ref(), poster), (None, Some(alice.player.id)));
-        assert_eq!(open_ids(addr).await, [m.0], "{backend:?}: listed for a first load too");
+        assert_eq!(
+            (shown.players[0].as_ref(), poster),
+            (None, Some(alice.player.id))
+        );
+        assert_eq!(
+            open_ids(addr).await,
+            [m.0],
+            "{backend:?}: listed for a first load too"
+        );
 
         // Bjorn takes it: both sit in the match, which starts, and the seek is gone.
         let mut b = Client::connect(addr, &bjorn.token).await;
@@ -124,7 +143,11 @@ async fn a_seek_goes_when_withdrawn_or_when_its_poster_leaves() {
         seeks_until(&mut visitor, |s| ids(s) == [m]).await;
         a.close().await;
         tokio::time::sleep(POSTER_GRACE + Duration::from_secs(1)).await;
-        assert_eq!(open_ids(addr).await, [m.0], "{backend:?}: the poster is still here");
+        assert_eq!(
+            open_ids(addr).await,
+            [m.0],
+            "{backend:?}: the poster is still here"
+        );
 
         // Their last socket closes: once the grace is over, it is gone, for everyone.
         other.close().await;
@@ -149,9 +172,14 @@ async fn bad_seeks_are_refused_and_change_nothing() {
         assert!(refusal.contains("no-such-tafl"), "{backend:?}: {refusal}");
         let g = guest(addr).await;
         let mut guest_socket = Client::connect(addr, &g.token).await;
-        let rated = guest_socket.refused(ErrorCode::Forbidden, |id| seek(id, true)).await;
+        let rated = guest_socket
+            .refused(ErrorCode::Forbidden, |id| seek(id, true))
+            .await;
         assert!(rated.contains("casual"), "{backend:?}: {rated}");
-        assert!(open_ids(addr).await.is_empty(), "{backend:?}: nothing was posted");
+        assert!(
+            open_ids(addr).await.is_empty(),
+            "{backend:?}: nothing was posted"
+        );
 
         // One's own seek cannot be taken; a taken one cannot be taken again.
         let m = a.ok(|id| seek(id, true)).await.match_id.unwrap();
@@ -166,7 +194,11 @@ async fn bad_seeks_are_refused_and_change_nothing() {
         let seated: Vec<i64> = (record["summary"]["players"].as_array().unwrap().iter())
             .map(|p| p["id"].as_i64().unwrap())
             .collect();
-        assert_eq!(seated, [bjorn.player.id.0, alice.player.id.0], "{backend:?}");
+        assert_eq!(
+            seated,
+            [bjorn.player.id.0, alice.player.id.0],
+            "{backend:?}"
+        );
     }
 }
 
@@ -203,11 +235,21 @@ async fn visitors_see_the_queues_counts_and_a_queued_player_is_offered_the_neare
         let alice = new_player(addr).await;
         let mut a = Client::connect(addr, &alice.token).await;
         let joined = a.ok(play_now).await;
-        assert_eq!(joined.ai_level, Some(3), "{backend:?}: the level nearest 1500");
+        assert_eq!(
+            joined.ai_level,
+            Some(3),
+            "{backend:?}: the level nearest 1500"
+        );
         let pools = pools_until(&mut visitor, |p| !p.is_empty()).await;
         let pool = &pools[0];
-        assert_eq!((pool.game.as_str(), pool.variant.as_str()), ("tafl", "copenhagen"));
-        assert_eq!((pool.time_control, pool.rated, pool.waiting), (TimeControl::Blitz, true, 1));
+        assert_eq!(
+            (pool.game.as_str(), pool.variant.as_str()),
+            ("tafl", "copenhagen")
+        );
+        assert_eq!(
+            (pool.time_control, pool.rated, pool.waiting),
+            (TimeControl::Blitz, true, 1)
+        );
         // For a first load, to anyone.
         let listed = get(addr, "/api/queue").await;
         assert_eq!(listed[0]["waiting"], 1, "{backend:?}: {listed}");

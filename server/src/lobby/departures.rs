@@ -35,10 +35,17 @@ pub fn poster_left(state: &AppState, player: PlayerId) {
 }
 
 async fn withdraw_if_gone(state: &AppState, player: PlayerId) -> ApiResult<()> {
-    if state.cluster().online_anywhere(state.sockets(), player).await? {
+    if state
+        .cluster()
+        .online_anywhere(state.sockets(), player)
+        .await?
+    {
         return Ok(());
     }
-    let waiting = state.store().listed_matches(Status::Waiting, Some(player)).await?;
+    let waiting = state
+        .store()
+        .listed_matches(Status::Waiting, Some(player))
+        .await?;
     for (id, _) in waiting.into_iter().filter(|&(_, seated)| seated) {
         let _: bool = state.rooms().ask(id, Command::Withdraw { player }).await?;
     }

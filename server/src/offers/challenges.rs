@@ -64,7 +64,10 @@ impl Challenges {
     /// Whether `player` has a socket open (that said hello) on any node.
     async fn online(&self, player: PlayerId) -> ApiResult<bool> {
         let context = &self.context;
-        Ok(context.cluster.online_anywhere(&context.sockets, player).await?)
+        Ok(context
+            .cluster
+            .online_anywhere(&context.sockets, player)
+            .await?)
     }
 
     /// `from` challenges a player. Everything is checked before anything is stored, and a refusal
