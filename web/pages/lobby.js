@@ -206,8 +206,8 @@ async function playCards(app, { goTo }) {
       el("div", { class: "fields" }, ...seek.nodes.filter((n) => !n.classList.contains("rules-hint")),
         el("label", {}, t("form.time"), seekTime), el("label", {}, t("lobby.your-side"), seekSeat)),
       ...seek.nodes.filter((n) => n.classList.contains("rules-hint")),
-    el("label", { class: "check" }, seekRated, t("form.rated")), el("p", { class: "muted" }, t("lobby.post-hint")),
-    el("div", { class: "row" }, post), seekError.node),
+      el("label", { class: "check" }, seekRated, t("form.rated")), el("p", { class: "muted" }, t("lobby.post-hint")),
+      el("div", { class: "row" }, post), seekError.node),
     joinByCode,
   };
 }
@@ -239,7 +239,7 @@ function playNowCard(app, sizes) {
     wait.textContent = waiting ? t("lobby.play-now-waiting", { time: waitedText(waited) }) : "";
     const offering = waiting && level !== null && waited >= AI_OFFER_AFTER_MS;
     offer.hidden = ai.hidden = !offering;
-    ai.textContent = t("lobby.play-now-ai", { level });
+    if (offering) ai.textContent = t("lobby.play-now-ai", { level });
   };
   const stop = () => {
     clearInterval(ticker);
@@ -247,6 +247,8 @@ function playNowCard(app, sizes) {
     show();
   };
   const leave = () => app.socket.send({ type: "queue_leave" }).catch(() => {});
+  // A socket that drops leaves the queue: the wait is over, and Play now may be pressed again.
+  app.socket.on("down", stop);
   start.onclick = () => error.run(async () => {
     const ack = await app.socket.send({ type: "queue_join", ...PLAY_NOW, rated });
     since = Date.now();
@@ -274,6 +276,7 @@ function playNowCard(app, sizes) {
   return {
     node,
     leave: () => {
+      app.socket.off("down", stop);
       if (since !== null) leave();
       stop();
     },
