@@ -137,22 +137,32 @@ async fn a_seek_goes_when_withdrawn_or_when_its_poster_leaves() {
         let record = get(addr, &format!("/api/matches/{}", m.0)).await;
         assert_eq!(record["summary"]["status"], "aborted", "{backend:?}");
 
-        // Its poster's socket closes while another of theirs stays open: it stays.
+        // A correspondence seek outlasts its poster's leaving: its players come and go.
+        let mut bjorn = Client::connect(addr, &new_player(addr).await.token).await;
+        let days =
+            json!({"clock": {"base_ms": protocol::DAY_MS, "increment_ms": 0, "per_move": true}});
+        let posted = bjorn.ok(|id| create(id, "tafl", "brandubh", days)).await;
+        let correspondence = posted.match_id.unwrap();
+        seeks_until(&mut visitor, |s| ids(s) == [correspondence]).await;
+        bjorn.close().await;
+
+        // Alice's socket closes while another of hers stays open: her seek stays.
         let other = Client::connect(addr, &alice.token).await;
         let m = a.ok(|id| seek(id, false)).await.match_id.unwrap();
-        seeks_until(&mut visitor, |s| ids(s) == [m]).await;
+        seeks_until(&mut visitor, |s| ids(s) == [m, correspondence]).await;
         a.close().await;
         tokio::time::sleep(POSTER_GRACE + Duration::from_secs(1)).await;
+        let kept = [m.0, correspondence.0];
         assert_eq!(
             open_ids(addr).await,
-            [m.0],
-            "{backend:?}: the poster is still here"
+            kept,
+            "{backend:?}: both posters count as here"
         );
 
-        // Their last socket closes: once the grace is over, it is gone, for everyone.
+        // Her last socket closes: once the grace is over, her seek is gone, for everyone.
         other.close().await;
-        seeks_until(&mut visitor, <[_]>::is_empty).await;
-        assert!(open_ids(addr).await.is_empty(), "{backend:?}");
+        seeks_until(&mut visitor, |s| ids(s) == [correspondence]).await;
+        assert_eq!(open_ids(addr).await, [correspondence.0], "{backend:?}");
         let record = get(addr, &format!("/api/matches/{}", m.0)).await;
         assert_eq!(record["summary"]["status"], "aborted", "{backend:?}");
     }

@@ -415,7 +415,10 @@ impl Room {
             }
             Command::Banned { player } => self.banned(player).await.map(Answer::Ended),
             Command::Withdraw { player } => {
+                // A correspondence seek waits for its taker however long its poster is away.
+                let correspondence = self.spec.clock.is_some_and(|c| c.per_move);
                 let seek = self.phase == Phase::Waiting && !self.seats_of(player).is_empty();
+                let seek = seek && !correspondence;
                 let withdrawn = match seek {
                     true => self.call_off(None, "aborted").await?,
                     false => false,
