@@ -5,7 +5,7 @@ import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { catalog, english } from "./messages.js";
 import { t, useMessages } from "../web/i18n.js";
-import { DAY_MS, clockSpecText, clockText, perMoveText } from "../web/clock-text.js";
+import { DAY_MS, clockSpecText, clockText, perMoveText, waitedText } from "../web/clock-text.js";
 import { describeResult, list, playerAndSide, reasonText, winners } from "../web/results.js";
 import { rematchLine, ratingText, resultText, scoreText, seriesResult } from "../web/pages/match/banners.js";
 import { turnText } from "../web/pages/match/players.js";
@@ -32,6 +32,15 @@ describe("a clock's time", () => {
 
   it("reads days and hours past a day", () => {
     assert.equal(clockText(DAY_MS * 2 + 5 * 3600000 + 59000), "2 d 5 h");
+  });
+});
+
+describe("a wait", () => {
+  it("counts up in whole seconds as m:ss, without tenths", () => {
+    assert.equal(waitedText(0), "0:00");
+    assert.equal(waitedText(7900), "0:07");
+    assert.equal(waitedText(80000), "1:20");
+    assert.equal(waitedText(-50), "0:00");
   });
 });
 

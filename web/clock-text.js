@@ -27,6 +27,12 @@ export function clockSpecText(clock) {
   return `${base}+${clock.increment_ms / 1000}`;
 }
 
+// A wait counting up, in whole seconds, as m:ss ("0:07", "1:20"): no tenths, which would flicker.
+export function waitedText(ms) {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 // A per-move (correspondence) clock's time for a move, as players say it: "3 days a move".
 export function perMoveText(ms) {
   return ms % DAY_MS ? t("time.per-move", { time: clockText(ms) }) : t("time.days-a-move", { count: ms / DAY_MS });

@@ -61,6 +61,19 @@ pub enum ServerMessage {
         match_id: MatchId,
         seats: Vec<u8>,
     },
+    /// The seeks: public matches waiting for players, newest first, at most 50. Sent to a
+    /// socket when it starts following the lobby (`watch_lobby`), then to every socket
+    /// following it, on every node, whenever a seek is posted, taken or withdrawn, or goes with
+    /// its poster. Not a match event: the whole list each time.
+    Seeks {
+        seeks: Vec<crate::MatchSummary>,
+    },
+    /// The matchmaking pools with players waiting (the cluster's queue), as `GET /api/queue`
+    /// lists them. Sent to a socket when it starts following the lobby, then to every socket
+    /// following it whenever a pool's count changes.
+    QueuePools {
+        pools: Vec<crate::QueuePool>,
+    },
     /// A round of a tournament this socket's player entered has started and this is their game
     /// in it: `watch` the match to play it.
     TournamentRound {
@@ -173,6 +186,10 @@ pub struct Ack {
     /// The challenge a `challenge` made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge_id: Option<ChallengeId>,
+    /// For `queue_join`: the AI level (1 to 5) whose rating in the pool is nearest the
+    /// player's, to offer while they wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_level: Option<u8>,
 }
 
 /// A challenge to a named player, waiting for their answer.

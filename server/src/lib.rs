@@ -14,6 +14,7 @@ pub mod headers;
 pub mod housekeeping;
 pub mod http;
 pub mod limits;
+pub mod lobby;
 pub mod matches;
 pub mod metrics;
 pub mod offers;

@@ -17,6 +17,7 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{ClientIpHeader, Limits};
+use crate::lobby::seeks::SeekBoard;
 use crate::matches::new_match::{Day, Opening};
 use crate::matches::registry::Rooms;
 use crate::matches::room::RoomContext;
@@ -63,6 +64,9 @@ pub struct Shared {
     /// The second games of series that rooms stored, until the task that starts their rooms
     /// takes them (with the other actors).
     next_games: Mutex<Option<mpsc::UnboundedReceiver<(MatchId, Opening)>>>,
+    /// Lists the seeks to the lobby's followers when they change, a task started with the
+    /// other actors.
+    seeks: SeekBoard,
     shutdown: Shutdown,
 }
 
@@ -76,6 +80,7 @@ impl AppState {
         let sockets = Arc::new(Sockets::default());
         let ai_threads = Arc::new(Semaphore::new(config.ai_threads.max(1)));
         let (next_games, next_games_rx) = mpsc::unbounded_channel();
+        let seeks = SeekBoard::default();
         let rooms = Arc::new(Rooms::new(RoomContext {
             actions: ActionLog::start(&store),
             store: store.clone(),
@@ -88,6 +93,7 @@ impl AppState {
             next_games,
             sockets: sockets.clone(),
             cluster: cluster.clone(),
+            seeks: seeks.clone(),
         }));
         let limits = Arc::new(Limits::new(&config));
         let security = Arc::new(SecurityLog::default());
@@ -118,6 +124,7 @@ impl AppState {
                 sockets,
                 tournaments: OnceLock::new(),
                 next_games: Mutex::new(Some(next_games_rx)),
+                seeks,
                 shutdown,
             }),
         }
@@ -134,6 +141,7 @@ impl AppState {
             cluster: shared.cluster.clone(),
             shutdown: shared.shutdown.clone(),
             ai_players: shared.ai_players.clone(),
+            sockets: shared.sockets.clone(),
             window: crate::queue::window(config),
             day: Day(config.day_ms),
         });
@@ -150,6 +158,10 @@ impl AppState {
         let _ = shared.tournaments.set(tournaments);
         self.shutdown()
             .spawn_job(crate::offers::challenges::expire(shared.challenges.clone()));
+        let seeks = shared.seeks.clone();
+        let (store, sockets) = (shared.store.clone(), shared.sockets.clone());
+        self.shutdown()
+            .spawn_job(seeks.run(store, sockets, shared.shutdown.clone()));
         let next_games = self
             .inner
             .next_games

@@ -388,6 +388,7 @@ impl Session {
             && let Some(player) = self.player_id()
         {
             self.state.cluster().online(player, false).await;
+            crate::lobby::departures::poster_left(&self.state, player);
         }
         for id in std::mem::take(&mut self.watching) {
             let closed = Command::Unwatch {
@@ -574,11 +575,22 @@ impl Session {
                 let pool = Pool::new(&game, variant, seats, control, rated, two_games)?;
                 let ai_after = ai_after_secs.map(|s| Duration::from_secs(u64::from(s)));
                 let (conn, outbox) = (self.conn, self.outbox.clone());
+                // The AI to offer a player who would rather not wait: the level nearest them.
+                let (store, ais) = (self.state.store(), self.state.ai_players());
+                let rating = store.rating_in(player.id, &pool.rating_pool()).await?;
+                let ai = crate::queue::nearest_ai(store, ais, &pool, rating).await?;
                 self.state
                     .queue()
                     .join(pool, conn, player, ai_after, outbox)
                     .await?;
-                ack(id, Ack::default())
+                let ai_level = crate::accounts::player::ai_level(&ai.name).map(|l| l.get());
+                ack(
+                    id,
+                    Ack {
+                        ai_level,
+                        ..Ack::default()
+                    },
+                )
             }
             ClientMessage::PlayAi {
                 id,
@@ -664,6 +676,15 @@ impl Session {
                 self.state
                     .sockets()
                     .watch_lobby(conn, self.player_id(), outbox);
+                // The lobby as it is now; each change follows.
+                let seeks = crate::lobby::seeks::listed(self.state.store()).await?;
+                let pools = self.state.queue().pools().await?;
+                for message in [
+                    ServerMessage::Seeks { seeks },
+                    ServerMessage::QueuePools { pools },
+                ] {
+                    let _ = self.outbox.try_send(frame(&message));
+                }
                 ack(id, Ack::default())
             }
             ClientMessage::UnwatchLobby { id } => {

@@ -2,8 +2,9 @@
 //! different nodes play a whole Copenhagen match while its owner is killed (SIGKILL) and
 //! another node takes it over; spectators on a third node see every event once, in order; a
 //! paused owner that wakes after losing its match cannot write it; players queued on
-//! different nodes are paired; a tournament goes on after its director's node dies; and a
-//! rolling restart of every node during a match loses nothing.
+//! different nodes are paired; a tournament goes on after its director's node dies; a rolling
+//! restart of every node during a match loses nothing; and a seek posted on one node is listed
+//! and taken on another, and goes everywhere when its poster's last socket, on any node, closes.
 //!
 //! Clients here do what the browser client does: when a node closes their socket (1012) or
 //! dies, they connect to another node and resume by sequence number; a command refused as
@@ -868,4 +869,60 @@ async fn what_one_node_knows_every_node_knows() {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+}
+
+/// The seeks a socket following the lobby is told, until `done` accepts them.
+async fn seeks_until(c: &mut common::Client, done: impl Fn(&[MatchId]) -> bool) {
+    loop {
+        let is_seeks = |m: &ServerMessage| matches!(m, ServerMessage::Seeks { .. });
+        let ServerMessage::Seeks { seeks } = c.message_where(is_seeks).await else {
+            unreachable!("only seeks are taken")
+        };
+        if done(&seeks.iter().map(|s| s.id).collect::<Vec<_>>()) {
+            return;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_posted_on_one_node_is_taken_on_another_and_goes_with_its_poster_everywhere() {
+    let url = database().await;
+    let nodes = nodes(&url, 2, &[]).await;
+    let at = addrs(&nodes);
+    let alice = register(at[0], "alice").await;
+    let bjorn = register(at[1], "bjorn").await;
+    let mut visitor = common::Client::visit(at[1]).await;
+    visitor.ok(|id| ClientMessage::WatchLobby { id }).await;
+
+    // Posted on node 0, listed live on node 1, taken there in one join.
+    let mut a = common::Client::connect(at[0], &alice.token).await;
+    let seek = |id: CommandId| common::create(id, "tafl", "copenhagen", json!({"rated": true}));
+    let m = a.ok(seek).await.match_id.unwrap();
+    seeks_until(&mut visitor, |s| s == [m]).await;
+    let mut b = common::Client::connect(at[1], &bjorn.token).await;
+    let taken = b.ok(|id| common::join(id, m)).await;
+    assert_eq!(taken.seats, vec![1]);
+    let started = |e: &MatchEvent| matches!(e, MatchEvent::Started { .. });
+    a.event_where(m, started).await;
+    seeks_until(&mut visitor, <[_]>::is_empty).await;
+
+    // Alice posts again with a socket on each node: closing the one on node 0 leaves her on
+    // node 1, and the seek stays; closing that one too, it goes, on every node.
+    let mut a_elsewhere = common::Client::connect(at[1], &alice.token).await;
+    let m = a.ok(seek).await.match_id.unwrap();
+    seeks_until(&mut visitor, |s| s == [m]).await;
+    a.close().await;
+    tokio::time::sleep(server::lobby::departures::POSTER_GRACE + Duration::from_secs(1)).await;
+    let open = common::get(at[1], "/api/matches/open").await;
+    assert_eq!(
+        open[0]["id"], m.0,
+        "alice is still online on node 1: {open}"
+    );
+    a_elsewhere.ok(|id| ClientMessage::WatchLobby { id }).await;
+    a_elsewhere.close().await;
+    seeks_until(&mut visitor, <[_]>::is_empty).await;
+    for node in &at {
+        assert_eq!(common::get(*node, "/api/matches/open").await, json!([]));
+    }
+    assert_eq!(record(at[0], m).await.summary.status, "aborted");
 }

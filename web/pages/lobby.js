@@ -1,17 +1,28 @@
-// The lobby: quick play (the matchmaking queue), play the AI, private matches by invite code,
-// hot-seat matches on one screen, open challenges to join, live matches to watch (each with a
+// The lobby: "Play now" (the Copenhagen queue, with the AI offered after a wait), the games
+// players posted for anyone to take in one click (seeks: public matches waiting for players) and
+// the form to post one, how many wait in each queue, quick play (any queue), play the AI, private
+// matches by invite code, hot-seat matches on one screen, live matches to watch (each with a
 // small board of its position and how many watch it), and the way to leaderboards and
-// tournaments, and the lobby's chat, which everyone reads and accounts write in. A visitor sees
-// the matches and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
+// tournaments, and the lobby's chat, which everyone reads and accounts write in. The seeks and
+// the queue's counts come live over the socket. A visitor sees the seeks, the counts and the
+// matches, and a prompt to log in or play as a guest in place of the forms. `#/join/<code>`
 // lands here and joins the private match at once.
 import { el, errorLine, playerLink, watchersText } from "../dom.js";
-import { DAY_MS, perMoveText } from "../clock-text.js";
-import { clockOf, games } from "../catalog.js";
+import { DAY_MS, clockSpecText, perMoveText, waitedText } from "../clock-text.js";
+import { clockOf, games, seatName } from "../catalog.js";
 import { gameName, poolName, timeName, variantName } from "../names.js";
 import { t } from "../i18n.js";
 import { boardFor, miniBoards } from "../boards/index.js";
 import { chatPanel } from "../chat.js";
 import { gamePicker, seatSelect, select, takebacksBox, timeOptions } from "../pickers.js";
+
+// Play now's game: Copenhagen at blitz, the pool players are most likely waiting in.
+const PLAY_NOW = { game: "tafl", variant: "copenhagen", time_control: "blitz" };
+
+// How long Play now waits for a human before offering the AI: about as long as a player waits
+// before wondering whether anyone is there, and twenty of the queue's pairing waves (one a
+// second), in which its rating window widens towards whoever waits.
+const AI_OFFER_AFTER_MS = 20000;
 
 // The forms that play, for a player: quick play, the AI, a friend and the hot seat. Returns their
 // cards, what refreshes them, and how to join a private match by its code (an error shown in
@@ -33,7 +44,6 @@ async function playCards(app, { goTo }) {
   const queueState = el("p", { class: "muted", "data-testid": "queue-state" });
   const joinQueue = el("button", { "data-testid": "queue-join" }, t("lobby.find-opponent"));
   const leaveQueue = el("button", { class: "secondary", "data-testid": "queue-leave", hidden: true }, t("lobby.leave-queue"));
-  const sizes = el("ul", { class: "plain", "data-testid": "queue-sizes" });
   const queued = (on) => {
     joinQueue.hidden = on;
     leaveQueue.hidden = !on;
@@ -43,21 +53,24 @@ async function playCards(app, { goTo }) {
   joinQueue.onclick = () => quickError.run(async () => {
     await app.socket.send({ type: "queue_join", ...quick.value(), time_control: quickTime.value, rated: quickRated.checked, two_games: quickTwoGames.checked });
     queued(true);
-    refreshQueue();
   });
   leaveQueue.onclick = async () => {
     await app.socket.send({ type: "queue_leave" }).catch(() => {});
     queued(false);
-    refreshQueue();
   };
-  const refreshQueue = async () => {
-    const pools = await app.api.get("/api/queue").catch(() => []);
-    sizes.replaceChildren(...pools.map((p) =>
-      el("li", {}, t(p.rated ? "lobby.pool-rated" : "lobby.pool", {
-        game: gameName(p.game), variant: variantName(p.game, p.variant), seats: p.seats, time: timeName(p.time_control), count: p.waiting,
-      }))));
-    if (!pools.length) sizes.append(el("li", { class: "muted" }, t("lobby.nobody-waiting")));
-  };
+
+  // A game posted for anyone to take (a seek): a public match waiting for its opponent.
+  const seek = gamePicker("seek", { variant: suggested.main });
+  const seekSeat = seatSelect(seek, "seek-seat");
+  const seekTime = select("seek-time", [["", t("time.none")], ...timeOptions()], "blitz");
+  const seekRated = ratedBox("seek-rated");
+  const post = el("button", { "data-testid": "seek-post" }, t("lobby.post"));
+  const seekError = errorLine("seek-error");
+  post.onclick = () => seekError.run(async () => {
+    const msg = { type: "create_match", ...seek.value(), visibility: "open", rated: seekRated.checked, seat: Number(seekSeat.value) };
+    if (seekTime.value) msg.clock = clockOf(seekTime.value);
+    await app.socket.send(msg);
+  });
 
   // Play the AI.
   const ai = gamePicker("ai", { variant: suggested.short });
@@ -162,7 +175,7 @@ async function playCards(app, { goTo }) {
       el("section", { class: "card" }, el("h2", { "data-testid": "quick-title" }, t("lobby.quick-play")), ...quick.nodes,
         el("label", {}, t("form.time"), quickTime), el("label", { class: "check" }, quickRated, t("form.rated")),
         el("label", { class: "check" }, quickTwoGames, t("form.two-games")),
-        el("div", { class: "row" }, joinQueue, leaveQueue), quickError.node, queueState, el("h3", {}, t("lobby.waiting-now")), sizes),
+        el("div", { class: "row" }, joinQueue, leaveQueue), quickError.node, queueState),
       el("section", { class: "card" }, el("h2", {}, t("lobby.play-ai")), ...ai.nodes,
         el("label", {}, t("lobby.level-label"), aiLevel), el("label", {}, t("lobby.your-side"), aiSeat), el("label", {}, t("form.time"), aiTime),
         el("label", { class: "check" }, aiRated, t("form.rated")), el("div", { class: "row" }, playAi), aiError.node),
@@ -173,8 +186,85 @@ async function playCards(app, { goTo }) {
       el("section", { class: "card" }, el("h2", {}, t("lobby.hot-seat")), el("p", { class: "muted" }, t("lobby.hot-seat-hint")),
         ...hot.nodes, el("div", { class: "row" }, hotPlay), hotError.node),
     ],
-    refresh: refreshQueue,
+    // The fields side by side, the game's rules under them.
+    seekForm: el("div", { class: "seek-form" }, el("h3", {}, t("lobby.post-game")),
+      el("div", { class: "fields" }, ...seek.nodes.filter((n) => !n.classList.contains("rules-hint")),
+        el("label", {}, t("form.time"), seekTime), el("label", {}, t("lobby.your-side"), seekSeat)),
+      ...seek.nodes.filter((n) => n.classList.contains("rules-hint")),
+      el("label", { class: "check" }, seekRated, t("form.rated")), el("p", { class: "muted" }, t("lobby.post-hint")),
+      el("div", { class: "row" }, post), seekError.node),
     joinByCode,
+  };
+}
+
+// Play now: one button that queues the player for Copenhagen, the wait counting up beside it;
+// after AI_OFFER_AFTER_MS the AI at the level nearest their rating is offered (the queue says
+// which when it takes them), the player staying in the queue until they take it. `sizes`: the
+// queue's counts, shown under it. `leave()`, when the page goes: the wait ends with it.
+function playNowCard(app, sizes) {
+  const rated = !app.me.guest;
+  const start = el("button", { class: "big", "data-testid": "play-now" }, t("lobby.play-now"));
+  const startRow = el("div", { class: "row" }, start);
+  const cancel = el("button", { class: "secondary", "data-testid": "play-now-cancel", hidden: true }, t("lobby.leave-queue"));
+  const what = el("p", { class: "muted" }, t(rated ? "lobby.play-now-rated" : "lobby.play-now-casual", {
+    pool: poolName(PLAY_NOW.game, PLAY_NOW.variant), time: timeName(PLAY_NOW.time_control),
+  }));
+  const wait = el("p", { class: "wait", "data-testid": "play-now-wait", "aria-live": "polite", hidden: true });
+  const offer = el("p", { "data-testid": "play-now-offer", hidden: true }, t("lobby.play-now-nobody"));
+  const ai = el("button", { "data-testid": "play-now-ai", hidden: true });
+  const error = errorLine("play-now-error");
+  let since = null;
+  let level = null;
+  let ticker = null;
+  const show = () => {
+    const waiting = since !== null;
+    const waited = waiting ? Date.now() - since : 0;
+    startRow.hidden = waiting;
+    cancel.hidden = wait.hidden = !waiting;
+    wait.textContent = waiting ? t("lobby.play-now-waiting", { time: waitedText(waited) }) : "";
+    const offering = waiting && level !== null && waited >= AI_OFFER_AFTER_MS;
+    offer.hidden = ai.hidden = !offering;
+    if (offering) ai.textContent = t("lobby.play-now-ai", { level });
+  };
+  const stop = () => {
+    clearInterval(ticker);
+    since = level = null;
+    show();
+  };
+  const leave = () => app.socket.send({ type: "queue_leave" }).catch(() => {});
+  // A socket that drops leaves the queue: the wait is over, and Play now may be pressed again.
+  app.socket.on("down", stop);
+  start.onclick = () => error.run(async () => {
+    const ack = await app.socket.send({ type: "queue_join", ...PLAY_NOW, rated });
+    since = Date.now();
+    level = ack.ai_level ?? null;
+    // Four times a second, so that the count never skips a second.
+    ticker = setInterval(show, 250);
+    show();
+  });
+  cancel.onclick = () => {
+    stop();
+    leave();
+  };
+  ai.onclick = () => error.run(async () => {
+    const chosen = level;
+    stop();
+    await leave();
+    // Either side: the player chose neither.
+    const seat = Math.floor(Math.random() * 2);
+    const msg = { type: "play_ai", game: PLAY_NOW.game, variant: PLAY_NOW.variant, level: chosen, seat, time_control: PLAY_NOW.time_control, rated };
+    app.navigate(`#/match/${(await app.socket.send(msg)).match_id}`);
+  });
+  const node = el("section", { class: "card play-now" }, el("h2", {}, t("lobby.play-now")), what,
+    startRow, wait, offer, el("div", { class: "row" }, ai, cancel), error.node,
+    el("h3", {}, t("lobby.waiting-now")), sizes);
+  return {
+    node,
+    leave: () => {
+      app.socket.off("down", stop);
+      if (since !== null) leave();
+      stop();
+    },
   };
 }
 
@@ -184,8 +274,18 @@ export default async function render(root, params, app) {
   const goTo = (matchId) => app.navigate(`#/match/${matchId}`);
   const play = app.me ? await playCards(app, { goTo }) : null;
 
-  // Open challenges (matches waiting for players) to join; a visitor who would join is offered
-  // the way in first.
+  // The queue's counts, for everyone: pushed as they change, read at first and now and then.
+  const sizes = el("ul", { class: "plain", "data-testid": "queue-sizes" });
+  const drawPools = (pools) => {
+    sizes.replaceChildren(...pools.map((p) =>
+      el("li", {}, t(p.rated ? "lobby.pool-rated" : "lobby.pool", {
+        game: gameName(p.game), variant: variantName(p.game, p.variant), seats: p.seats, time: timeName(p.time_control), count: p.waiting,
+      }))));
+    if (!pools.length) sizes.append(el("li", { class: "muted" }, t("lobby.nobody-waiting")));
+  };
+  const refreshPools = async () => drawPools(await app.api.get("/api/queue").catch(() => []));
+  const playNow = app.me ? playNowCard(app, sizes) : null;
+
   const players = (m) => m.players.flatMap((p, i) => (i ? [t("match.versus"), playerLink(p)] : [playerLink(p)]));
   const matchLine = (m, prefix, label, onclick) => {
     const go = el("button", { class: "small", "data-testid": `${prefix}-${m.id}` }, label);
@@ -193,18 +293,49 @@ export default async function render(root, params, app) {
     return el("div", {}, go, ` ${poolName(m.game, m.variant)}${m.rated ? ` (${t("match.rated")})` : ""}: `, ...players(m));
   };
   const isMine = (m) => m.players.some((p) => p && p.id === app.me?.id);
-  const open = el("ul", { class: "plain matches", "data-testid": "open-matches" });
+
+  // The seeks: games posted for anyone to take in one click (a visitor is offered the way in
+  // first), each with its game, clock, rating and who waits on which side; the player's own with
+  // the button that withdraws it. Pushed as they change, read at first and now and then.
+  const open = el("ul", { class: "plain matches seeks", "data-testid": "open-matches" });
   const openError = errorLine("open-error");
+  const seekFacts = (m) => [poolName(m.game, m.variant), clockSpecText(m.clock), t(m.rated ? "match.rated" : "lobby.casual")].join(" · ");
+  const posters = (m) => m.players.flatMap((p, seat) => (p ? [el("span", {}, playerLink(p), " ", t("lobby.plays-side", { side: seatName(m.game, seat) }))] : []));
+  // The player's own seeks, and those they withdrew: one of theirs gone from the list otherwise
+  // was taken, and takes them to its match.
+  let mySeeks = [];
+  const withdrawn = new Set();
+  const take = (m) => {
+    if (!app.me) return app.login();
+    return openError.run(async () => {
+      await app.socket.send({ type: "join_match", match_id: m.id });
+      goTo(m.id);
+    });
+  };
+  const withdraw = (m) => openError.run(async () => {
+    withdrawn.add(m.id);
+    await app.socket.send({ type: "abort", match_id: m.id, seat: m.players.findIndex((p) => p?.id === app.me.id) });
+  });
+  const seekLine = (m) => {
+    const mine = isMine(m);
+    const go = el("button", { class: mine ? "small secondary" : "small", "data-testid": `${mine ? "withdraw" : "open"}-${m.id}` },
+      t(mine ? "lobby.withdraw" : "lobby.accept"));
+    go.onclick = () => (mine ? withdraw(m) : take(m));
+    return el("li", { class: "seek" }, go, el("span", { class: "seek-facts" }, seekFacts(m)), el("span", { class: "muted" }, ...posters(m)));
+  };
   const drawOpen = (waiting) => {
-    open.replaceChildren(...waiting.map((m) => el("li", {}, matchLine(m, "open", t(isMine(m) ? "player.open" : "lobby.join"), () => {
-      if (!app.me) return app.login();
-      return openError.run(async () => {
-        if (!isMine(m)) await app.socket.send({ type: "join_match", match_id: m.id });
-        goTo(m.id);
-      });
-    }))));
+    const listed = new Set(waiting.map((m) => m.id));
+    for (const id of mySeeks.filter((id) => !listed.has(id) && !withdrawn.has(id))) {
+      app.api.get(`/api/matches/${id}`).then((m) => m.summary.status === "live" && goTo(id), () => {});
+    }
+    mySeeks = waiting.filter(isMine).map((m) => m.id);
+    open.replaceChildren(...waiting.map(seekLine));
     if (!waiting.length) open.append(el("li", { class: "muted" }, t("lobby.no-open")));
   };
+  const onSeeks = (msg) => drawOpen(msg.seeks);
+  const onPools = (msg) => drawPools(msg.pools);
+  app.socket.on("seeks", onSeeks);
+  app.socket.on("queue_pools", onPools);
 
   // Live matches to watch, each with its board, drawn again only when its position changed.
   const live = el("ul", { class: "plain matches live", "data-testid": "live-matches" });
@@ -248,7 +379,9 @@ export default async function render(root, params, app) {
   const leaderboards = el("ul", { class: "plain links" }, games.flatMap((g) =>
     g.variants.map((v) => el("li", {}, el("a", { href: `#/leaderboard/${g.id}/${v}` }, poolName(g.id, v))))));
 
-  const openCard = el("section", { class: "card wide" }, el("h2", {}, t("lobby.open-challenges")), open, openError.node);
+  const openCard = el("section", { class: "card seeks-card" }, el("h2", {}, t("lobby.open-challenges")), open, openError.node,
+    ...(play ? [play.seekForm] : []));
+
   const liveCard = el("section", { class: "card wide" }, el("h2", { "data-testid": "live-title" }, t("lobby.live-matches")), live);
   const chatCard = el("section", { class: "card wide" }, el("h2", {}, t("chat.title")), chat.node);
   const boardsCard = el("section", { class: "card wide" }, el("h2", {}, t("nav.leaderboards")), leaderboards,
@@ -259,21 +392,24 @@ export default async function render(root, params, app) {
       el("a", { href: "#/learn", "data-testid": "lobby-learn-all" }, t("learn.all"))));
   // A visitor sees what is being played first, under the way in and the way to learn.
   const cards = play
-    ? [...play.cards, learnCard, chatCard, openCard, liveCard, boardsCard]
+    ? [playNow.node, openCard, ...play.cards, learnCard, chatCard, liveCard, boardsCard]
     : [el("section", { class: "card wide" }, app.playPrompt(t("visitor.prompt-lobby"))),
-      learnCard, liveCard, chatCard, openCard, boardsCard];
+      openCard, el("section", { class: "card" }, el("h2", {}, t("lobby.waiting-now")), sizes), learnCard, liveCard, chatCard, boardsCard];
   root.append(el("h1", {}, app.me ? t("lobby.welcome-player", { name: app.me.name }) : t("lobby.welcome")), message.node, el("div", { class: "grid" }, cards));
 
   if (params.invite) play?.joinByCode(params.invite, message);
-  play?.refresh();
+  refreshPools();
   refreshLive();
   const timer = setInterval(() => {
-    play?.refresh();
+    refreshPools();
     refreshLive();
   }, 5000);
   return () => {
     clearInterval(timer);
     minis.destroy();
+    playNow?.leave();
+    app.socket.off("seeks", onSeeks);
+    app.socket.off("queue_pools", onPools);
     app.socket.off("chat", onChat);
     app.socket.off("open", followChat);
     if (app.socket.ready) app.socket.send({ type: "unwatch_lobby" }).catch(() => {});

@@ -527,6 +527,25 @@ impl Cluster {
         }
     }
 
+    /// Whether `player` has a socket open (that said hello) on any node: one of this node's
+    /// `sockets`, or one on another live node.
+    pub async fn online_anywhere(
+        &self,
+        sockets: &crate::sockets::Sockets,
+        player: protocol::PlayerId,
+    ) -> StoreResult<bool> {
+        if sockets.online(player) {
+            return Ok(true);
+        }
+        match self.inner.solo {
+            true => Ok(false),
+            false => {
+                let store = &self.inner.store;
+                store.online_elsewhere(player, alive_since()).await
+            }
+        }
+    }
+
     /// This node's sockets hear of revocations here.
     pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
         self.inner.revocations.subscribe()

@@ -74,6 +74,11 @@ pub enum Command {
     /// rated as any result), one still waiting for players is called off. Answers whether
     /// this ended the match.
     Banned { player: PlayerId },
+    /// `player` left the server while seated in this match (their last socket closed, on every
+    /// node): a match still waiting for players is called off (reason `aborted`), a seek whose
+    /// poster is gone; not a correspondence one, whose players come and go. Answers whether this
+    /// ended the match.
+    Withdraw { player: PlayerId },
     /// Aborts an idle casual match (reason `idle`), unless an entry of its log (an action, a
     /// takeback) came in since the housekeeping counted `entries` of them. Answers whether it
     /// was aborted.

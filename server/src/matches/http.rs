@@ -160,7 +160,8 @@ impl Viewer {
     }
 }
 
-fn summary(m: &StoredMatch) -> MatchSummary {
+/// What a match's summary in a list shows of it.
+pub(crate) fn summary(m: &StoredMatch) -> MatchSummary {
     MatchSummary {
         id: m.id,
         game: m.spec.game.clone(),

@@ -42,6 +42,7 @@ use crate::accounts::player::Player;
 use crate::cluster::Cluster;
 use crate::cluster::store::Epoch;
 use crate::error::{ApiError, ApiResult};
+use crate::lobby::seeks::SeekBoard;
 use crate::metrics::LiveMatch;
 use crate::series::InSeries;
 use crate::sockets::{ConnId, Frame, Sockets, frame};
@@ -82,6 +83,8 @@ pub struct RoomContext {
     pub sockets: Arc<Sockets>,
     /// The other nodes: where a match's room runs, and its followers elsewhere.
     pub cluster: Cluster,
+    /// Told when a public match waiting for players (a seek) is posted, taken or called off.
+    pub seeks: SeekBoard,
 }
 
 /// What a room does when its timer goes off.
@@ -415,6 +418,17 @@ impl Room {
                 Ok(Answer::Done)
             }
             Command::Banned { player } => self.banned(player).await.map(Answer::Ended),
+            Command::Withdraw { player } => {
+                // A correspondence seek waits for its taker however long its poster is away.
+                let correspondence = self.spec.clock.is_some_and(|c| c.per_move);
+                let seek = self.phase == Phase::Waiting && !self.seats_of(player).is_empty();
+                let seek = seek && !correspondence;
+                let withdrawn = match seek {
+                    true => self.call_off(None, "aborted").await?,
+                    false => false,
+                };
+                Ok(Answer::Ended(withdrawn))
+            }
             Command::Expire { entries } => {
                 let idle = self.phase != Phase::Over && self.entries as usize == entries;
                 let expired = match idle {

@@ -63,17 +63,11 @@ impl Challenges {
 
     /// Whether `player` has a socket open (that said hello) on any node.
     async fn online(&self, player: PlayerId) -> ApiResult<bool> {
-        if self.context.sockets.online(player) {
-            return Ok(true);
-        }
-        match self.context.cluster.solo() {
-            true => Ok(false),
-            false => Ok(self
-                .context
-                .store
-                .online_elsewhere(player, crate::cluster::alive_since())
-                .await?),
-        }
+        let context = &self.context;
+        Ok(context
+            .cluster
+            .online_anywhere(&context.sockets, player)
+            .await?)
     }
 
     /// `from` challenges a player. Everything is checked before anything is stored, and a refusal

@@ -8,6 +8,9 @@
 //! (`wave.rs`); pools of more seats form groups of players close in rating. Seat 0 goes to
 //! whoever has had it least lately, so that each player's recent seats balance. A player gone from the socket is gone from the
 //! queue.
+//!
+//! Whenever a pool's count changes, the lobby's followers on every node are told the counts
+//! (`queue_pools`): the queue runs on one node, so they are the cluster's.
 
 pub mod pool;
 pub mod wave;
@@ -31,7 +34,7 @@ use crate::matches::new_match::Day;
 use crate::matches::registry::Rooms;
 use crate::metrics::QueueSizes;
 use crate::shutdown::Shutdown;
-use crate::sockets::{ConnId, Outbox, frame};
+use crate::sockets::{ConnId, Fanout, Outbox, Sockets, frame};
 use crate::store::Store;
 use wave::{Waiting, Window};
 
@@ -44,6 +47,8 @@ pub struct QueueContext {
     pub shutdown: Shutdown,
     /// The AI's accounts, one per level, level 1 first.
     pub ai_players: Vec<Player>,
+    /// Where the lobby's followers are told the counts.
+    pub sockets: Arc<Sockets>,
     pub window: Window,
     /// The day a correspondence match's clock counts in.
     pub day: Day,
@@ -122,6 +127,7 @@ impl Queue {
                 pools: BTreeMap::new(),
                 last_opponent: HashMap::new(),
                 sizes: QueueSizes::default(),
+                told: Vec::new(),
             }
             .run(rx),
         );
@@ -257,6 +263,8 @@ struct Matchmaker {
     pools: BTreeMap<Pool, Vec<Entry>>,
     last_opponent: HashMap<PlayerId, PlayerId>,
     sizes: QueueSizes,
+    /// The counts the lobby's followers were last told.
+    told: Vec<QueuePool>,
 }
 
 impl Matchmaker {
@@ -279,7 +287,39 @@ impl Matchmaker {
                 .iter()
                 .map(|(pool, entries)| (pool.metric_labels(), entries.len()));
             self.sizes.report(sizes);
+            self.tell_lobby();
         }
+    }
+
+    /// Every pool with players waiting, and how many.
+    fn waiting(&self) -> Vec<QueuePool> {
+        self.pools
+            .iter()
+            .filter(|(_, entries)| !entries.is_empty())
+            .map(|(pool, entries)| QueuePool {
+                game: pool.game.clone(),
+                variant: pool.variant.clone(),
+                seats: pool.seats,
+                time_control: pool.time_control,
+                rated: pool.rated,
+                two_games: pool.two_games,
+                waiting: entries.len() as u32,
+            })
+            .collect()
+    }
+
+    /// Tells the lobby's followers, on every node, the counts if they changed.
+    fn tell_lobby(&mut self) {
+        let pools = self.waiting();
+        if pools == self.told {
+            return;
+        }
+        let message = frame(&ServerMessage::QueuePools {
+            pools: pools.clone(),
+        });
+        let lobby = Fanout::Lobby { except: Vec::new() };
+        self.context.sockets.send(lobby, &message);
+        self.told = pools;
     }
 
     fn handle(&mut self, request: Request) {
@@ -309,21 +349,7 @@ impl Matchmaker {
                 let _ = reply.send(removed);
             }
             Request::Pools { reply } => {
-                let pools = self
-                    .pools
-                    .iter()
-                    .filter(|(_, entries)| !entries.is_empty())
-                    .map(|(pool, entries)| QueuePool {
-                        game: pool.game.clone(),
-                        variant: pool.variant.clone(),
-                        seats: pool.seats,
-                        time_control: pool.time_control,
-                        rated: pool.rated,
-                        two_games: pool.two_games,
-                        waiting: entries.len() as u32,
-                    })
-                    .collect();
-                let _ = reply.send(pools);
+                let _ = reply.send(self.waiting());
             }
         }
     }
@@ -435,17 +461,8 @@ impl Matchmaker {
     /// Seats a player who waited long enough with AI opponents of similar strength: the level
     /// whose rating in the pool is nearest theirs fills every other seat.
     async fn play_the_ai(&mut self, pool: &Pool, entry: Entry) -> ApiResult<MatchId> {
-        let store = &self.context.store;
-        let mut nearest: Option<(f64, Player)> = None;
-        for ai in &self.context.ai_players {
-            let distance =
-                (store.rating_in(ai.id, &pool.rating_pool()).await? - entry.rating).abs();
-            if nearest.as_ref().is_none_or(|(d, _)| distance < *d) {
-                nearest = Some((distance, ai.clone()));
-            }
-        }
-        let (_, ai) =
-            nearest.ok_or_else(|| ApiError::new(ErrorReason::Internal, "no AI players"))?;
+        let context = &self.context;
+        let ai = nearest_ai(&context.store, &context.ai_players, pool, entry.rating).await?;
         let mut members = vec![entry];
         let joined = Instant::now();
         for _ in 1..pool.seats {
@@ -462,6 +479,25 @@ impl Matchmaker {
         }
         self.start_match(pool, members).await
     }
+}
+
+/// The AI player (of `ai_players`, one per level) whose rating in the pool is nearest `rating`:
+/// the opponent of similar strength a player who waited long enough is given or offered.
+pub async fn nearest_ai(
+    store: &Store,
+    ai_players: &[Player],
+    pool: &Pool,
+    rating: f64,
+) -> ApiResult<Player> {
+    let mut nearest: Option<(f64, &Player)> = None;
+    for ai in ai_players {
+        let distance = (store.rating_in(ai.id, &pool.rating_pool()).await? - rating).abs();
+        if nearest.is_none_or(|(d, _)| distance < d) {
+            nearest = Some((distance, ai));
+        }
+    }
+    let (_, ai) = nearest.ok_or_else(|| ApiError::new(ErrorReason::Internal, "no AI players"))?;
+    Ok(ai.clone())
 }
 
 /// Groups of `size` players for pools of more than two seats: in rating order, each run of

@@ -31,8 +31,12 @@ impl Rooms {
             vec![seat]
         };
         let invite = spec.invite.clone();
+        let seek = !spec.private && !spec.hotseat && seats.len() < usize::from(spec.seats);
         let seating = seats.iter().map(|&s| (s, creator.clone())).collect();
         let id = self.open(spec, seating).await?;
+        if seek {
+            self.ctx.seeks.changed();
+        }
         Ok(Ack {
             match_id: Some(id),
             seats,

@@ -112,6 +112,7 @@ impl Room {
         if self.phase == Phase::Over {
             return Ok(false);
         }
+        let seek = self.phase == Phase::Waiting && !self.spec.private;
         let places = vec![0; self.seats.len()];
         let events = 1 + u64::from(by.is_some());
         let stored = self
@@ -134,6 +135,9 @@ impl Room {
             return Ok(false);
         }
         tracing::info!(reason, "match called off");
+        if seek {
+            self.ctx.seeks.changed();
+        }
         if let Some(seat) = by {
             self.followers.broadcast(|_| MatchEvent::Aborted { seat });
         }

@@ -84,6 +84,9 @@ impl Room {
         );
         self.noted(stored.await)?;
         self.seated(seat, player);
+        if !self.spec.private {
+            self.ctx.seeks.changed();
+        }
         if let Some((_, unrated)) = start {
             self.begin(unrated);
             self.follow_vacations().await;
