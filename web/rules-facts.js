@@ -25,13 +25,25 @@ export function switches(rules) {
 // The kinds of piece in an OpenTafl list, ours only, in a fixed order: "tTK" is every kind.
 const kinds = (list) => [...EVERYONE].filter((kind) => list.includes(kind)).join("");
 
-// A variant's rules as rows of the table, in the table's order: [row, value, params]. A value is
-// a message key's last part (`rules.value.<value>`); rows about squares a variant lacks say so.
+// A variant's rules as rows of the table, in the table's order: { row, value, params }. A value
+// is a message key's last part (`rules.value.<value>`). The rules of corners and of the throne
+// come only with the squares: a variant without them has its `corners` or `throne` row say so.
 export function facts(rules) {
   const s = switches(rules);
-  const corner = (list) => (s.corners ? `pieces-${kinds(list) || "none"}` : "no-corners");
-  const throne = (list) => (s.thrones ? `pieces-${kinds(list) || "none"}` : "no-throne");
+  const pieces = (list) => `pieces-${kinds(list) || "none"}`;
   const escape = s.esc === "e" ? "escape-edge" : s.corners > 4 ? "escape-blocks" : "escape-corner";
+  const corners = !s.corners ? [["corners", "no-corners"]] : [
+    ["corners", s.corners > 4 ? "corners-blocks" : "corners-four"],
+    ["corner-stop", pieces(s.cors)],
+    ["corner-hostile", pieces(s.corh)],
+  ];
+  const throne = !s.thrones ? [["throne", "no-throne"]] : [
+    ["throne", "throne-centre"],
+    ["throne-stop", pieces(s.cens)],
+    ["throne-pass", pieces(s.cenp)],
+    ["throne-hostile-empty", pieces(s.cenhe)],
+    ["throne-hostile-king", pieces(s.cenh)],
+  ];
   return [
     ["board", "board", { size: s.dim }],
     ["first", s.atkf === "n" ? "first-defenders" : "first-attackers"],
@@ -39,12 +51,8 @@ export function facts(rules) {
     // OpenTafl writes a strong king `y` or `s`, a weak one `n` or `w`.
     ["king-capture", `king-${{ s: "y", w: "n" }[s.ks] ?? s.ks}`],
     ["king-armed", s.ka === "n" ? "no" : "yes"],
-    ["corner-stop", corner(s.cors)],
-    ["corner-hostile", corner(s.corh)],
-    ["throne-stop", throne(s.cens)],
-    ["throne-pass", throne(s.cenp)],
-    ["throne-hostile-empty", throne(s.cenhe)],
-    ["throne-hostile-king", throne(s.cenh)],
+    ...corners,
+    ...throne,
     ["shieldwall", `shieldwall-${s.sw}`],
     ["edge-fort", s.efe === "y" ? "yes" : "no"],
     ["encirclement", s.surf === "y" ? "yes" : "no"],
@@ -55,11 +63,13 @@ export function facts(rules) {
 }
 
 // The rows where `variant` differs from `standard`, with both values; the board always, since a
-// reader compares boards first.
+// reader compares boards first. A row only one of them has (the rules of a throne the other
+// lacks) is left out: their `throne` row tells that difference.
 export function differences(standard, variant) {
-  const theirs = facts(standard);
+  const theirs = new Map(facts(standard).map((fact) => [fact.row, fact]));
   return facts(variant)
-    .map((fact, i) => ({ row: fact.row, standard: theirs[i], variant: fact }))
+    .filter((fact) => theirs.has(fact.row))
+    .map((fact) => ({ row: fact.row, standard: theirs.get(fact.row), variant: fact }))
     .filter(({ row, standard: a, variant: b }) => row === "board" || a.value !== b.value || a.params.size !== b.params.size);
 }
 
