@@ -13,7 +13,7 @@ import { el, svg } from "./dom.js";
 
 const PIECES = {
   tafl: { A: "piece-dark", D: "piece-light", K: "king" },
-  "fox-geese": { F: "piece-dark", G: "piece-light" },
+  "fox-geese": { F: "fox", G: "piece-light" },
   driller: { R: "block-R", G: "block-G", Y: "block-Y", B: "block-B", 1: "driller-1", 2: "driller-2" },
 };
 
@@ -28,6 +28,9 @@ export function parseDiagram(text) {
   });
 }
 
+// The games whose boards are points joined by lines (drawn so), not squares.
+const POINTS = new Set(["fox-geese"]);
+
 const UNIT = 10;
 
 // The pieces a game draws, by letter.
@@ -40,15 +43,27 @@ function drawPanel({ rows, move }, game, label) {
   const margin = 5;
   const root = svg("svg", {
     viewBox: `${-margin} 0 ${width * UNIT + margin} ${height * UNIT + margin}`, role: "img", "aria-label": label,
-    class: `board-svg tafl rules-diagram-board game-${game}`,
+    class: `board-svg tafl rules-diagram-board${POINTS.has(game) ? " points" : ""}`,
   });
   const kinds = PIECES[game] ?? {};
   const centre = (f, r) => [f * UNIT + UNIT / 2, (height - 1 - r) * UNIT + UNIT / 2];
+  const points = POINTS.has(game);
+  const there = (x, y) => rows[y]?.[x] !== undefined && rows[y][x] !== "_";
+  // Under the pieces: a points board's frame and lines.
+  const lines = svg("g", { class: "line diagram-line" });
+  if (points) root.append(svg("rect", { x: -margin, y: 0, width: width * UNIT + margin, height: height * UNIT + margin, rx: 1.5, class: "frame" }), lines);
   rows.forEach((row, y) => row.forEach((token, f) => {
     if (token === "_") return;
     const r = height - 1 - y;
     const [cx, cy] = centre(f, r);
-    root.append(svg("rect", { x: f * UNIT, y: y * UNIT, width: UNIT, height: UNIT, class: `sq ${token === "#" ? "corner" : "plain"}` }));
+    if (points) {
+      // Each point joined to its right and lower neighbours.
+      if (there(f + 1, y)) lines.append(svg("line", { x1: cx, y1: cy, x2: cx + UNIT, y2: cy }));
+      if (there(f, y + 1)) lines.append(svg("line", { x1: cx, y1: cy, x2: cx, y2: cy + UNIT }));
+      root.append(svg("circle", { cx, cy, r: 1.1, class: "point" }));
+    } else {
+      root.append(svg("rect", { x: f * UNIT, y: y * UNIT, width: UNIT, height: UNIT, class: `sq ${token === "#" ? "corner" : "plain"}` }));
+    }
     if (move && move.to[0] === f && move.to[1] === r) root.append(svg("rect", { x: f * UNIT + 0.8, y: y * UNIT + 0.8, width: UNIT - 1.6, height: UNIT - 1.6, class: "mark-last" }));
     const kind = kinds[token] ?? kinds[token.toUpperCase()];
     if (kind?.startsWith("block-")) {
@@ -56,7 +71,7 @@ function drawPanel({ rows, move }, game, label) {
     } else if (kind) {
       root.append(svg("circle", { cx, cy, r: UNIT * 0.36, class: `piece ${kind}` }));
       if (token === "K") root.append(svg("path", { d: `M${cx - 2.2} ${cy}h4.4M${cx} ${cy - 2.2}v4.4`, class: "king-mark" }));
-      if (kind.startsWith("driller-")) root.append(svg("text", { x: cx, y: cy + 1.8, class: "tag diagram-tag" }, token));
+      if (kind.startsWith("driller-") || kind === "fox") root.append(svg("text", { x: cx, y: cy + 1.8, class: "tag diagram-tag" }, token.toUpperCase()));
     }
     if (kind && token !== token.toUpperCase()) {
       root.append(svg("path", { d: `M${cx - 3} ${cy - 3}l6 6M${cx + 3} ${cy - 3}l-6 6`, class: "mark-capture diagram-taken" }));

@@ -5,7 +5,7 @@
 //! engineering reference the pages are written from.)
 //!
 //! A page draws its boards through fenced blocks that the browser client turns into drawings:
-//! ```` ```start <variant> ```` the variant's start position as the engine lays it out (the
+//! a ```` ```start ```` block naming a variant, its start position as the engine lays it out (the
 //! client asks `GET /api/games/{game}/preview`), ```` ```diagram ```` a small position written
 //! in the page. So no starting board is typed by hand.
 
@@ -49,9 +49,9 @@ pub struct RulesIn {
     summary = "A game's rules, for players",
     description = "The game's rules for players, rendered to an HTML fragment, in the asked \
         language (`?lang=`) when written in it, else in English; `language` says which. Fenced \
-        blocks `start <variant>` (a variant's start, to draw from the engine's layout) and \
-        `diagram` (a small position) stay as `<pre><code class=\"language-start\">`... for the \
-        client to draw. No session is needed.",
+        blocks `start` (naming a variant, whose start the client draws from the engine's \
+        layout) and `diagram` (a small position) come as `<pre><code class=\"language-start\">` \
+        and `language-diagram`, for the client to draw. No session is needed.",
     params(("game" = String, Path, description = "A game, as `tafl` or `fox-geese`"), RulesIn),
     responses(
         (status = 200, description = "The rules", body = GameRules),
@@ -95,10 +95,7 @@ fn language_of(tag: Option<&str>) -> &'static str {
         .unwrap_or("")
         .to_ascii_lowercase();
     let asked = if asked == "no" { "nb".into() } else { asked };
-    LANGUAGES
-        .into_iter()
-        .find(|l| *l == asked)
-        .unwrap_or("en")
+    LANGUAGES.into_iter().find(|l| *l == asked).unwrap_or("en")
 }
 
 /// A game's page in a language, as Markdown, if it is written.
@@ -120,7 +117,7 @@ mod tests {
     use super::*;
 
     /// Every game of the catalog has its page in every language, and each page draws the start
-    /// of every variant of the game (a `start <variant>` block) and ends with its sources.
+    /// of every variant of the game (a `start` block naming it) and has its sections.
     #[test]
     fn every_game_and_variant_has_a_page_in_every_language() {
         let mut missing = Vec::new();
@@ -131,7 +128,7 @@ mod tests {
                     continue;
                 };
                 for variant in &game.variants {
-                    if !page.contains(&format!("```start {}\n", variant.name)) {
+                    if !page.contains(&format!("```start\n{}\n```", variant.name)) {
                         missing.push(format!("{language}/{}: no {}", game.id, variant.name));
                     }
                 }

@@ -168,7 +168,10 @@ async fn rules_pages_are_read_without_logging_in() {
             "tables scroll on their own"
         );
         assert!(fits_the_width(&b).await, "{name}: no sideways scrolling");
-        for (what, css) in [("table", "table"), ("diagram", "[data-testid=rules-diagram]")] {
+        for (what, css) in [
+            ("table", "table"),
+            ("diagram", "[data-testid=rules-diagram]"),
+        ] {
             b.run(&format!(
                 "document.querySelector('[data-testid=rules] {css}').scrollIntoView();"
             ))

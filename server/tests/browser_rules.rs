@@ -143,8 +143,10 @@ async fn rules_pages_come_in_the_readers_language() {
                     );
                 }
                 assert_eq!(
-                    b.run("return document.querySelectorAll('[data-testid=rules-language]').length;")
-                        .await,
+                    b.run(
+                        "return document.querySelectorAll('[data-testid=rules-language]').length;"
+                    )
+                    .await,
                     json!(0),
                     "{game}: written in the reader's language"
                 );
