@@ -2,8 +2,9 @@
 //! a player (no file paths, file names or catalog ids in the text), draws every variant's start
 //! from the engine's own layout (a tafl board with as many pieces as the engine's start has) and
 //! small diagrams, shows each tafl variant's differences from Copenhagen in a table, and comes in
-//! the reader's language. Screenshots of the tafl and Fox and Geese pages, in English and
-//! Swedish, light and dark, at 1400 x 900 and on a phone, go to `target/screenshots/`.
+//! the reader's language. Screenshots of every game's first board, and of the tafl and Fox and
+//! Geese pages in English and Swedish, light and dark, at 1400 x 900 and on a phone, go to
+//! `target/screenshots/`.
 
 #[path = "common/browser.rs"]
 mod browser;
@@ -68,6 +69,9 @@ async fn rules_pages_are_written_for_players() {
         );
         assert!(text.contains("Sources and choices"), "{game}: sources last");
         until_drawn(&b, game).await;
+        b.run("document.querySelector('[data-testid=rules] figure').scrollIntoView();")
+            .await;
+        b.screenshot(&format!("rules-{game}-start")).await;
         // Every variant's start is drawn by the game's board.
         for variant in g["variants"].as_array().unwrap() {
             let name = variant["name"].as_str().unwrap();
