@@ -78,8 +78,8 @@ function drawPanel({ rows, move }, game, label) {
     }
     if (token === "*") root.append(svg("circle", { cx, cy, r: UNIT * 0.16, class: "mark-target" }));
   }));
-  for (let f = 0; f < width; f += 1) root.append(svg("text", { x: f * UNIT + UNIT / 2, y: height * UNIT + 4, class: "label" }, String.fromCharCode(97 + f)));
-  for (let r = 0; r < height; r += 1) root.append(svg("text", { x: -2.5, y: (height - 1 - r) * UNIT + UNIT / 2 + 1.2, class: "label" }, String(r + 1)));
+  // Mr Driller counts its rows from the top: its diagrams go without coordinates.
+  if (game !== "driller") drawCoordinates(root, width, height);
   if (move) {
     const [x1, y1] = centre(...move.from);
     const [x2, y2] = centre(...move.to);
@@ -94,6 +94,12 @@ function drawPanel({ rows, move }, game, label) {
     );
   }
   return root;
+}
+
+// Files a, b, ... under a diagram, ranks 1, 2, ... beside it from the bottom.
+function drawCoordinates(root, width, height) {
+  for (let f = 0; f < width; f += 1) root.append(svg("text", { x: f * UNIT + UNIT / 2, y: height * UNIT + 4, class: "label" }, String.fromCharCode(97 + f)));
+  for (let r = 0; r < height; r += 1) root.append(svg("text", { x: -2.5, y: (height - 1 - r) * UNIT + UNIT / 2 + 1.2, class: "label" }, String(r + 1)));
 }
 
 // A block's panels, side by side with an arrow between them, as a <figure>.

@@ -69,7 +69,9 @@ async function drawBoards(page, game, api) {
 // name; under it, where the game has a standard and this is another variant, how it differs.
 async function drawStart(figure, { game, variant, standard, api }) {
   const target = el("div", { class: "board" });
-  figure.append(target, el("figcaption", {}, t("rules.start-of", { variant: variantName(game, variant) })));
+  // A game of one variant is named by the game's name ("Tron"), not its variant's ("Standard").
+  const named = games.find((g) => g.id === game)?.variants.length > 1 ? variantName(game, variant) : gameName(game);
+  figure.append(target, el("figcaption", {}, t("rules.start-of", { variant: named })));
   const rules = variantRules(game, variant);
   if (standard && variant !== standard && rules && variantRules(game, standard)) {
     figure.after(scrolling(differenceTable(game, standard, variant)));
