@@ -426,7 +426,7 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
 
 /// The interface speaks the reader's language: a browser set to German gets the German lobby at
 /// once; the switch in the settings menu turns it Swedish, kept over a reload, and back to English. The rules
-/// page, read in German, says the rules are written in English.
+/// page, read in German, is written in German.
 #[tokio::test]
 async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
     let addr = server().await;
@@ -466,8 +466,14 @@ async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
         json!("en")
     );
     b.select("language", "de").await;
+    // The rules come in the page's language, with no note that they are in English.
     b.open(addr, "#/rules/fox-geese").await;
-    b.until_text("rules-language", "Englisch").await;
+    b.until_text("rules", "Fuchs und Gänse").await;
+    assert_eq!(
+        b.run("return document.querySelectorAll('[data-testid=rules-language]').length;")
+            .await,
+        json!(0)
+    );
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }
