@@ -599,7 +599,7 @@ pub struct GameInfo {
     pub seat_names: Vec<String>,
 }
 
-/// A game's rules for people (`GET /api/games/{game}/rules`): its page of `docs/rules/` as HTML.
+/// A game's rules for players (`GET /api/games/{game}/rules`): its page as HTML, in `language`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameRules {
@@ -607,8 +607,18 @@ pub struct GameRules {
     pub game: String,
     /// Its name, for people.
     pub name: String,
-    /// The rules as an HTML fragment (headings, lists, tables, and diagrams as preformatted text).
+    /// The language the page is written in (`en`, `sv`...): the asked one, or English when the
+    /// page is not written in it. Absent from servers before player pages (English).
+    #[serde(default = "english")]
+    pub language: String,
+    /// The rules as an HTML fragment (headings, lists, tables; boards to draw as `start` and
+    /// `diagram` code blocks).
     pub html: String,
+}
+
+/// The language of a page from a server that wrote in English only.
+fn english() -> String {
+    "en".into()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

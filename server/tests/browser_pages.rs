@@ -140,7 +140,7 @@ async fn a_visitor_watches_a_live_match_without_logging_in() {
 }
 
 /// A visitor reads the rules of every game without an account, wide and on a phone, with the
-/// diagrams drawn as preformatted text that does not widen the page; a player finds them from the
+/// diagrams drawn as boards and tables that do not widen the page; a player finds them from the
 /// lobby's game pickers and from a match.
 #[tokio::test]
 async fn rules_pages_are_read_without_logging_in() {
@@ -151,22 +151,12 @@ async fn rules_pages_are_read_without_logging_in() {
         b.open(addr, "").await;
         b.click("header-login").await;
         b.click("login-rules").await;
-        b.until_text("rules", "Tafl: the rules as implemented")
-            .await;
-        let diagram = b
-            .run("return [...document.querySelectorAll('[data-testid=rules] pre code')].map((c) => c.textContent).find((t) => t.includes(' K ')) ?? null;")
-            .await;
-        assert!(
-            diagram
-                .as_str()
-                .unwrap()
-                .contains(" 6 A A . D D K D D . A A\n"),
-            "a board diagram, spacing kept: {diagram}"
-        );
-        let font = b
-            .run("return getComputedStyle(document.querySelector('[data-testid=rules] pre code')).fontFamily;")
-            .await;
-        assert!(font.as_str().unwrap().contains("monospace"), "{font}");
+        b.until_text("rules", "Copenhagen Hnefatafl").await;
+        b.until(
+            "the diagrams drawn",
+            "return document.querySelector('[data-testid=rules]').dataset.drawn === 'true' && document.querySelectorAll('[data-testid=rules-diagram] svg').length >= 2;",
+        )
+        .await;
         assert!(
             b.run(
                 "return document.querySelectorAll('[data-testid=rules] .scroll > table').length;"
@@ -178,7 +168,10 @@ async fn rules_pages_are_read_without_logging_in() {
             "tables scroll on their own"
         );
         assert!(fits_the_width(&b).await, "{name}: no sideways scrolling");
-        for (what, css) in [("table", "table"), ("diagram", "pre")] {
+        for (what, css) in [
+            ("table", "table"),
+            ("diagram", "[data-testid=rules-diagram]"),
+        ] {
             b.run(&format!(
                 "document.querySelector('[data-testid=rules] {css}').scrollIntoView();"
             ))
@@ -207,7 +200,7 @@ async fn rules_pages_are_read_without_logging_in() {
     b.open(addr, "").await;
     b.hotseat("tafl", "brandubh").await;
     b.click("rules-link").await;
-    b.until_text("rules", "Tafl: the rules").await;
+    b.until_text("rules", "Copenhagen Hnefatafl").await;
     b.client.close().await.unwrap();
 }
 
@@ -433,7 +426,7 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
 
 /// The interface speaks the reader's language: a browser set to German gets the German lobby at
 /// once; the switch in the settings menu turns it Swedish, kept over a reload, and back to English. The rules
-/// page, read in German, says the rules are written in English.
+/// page, read in German, is written in German.
 #[tokio::test]
 async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
     let addr = server().await;
@@ -473,8 +466,14 @@ async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
         json!("en")
     );
     b.select("language", "de").await;
+    // The rules come in the page's language, with no note that they are in English.
     b.open(addr, "#/rules/fox-geese").await;
-    b.until_text("rules-language", "Englisch").await;
+    b.until_text("rules", "Fuchs und Gänse").await;
+    assert_eq!(
+        b.run("return document.querySelectorAll('[data-testid=rules-language]').length;")
+            .await,
+        json!(0)
+    );
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }

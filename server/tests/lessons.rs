@@ -289,7 +289,10 @@ fn every_step_has_its_texts_in_every_language() {
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .collect();
-    assert!(catalogs.len() >= 8, "the interface's languages: {catalogs:?}");
+    assert!(
+        catalogs.len() >= 8,
+        "the interface's languages: {catalogs:?}"
+    );
     for path in catalogs {
         let texts = catalog(path.clone());
         for key in &keys {

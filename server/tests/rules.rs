@@ -1,6 +1,7 @@
-//! Each game's rules for people, over real HTTP without a session: every game of the catalog has
-//! its page of `docs/rules/` rendered to HTML, tables and board diagrams included; an unknown game
-//! is a clear `not_found`.
+//! Each game's rules for players, over real HTTP without a session: every game of the catalog has
+//! its page rendered to HTML, with every variant's start left for the client to draw from the
+//! engine's layout, in the asked language or else in English; an unknown game is a clear
+//! `not_found`.
 
 mod common;
 
@@ -19,34 +20,59 @@ async fn every_game_has_its_rules_as_html() {
         let rules = common::get(addr, &format!("/api/games/{id}/rules")).await;
         assert_eq!(rules["game"], id);
         assert_eq!(rules["name"], g["name"]);
+        assert_eq!(rules["language"], "en");
         let html = rules["html"].as_str().unwrap();
         assert!(html.starts_with("<h1>"), "{id}: {}", &html[..80]);
-        assert!(html.contains("<h2>"), "{id}: sections");
         assert!(
-            !html.contains("\n# ") && !html.contains("\n## "),
+            html.contains("<h2>Sources and choices</h2>"),
+            "{id}: sources"
+        );
+        // (A diagram's row may begin with `#`, a special square.)
+        assert!(
+            !html.contains("<p>#") && !html.contains("\n## "),
             "{id}: rendered"
         );
+        for variant in g["variants"].as_array().unwrap() {
+            let start = format!(
+                "<pre><code class=\"language-start\">{}\n</code></pre>",
+                variant["name"].as_str().unwrap()
+            );
+            assert!(html.contains(&start), "{id}: {start}");
+        }
     }
-    // Tafl's page: its tables as tables, its board diagrams as preformatted text, kept as drawn.
+    // Tafl's page: its small positions as diagram blocks, its links to its sources.
     let tafl = common::get(addr, "/api/games/tafl/rules").await;
     let html = tafl["html"].as_str().unwrap();
     assert!(
-        html.contains("<table>") && html.contains("<th>key</th>"),
-        "a table"
+        html.contains("<code class=\"language-diagram\">"),
+        "diagrams"
     );
-    assert!(html.contains("<pre><code>"), "diagrams");
+    assert!(html.contains("move a2-c2\n"), "a capture's move");
     assert!(
-        html.contains(" 6 A A . D D K D D . A A\n"),
-        "a diagram line, spacing kept"
+        html.contains("<a href=\"https://github.com/jslater89/OpenTafl\">OpenTafl</a>"),
+        "a source by name and link"
     );
-    assert!(
-        html.contains("   a b c d e f g h i j k\n"),
-        "the files under a diagram"
-    );
-    assert!(
-        html.contains("<code>copenhagen</code>"),
-        "variants are covered"
-    );
+}
+
+/// The page in the reader's language when it is written in it, else in English.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_come_in_the_asked_language() {
+    let addr = start(&fresh_database(Backend::Sqlite).await, &[]).await;
+    for (asked, language, sources) in [
+        ("sv", "sv", "Källor och val"),
+        ("de-AT", "de", "Quellen und Entscheidungen"),
+        ("no", "nb", "Kilder og valg"),
+        ("ru", "ru", "Источники и решения"),
+        ("xx", "en", "Sources and choices"),
+        ("", "en", "Sources and choices"),
+    ] {
+        let rules = common::get(addr, &format!("/api/games/tafl/rules?lang={asked}")).await;
+        assert_eq!(rules["language"], language, "{asked}");
+        assert!(
+            rules["html"].as_str().unwrap().contains(sources),
+            "{asked}: {sources}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -40,6 +40,9 @@
 //   lobbyVariants: { main, short }  the variants the lobby's pickers start on when they start on
 //       this game (the catalog's first): `main` for quick play and private matches, `short` (a
 //       quick one) for the AI and hot seat; else the catalog's first variant of the game.
+//   variantDifferences: { standard }  the rules page shows, under each other variant's start, a
+//       table of how its rules string differs from the family's standard variant (rules-facts.js
+//       reads OpenTafl's rules strings).
 import { el } from "../dom.js";
 import { variantRules } from "../catalog.js";
 const modules = {
@@ -64,7 +67,7 @@ export const games = Object.keys(modules);
 // own board, for lists (the lobby's live matches): seen from no seat, nothing to play, out of the
 // keyboard's and the pointer's way, and without the test ids of the board in play. Returns the
 // board, to `destroy()`.
-async function miniBoard(target, { game, variant, rules, seats, view }) {
+export async function miniBoard(target, { game, variant, rules, seats, view }) {
   const board = (await boardFor(game)).create(target, { game, variant, rules, seats, perspective: null, onAction: () => {} });
   board.update({ view, toAct: [], mySeats: [], legal: [], log: [], last: null, result: null });
   target.inert = true;

@@ -62,6 +62,7 @@ export default {
     placeholder: "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
   },
   lobbyVariants: { main: "copenhagen", short: "brandubh" },
+  variantDifferences: { standard: "copenhagen" },
 
   create(el, { variant, rules, perspective = null, flip = false, onAction }) {
     let special = null;
