@@ -43,6 +43,9 @@ const app = {
   starting: false,
   // Invite codes of the private matches created here, by match id, for the match page to show.
   invites: new Map(),
+  // The seeks posted here (match ids): when one is taken, its match starts and the player is
+  // taken to it from whatever page they are on, as when the queue pairs them.
+  seeks: new Set(),
   navigate(hash) {
     if (location.hash === hash) route();
     else location.hash = hash;
@@ -175,6 +178,9 @@ async function startSession() {
   // but a match page is not taken from the player for a tournament game (it may be showing the
   // result of the last one): it offers the next game instead.
   socket.on("matched", (msg) => app.navigate(`#/match/${msg.match_id}`));
+  socket.on("event", (msg) => {
+    if (msg.event.kind === "started" && app.seeks.delete(msg.match_id)) app.navigate(`#/match/${msg.match_id}`);
+  });
   socket.on("tournament_round", (msg) => {
     if (!location.hash.startsWith("#/match/")) app.navigate(`#/match/${msg.match_id}`);
   });

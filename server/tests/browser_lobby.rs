@@ -107,6 +107,10 @@ async fn a_game_posted_in_the_lobby_is_listed_for_a_visitor_and_taken_in_one_cli
     watcher.screenshot("lobby30-visitor-seeks-1400x900").await;
     a.until_text("queue-sizes", "1 waiting").await;
     a.screenshot("lobby30-player-seeks-1400x900").await;
+    // Alice reads the rules while she waits: her seek taken, she is brought to its match all the
+    // same.
+    a.run("location.hash = '#/rules/tafl';").await;
+    a.find("[data-testid=rules] h1").await;
     watcher.assert_no_console_errors().await;
 
     // Bjorn takes it in one click, on a phone: both land in the match.
@@ -124,7 +128,7 @@ async fn a_game_posted_in_the_lobby_is_listed_for_a_visitor_and_taken_in_one_cli
     assert_eq!(
         until_match(&a).await,
         taken,
-        "alice is taken to the match she posted"
+        "alice is taken from the rules page to the match she posted"
     );
     watcher
         .until_text("open-matches", "No open challenge")

@@ -174,6 +174,12 @@ async fn world(addr: SocketAddr) -> World {
 fn pages(w: &World) -> Vec<(String, String, String)> {
     let mut pages = vec![
         ("lobby".into(), "#/".into(), by_testid("hotseat-create")),
+        ("learn".into(), "#/learn".into(), by_testid("lesson-tafl")),
+        (
+            "learn-tafl".into(),
+            "#/learn/tafl".into(),
+            "[data-testid=board] svg".into(),
+        ),
         (
             "tournaments".into(),
             "#/tournaments".into(),
@@ -268,7 +274,9 @@ async fn inside(b: &Browser, css: &str) -> (bool, Value) {
 }
 
 /// Every page, on a phone no wider than the screen (all measured, then the ones that are wider
-/// named); screenshots of each on the phone and at 1400 x 900, in the light and the dark theme.
+/// named), in English and in Russian (the longest words and another alphabet), with no error
+/// logged and no message missing from either catalog; screenshots of each on the phone and at 1400 x 900, in the light
+/// and the dark theme, in both languages.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_page_is_wider_than_a_phone() {
     let addr = server().await;
@@ -277,27 +285,50 @@ async fn no_page_is_wider_than_a_phone() {
     for (screen, size) in [(Screen::Phone, "390x844"), (WIDE, "1400x900")] {
         let b = signed_in(&driver, screen, addr, &w.alice, "#/").await;
         let mut wider = Vec::new();
-        for (name, hash, shown) in pages(&w) {
-            b.open(addr, &hash).await;
-            b.find(&shown).await;
-            if screen == Screen::Phone
-                && let Some(at) = overflow(&b).await
-            {
-                wider.push(format!("{name}: {at}"));
-            }
-            for theme in ["light", "dark"] {
-                b.emulate_colour_scheme(theme).await;
+        let mut missing = Vec::new();
+        for language in ["en", "ru"] {
+            b.run(&format!(
+                "localStorage.setItem('tafl.language', '{language}');"
+            ))
+            .await;
+            for (name, hash, shown) in pages(&w) {
+                b.open(addr, &hash).await;
+                b.find(&shown).await;
                 b.until(
-                    theme,
-                    &format!("return document.documentElement.dataset.theme === '{theme}';"),
+                    language,
+                    &format!("return document.documentElement.lang === '{language}';"),
                 )
                 .await;
-                b.screenshot(&format!("phone-{size}-{name}-{theme}")).await;
+                if screen == Screen::Phone
+                    && let Some(at) = overflow(&b).await
+                {
+                    wider.push(format!("{language} {name}: {at}"));
+                }
+                for theme in ["light", "dark"] {
+                    b.emulate_colour_scheme(theme).await;
+                    b.until(
+                        theme,
+                        &format!("return document.documentElement.dataset.theme === '{theme}';"),
+                    )
+                    .await;
+                    b.screenshot(&format!("phone-{size}-{language}-{name}-{theme}"))
+                        .await;
+                }
+                b.emulate_colour_scheme("light").await;
+                missing.extend(
+                    (b.console_log().await.into_iter())
+                        .filter(|(level, message)| {
+                            level == "SEVERE" || message.contains("no message")
+                        })
+                        .map(|(level, message)| format!("{language} {name}: {level} {message}")),
+                );
             }
-            b.emulate_colour_scheme("light").await;
         }
         assert!(wider.is_empty(), "pages wider than the phone: {wider:#?}");
-        b.assert_no_console_errors().await;
+        assert!(
+            missing.is_empty(),
+            "errors or messages missing: {missing:#?}"
+        );
         b.client.close().await.unwrap();
     }
 }

@@ -69,7 +69,7 @@ async function playCards(app, { goTo }) {
   post.onclick = () => seekError.run(async () => {
     const msg = { type: "create_match", ...seek.value(), visibility: "open", rated: seekRated.checked, seat: Number(seekSeat.value) };
     if (seekTime.value) msg.clock = clockOf(seekTime.value);
-    await app.socket.send(msg);
+    app.seeks.add((await app.socket.send(msg)).match_id);
   });
 
   // Play the AI.
@@ -326,7 +326,7 @@ export default async function render(root, params, app) {
   const drawOpen = (waiting) => {
     const listed = new Set(waiting.map((m) => m.id));
     for (const id of mySeeks.filter((id) => !listed.has(id) && !withdrawn.has(id))) {
-      app.api.get(`/api/matches/${id}`).then((m) => m.summary.status === "live" && goTo(id), () => {});
+      app.api.get(`/api/matches/${id}`).then((m) => m.summary.status === "live" && location.hash !== `#/match/${id}` && goTo(id), () => {});
     }
     mySeeks = waiting.filter(isMine).map((m) => m.id);
     open.replaceChildren(...waiting.map(seekLine));
