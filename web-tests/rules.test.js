@@ -4,7 +4,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import "./messages.js";
 import { differences, facts, valueText } from "../web/rules-facts.js";
-import { parseDiagram } from "../web/rules-diagram.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { parseDiagram, pieceLetters, stackOf } from "../web/rules-diagram.js";
 
 const START = "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 const COPENHAGEN = `dim:11 name:copenhagen sw:s efe:y tfr:c ${START}`;
@@ -73,5 +74,54 @@ describe("a rules diagram", () => {
     assert.deepEqual(panels[0].move, { from: [1, 1], to: [2, 1] });
     assert.deepEqual(panels[1].rows[1], ["#", "d", "A"]);
     assert.equal(panels[1].move, null);
+  });
+});
+
+// Every diagram of every page, as { where, game, panels }.
+const PAGES = new URL("../docs/rules-for-players/", import.meta.url);
+const diagrams = readdirSync(PAGES).flatMap((language) => readdirSync(new URL(`${language}/`, PAGES)).flatMap((file) => {
+  const game = file.replace(/\.md$/, "");
+  const page = readFileSync(new URL(`${language}/${file}`, PAGES), "utf8");
+  return [...page.matchAll(/```diagram\n([\s\S]*?)```/g)].map((m) => ({ where: `${language}/${file}`, game, panels: parseDiagram(m[1]) }));
+}));
+
+describe("the rules pages' diagrams", () => {
+  it("every game's page has one in every language", () => {
+    const languages = readdirSync(PAGES);
+    for (const language of languages) {
+      for (const file of readdirSync(new URL(`${language}/`, PAGES))) {
+        assert.ok(diagrams.some((d) => d.where === `${language}/${file}`), `${language}/${file}`);
+      }
+    }
+  });
+
+  it("are written in their game's letters, in rows of one width, with moves on the board", () => {
+    for (const { where, game, panels } of diagrams) {
+      const letters = new Set(pieceLetters(game));
+      assert.ok(letters.size, `${where}: a game with a diagram form`);
+      for (const { rows, move } of panels) {
+        assert.equal(new Set(rows.map((r) => r.length)).size, 1, `${where}: rows of one width`);
+        for (const token of rows.flat()) {
+          const known = [".", "#", "_", "*"].includes(token) || letters.has(token.toUpperCase())
+            || stackOf(token).every((p) => letters.has(p.owner) && p.size >= 1 && p.size <= 5);
+          assert.ok(known, `${where}: ${token}`);
+        }
+        for (const [file, rank] of move ? [move.from, move.to] : []) {
+          assert.ok(rows[rows.length - 1 - rank]?.[file] !== undefined, `${where}: a move off the board`);
+        }
+      }
+    }
+  });
+
+  // The stacks are true to the games: a Hanoi disc stands only on one a size bigger; a tower
+  // race stack grows upward, one pyramid a size.
+  it("stack as the games stack", () => {
+    const order = { hanoi: (below, above) => below.size === above.size + 1, "tower-race": (below, above) => below.size < above.size };
+    for (const { where, game, panels } of diagrams.filter((d) => order[d.game])) {
+      for (const token of panels.flatMap((p) => p.rows.flat()).filter((t) => /\d$/.test(t))) {
+        const stack = stackOf(token);
+        assert.ok(stack.slice(1).every((above, i) => order[game](stack[i], above)), `${where}: ${token}`);
+      }
+    }
   });
 });

@@ -98,18 +98,17 @@ function drawStack(root, token, { shape, owners }, cx, bottom) {
   });
 }
 
-// A stacked piece's height; a game of stacks has cells this many pieces tall, under room for the
-// move's arrow.
+// A stacked piece's height, and the height of a game of stacks' cell: a stack of five under room
+// for the move's arrow.
 const STACK_PIECE = 2;
-const STACK_ROOM = 5;
+const STACK_CELL = 15;
 
 // One panel as an <svg>, in the board theme's colours, labelled for a screen reader by `label`.
 function drawPanel({ rows, move, roll }, game, label) {
   const form = GAMES[game] ?? {};
   const height = rows.length;
   const width = Math.max(...rows.map((r) => r.length));
-  // A game of stacks has tall cells, the arrow above its stacks.
-  const tall = form.stacks ? (STACK_ROOM * STACK_PIECE + 4) / UNIT : 1;
+  const tall = form.stacks ? STACK_CELL / UNIT : 1;
   // Room for the coordinates at the left and below; a line of stacks has none, and room at the right.
   const margin = form.stacks ? 1 : 5;
   const root = svg("svg", {
@@ -143,7 +142,7 @@ function drawPanel({ rows, move, roll }, game, label) {
   if (form.coordinates !== false) drawCoordinates(root, width, height);
   if (move) {
     // A game of stacks has its arrow above the stacks, the die's roll on it.
-    const lift = form.stacks ? UNIT * tall / 2 - STACK_ROOM / 2 - 0.5 : 0;
+    const lift = form.stacks ? STACK_CELL / 2 - 2.5 : 0;
     const [x1, y1] = centre(...move.from).map((v, i) => v - i * lift);
     const [x2, y2] = centre(...move.to).map((v, i) => v - i * lift);
     const length = Math.hypot(x2 - x1, y2 - y1);

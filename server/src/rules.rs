@@ -119,7 +119,8 @@ mod tests {
     use super::*;
 
     /// Every game of the catalog has its page in every language, and each page draws the start
-    /// of every variant of the game (a `start` block naming it) and has its sections.
+    /// of every variant of the game (a `start` block naming it), shows at least one small
+    /// position (a `diagram` block) and has its sections.
     #[test]
     fn every_game_and_variant_has_a_page_in_every_language() {
         let mut missing = Vec::new();
@@ -133,6 +134,9 @@ mod tests {
                     if !page.contains(&format!("```start\n{}\n```", variant.name)) {
                         missing.push(format!("{language}/{}: no {}", game.id, variant.name));
                     }
+                }
+                if !page.contains("```diagram\n") {
+                    missing.push(format!("{language}/{}: no small diagram", game.id));
                 }
                 if page.matches("\n## ").count() < 3 {
                     missing.push(format!("{language}/{}: too few sections", game.id));

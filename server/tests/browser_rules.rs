@@ -2,9 +2,9 @@
 //! a player (no file paths, file names or catalog ids in the text), draws every variant's start
 //! from the engine's own layout (a tafl board with as many pieces as the engine's start has) and
 //! small diagrams, shows each tafl variant's differences from Copenhagen in a table, and comes in
-//! the reader's language. Screenshots of every game's first board, and of the tafl and Fox and
-//! Geese pages in English and Swedish, light and dark, at 1400 x 900 and on a phone, go to
-//! `target/screenshots/`.
+//! the reader's language. Screenshots of every game's first board, and of the tafl, Fox and
+//! Geese, Hanoi, tower race and Tron pages (their top and first two diagrams) in English and
+//! Swedish, light and dark, at 1400 x 900 and on a phone, go to `target/screenshots/`.
 
 #[path = "common/browser.rs"]
 mod browser;
@@ -112,6 +112,25 @@ async fn rules_pages_are_written_for_players() {
         diagrams.as_array().unwrap().contains(&json!([2, 1])),
         "a capture: {diagrams}"
     );
+    // Hanoi's, the tower race's and Tron's diagrams, drawn panel by panel: Hanoi's split and
+    // its winning tower, discs seen from the side; the tower race's pyramids with the die's roll
+    // on the move; Tron's light-cycle heads, the crashed one crossed out.
+    for (game, panels, stacked, heads, taken, roll) in [
+        ("hanoi", json!([3, 2]), 19, 0, 0, json!([])),
+        ("tower-race", json!([2]), 4, 0, 0, json!(["3"])),
+        ("tron", json!([1, 2]), 0, 5, 1, json!([])),
+    ] {
+        open_rules(&b, addr, game).await;
+        until_drawn(&b, game).await;
+        let drawn = b
+            .run("const d = [...document.querySelectorAll('[data-testid=rules-diagram]')]; const all = (css) => document.querySelectorAll(`[data-testid=rules-diagram] ${css}`); return [d.map((f) => f.querySelectorAll('svg').length), all('.diagram-stacked').length, all('.cycle-head').length, all('.diagram-taken').length, [...all('[data-testid=rules-diagram-roll]')].map((r) => r.textContent)];")
+            .await;
+        assert_eq!(
+            drawn,
+            json!([panels, stacked, heads, taken, roll]),
+            "{game}: its diagrams"
+        );
+    }
     // Brandubh's table: its king, weak away from the throne, and no encirclement.
     let brandubh = b
         .run("return document.querySelector('[data-testid=rules-differences-brandubh]').innerText;")
@@ -134,7 +153,7 @@ async fn rules_pages_come_in_the_readers_language() {
     for (language, shots) in [("en-GB", "en"), ("sv-SE", "sv")] {
         for (screen, size) in [(WIDE, "wide"), (Screen::Phone, "phone")] {
             let b = driver.browser_speaking(screen, language).await;
-            for game in ["tafl", "fox-geese"] {
+            for game in ["tafl", "fox-geese", "hanoi", "tower-race", "tron"] {
                 let text = open_rules(&b, addr, game).await;
                 until_drawn(&b, game).await;
                 if shots == "sv" {
@@ -162,11 +181,19 @@ async fn rules_pages_come_in_the_readers_language() {
                 );
                 for theme in ["light", "dark"] {
                     b.emulate_colour_scheme(theme).await;
-                    for (at, css) in [("top", "h1"), ("diagram", "[data-testid=rules-diagram]")] {
-                        b.run(&format!(
-                            "document.querySelector('[data-testid=rules] {css}').scrollIntoView();"
+                    // The top, and the first two diagrams (Hanoi's and Tron's two).
+                    for (at, css, nth) in [
+                        ("top", "h1", 0),
+                        ("diagram", "[data-testid=rules-diagram]", 0),
+                        ("diagram2", "[data-testid=rules-diagram]", 1),
+                    ] {
+                        let shown = b.run(&format!(
+                            "const e = document.querySelectorAll('[data-testid=rules] {css}')[{nth}]; e?.scrollIntoView(); return !!e;"
                         ))
                         .await;
+                        if shown != json!(true) {
+                            continue;
+                        }
                         b.screenshot(&format!("rules-{game}-{shots}-{size}-{theme}-{at}"))
                             .await;
                     }
