@@ -43,8 +43,8 @@ const GAMES = {
       F: piece("flag"),
     },
   },
-  hanoi: { coordinates: false, stacks: { shape: "disc", owners: { W: "#f7f7f2", B: "#2f6fd6", R: "#d94841" } } },
-  "tower-race": { coordinates: false, stacks: { shape: "pyramid", owners: seats((fill, i) => [String(i + 1), fill]) } },
+  hanoi: { coordinates: false, stacks: { shape: "disc", grow: 1.5, owners: { W: "#f7f7f2", B: "#2f6fd6", R: "#d94841" } } },
+  "tower-race": { coordinates: false, stacks: { shape: "pyramid", grow: 2, owners: seats((fill, i) => [String(i + 1), fill]) } },
 };
 
 // The panels of a block: { rows: [[token, ...], ...], move: { from: [file, rank], to } | null,
@@ -85,23 +85,23 @@ function drawPiece(root, token, kind, cx, cy) {
   if (token !== token.toUpperCase()) root.append(svg("path", { d: `M${cx - 3} ${cy - 3}l6 6M${cx + 3} ${cy - 3}l-6 6`, class: "mark-capture diagram-taken" }));
 }
 
-// A stack seen from the side, standing on (cx, bottom): each piece as wide as its size, in its
-// owner's colour, its size written on it.
-function drawStack(root, token, { shape, owners }, cx, bottom) {
+// A stack seen from the side, standing on (cx, bottom): each piece as wide as its size (`grow`
+// wider a size), in its owner's colour, its size written on it.
+function drawStack(root, token, { shape, grow, owners }, cx, bottom) {
   stackOf(token).forEach(({ owner, size }, i) => {
-    const [w, y] = [2.6 + size * 1.3, bottom - (i + 1) * STACK_PIECE];
+    const [w, y] = [2 + size * grow, bottom - (i + 1) * STACK_PIECE];
     const slope = shape === "pyramid" ? 1 : 0;
     root.append(svg("path", {
       d: `M${cx - w / 2} ${y + STACK_PIECE}L${cx - w / 2 + slope} ${y}H${cx + w / 2 - slope}L${cx + w / 2} ${y + STACK_PIECE}Z`,
       fill: owners[owner], class: "diagram-stacked",
-    }), svg("text", { x: cx, y: y + STACK_PIECE - 0.45, class: "tag diagram-size" }, String(size)));
+    }), svg("text", { x: cx, y: y + STACK_PIECE - 0.6, class: "tag diagram-size" }, String(size)));
   });
 }
 
 // A stacked piece's height, and the height of a game of stacks' cell: a stack of five under room
 // for the move's arrow.
-const STACK_PIECE = 2;
-const STACK_CELL = 15;
+const STACK_PIECE = 3;
+const STACK_CELL = 19;
 
 // One panel as an <svg>, in the board theme's colours, labelled for a screen reader by `label`.
 function drawPanel({ rows, move, roll }, game, label) {
