@@ -14,10 +14,11 @@
 // Hanoi's owners W B R; the tower race's 1, 2, ... (the seats).
 import { el, svg } from "./dom.js";
 import { SEAT_COLOURS } from "./boards/shared.js";
+import { COLOURS as HANOI_COLOURS } from "./boards/hanoi.js";
 
 // A piece's drawing: its shape (`disc`, `block` a square, `trail` a light-cycle's tail, `flag`),
-// the theme's class or a seat's colour, and a tag written on it.
-const piece = (shape, { cls = "", fill = null, tag = null, cross = false } = {}) => ({ shape, cls, fill, tag, cross });
+// the theme's class or a seat's colour, a tag written on it, a king's cross.
+const piece = (shape, { cls = "", fill = null, tag = null, kingMark = false } = {}) => ({ shape, cls, fill, tag, kingMark });
 const seats = (make) => Object.fromEntries(SEAT_COLOURS.map((colour, i) => make(colour, i)));
 
 // Each game's diagram form, as data. A game of pieces on squares or points names its piece
@@ -25,7 +26,7 @@ const seats = (make) => Object.fromEntries(SEAT_COLOURS.map((colour, i) => make(
 // its pieces from the bottom up, `W2/W1`, each an owner's letter and a size, and draws a line of
 // its cells, a stack seen from the side.
 const GAMES = {
-  tafl: { pieces: { A: piece("disc", { cls: "piece-dark" }), D: piece("disc", { cls: "piece-light" }), K: piece("disc", { cls: "king", cross: true }) } },
+  tafl: { pieces: { A: piece("disc", { cls: "piece-dark" }), D: piece("disc", { cls: "piece-light" }), K: piece("disc", { cls: "king", kingMark: true }) } },
   "fox-geese": { points: true, pieces: { F: piece("disc", { cls: "fox", tag: "F" }), G: piece("disc", { cls: "piece-light" }) } },
   // Mr Driller counts its rows from the top: its diagrams go without coordinates.
   driller: {
@@ -43,7 +44,7 @@ const GAMES = {
       F: piece("flag"),
     },
   },
-  hanoi: { coordinates: false, stacks: { shape: "disc", grow: 1.5, owners: { W: "#f7f7f2", B: "#2f6fd6", R: "#d94841" } } },
+  hanoi: { coordinates: false, stacks: { shape: "disc", grow: 1.5, owners: { W: HANOI_COLOURS.white, B: HANOI_COLOURS.blue, R: HANOI_COLOURS.red } } },
   "tower-race": { coordinates: false, stacks: { shape: "pyramid", grow: 2, owners: seats((fill, i) => [String(i + 1), fill]) } },
 };
 
@@ -73,14 +74,13 @@ export const pieceLetters = (game) => Object.keys(GAMES[game]?.pieces ?? GAMES[g
 // One piece of a game of pieces, centred on (cx, cy); one whose letter is lower case is taken,
 // crossed out.
 function drawPiece(root, token, kind, cx, cy) {
-  const fill = kind.fill ?? undefined;
   if (kind.shape === "block") root.append(svg("rect", { x: cx - UNIT / 2 + 0.5, y: cy - UNIT / 2 + 0.5, width: UNIT - 1, height: UNIT - 1, class: `piece ${kind.cls}` }));
-  if (kind.shape === "trail") root.append(svg("rect", { x: cx - 3.5, y: cy - 3.5, width: 7, height: 7, rx: 1.5, fill, class: "diagram-trail" }));
+  if (kind.shape === "trail") root.append(svg("rect", { x: cx - 3.5, y: cy - 3.5, width: 7, height: 7, rx: 1.5, fill: kind.fill, class: "diagram-trail" }));
   if (kind.shape === "flag") {
     root.append(svg("path", { d: `M${cx - 2} ${cy + 3.5}V${cy - 3.5}l5 1.8l-5 1.8`, class: "diagram-flag" }));
   }
-  if (kind.shape === "disc") root.append(svg("circle", { cx, cy, r: UNIT * 0.36, fill, class: `piece ${kind.cls}` }));
-  if (kind.cross) root.append(svg("path", { d: `M${cx - 2.2} ${cy}h4.4M${cx} ${cy - 2.2}v4.4`, class: "king-mark" }));
+  if (kind.shape === "disc") root.append(svg("circle", { cx, cy, r: UNIT * 0.36, fill: kind.fill, class: `piece ${kind.cls}` }));
+  if (kind.kingMark) root.append(svg("path", { d: `M${cx - 2.2} ${cy}h4.4M${cx} ${cy - 2.2}v4.4`, class: "king-mark" }));
   if (kind.tag) root.append(svg("text", { x: cx, y: cy + 1.8, class: "tag diagram-tag" }, kind.tag));
   if (token !== token.toUpperCase()) root.append(svg("path", { d: `M${cx - 3} ${cy - 3}l6 6M${cx + 3} ${cy - 3}l-6 6`, class: "mark-capture diagram-taken" }));
 }

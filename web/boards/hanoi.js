@@ -18,7 +18,7 @@ const H = 1.5 * R;
 const WIDTH = W * 5 + 20;
 const HEIGHT = H * 4 + 2 * R + 20;
 // The players' colours, in seat order (White is seat 0).
-const COLOURS = { white: "#f7f7f2", blue: "#2f6fd6", red: "#d94841" };
+export const COLOURS = { white: "#f7f7f2", blue: "#2f6fd6", red: "#d94841" };
 // A disc's owner as a letter, so that colour is not the only sign of it: the initial of its side's
 // name ("W" for White).
 const initial = (colour) => seatName("hanoi", Object.keys(COLOURS).indexOf(colour)).charAt(0);
