@@ -112,6 +112,15 @@ async fn rules_pages_are_written_for_players() {
         diagrams.as_array().unwrap().contains(&json!([2, 1])),
         "a capture: {diagrams}"
     );
+    // Brandubh's table: its king, weak away from the throne, and no encirclement.
+    let brandubh = b
+        .run("return document.querySelector('[data-testid=rules-differences-brandubh]').innerText;")
+        .await;
+    let brandubh = brandubh.as_str().unwrap();
+    assert!(
+        brandubh.contains("7×7") && brandubh.contains("Encircling all defenders wins\tyes\tno"),
+        "{brandubh}"
+    );
     // Hanoi's, the tower race's and Tron's diagrams, drawn panel by panel: Hanoi's split and
     // its winning tower, discs seen from the side; the tower race's pyramids with the die's roll
     // on the move; Tron's light-cycle heads, the crashed one crossed out.
@@ -131,15 +140,6 @@ async fn rules_pages_are_written_for_players() {
             "{game}: its diagrams"
         );
     }
-    // Brandubh's table: its king, weak away from the throne, and no encirclement.
-    let brandubh = b
-        .run("return document.querySelector('[data-testid=rules-differences-brandubh]').innerText;")
-        .await;
-    let brandubh = brandubh.as_str().unwrap();
-    assert!(
-        brandubh.contains("7×7") && brandubh.contains("Encircling all defenders wins\tyes\tno"),
-        "{brandubh}"
-    );
     b.assert_no_console_errors().await;
     b.client.close().await.unwrap();
 }
