@@ -181,14 +181,15 @@ async fn rules_pages_come_in_the_readers_language() {
                 );
                 for theme in ["light", "dark"] {
                     b.emulate_colour_scheme(theme).await;
-                    // The top, and the first two diagrams (Hanoi's and Tron's two).
-                    for (at, css, nth) in [
-                        ("top", "h1", 0),
-                        ("diagram", "[data-testid=rules-diagram]", 0),
-                        ("diagram2", "[data-testid=rules-diagram]", 1),
+                    // The top, and the first two diagrams (Hanoi's and Tron's two) in the
+                    // middle of the screen, clear of the header.
+                    for (at, css, nth, block) in [
+                        ("top", "h1", 0, "start"),
+                        ("diagram", "[data-testid=rules-diagram]", 0, "center"),
+                        ("diagram2", "[data-testid=rules-diagram]", 1, "center"),
                     ] {
                         let shown = b.run(&format!(
-                            "const e = document.querySelectorAll('[data-testid=rules] {css}')[{nth}]; e?.scrollIntoView(); return !!e;"
+                            "const e = document.querySelectorAll('[data-testid=rules] {css}')[{nth}]; e?.scrollIntoView({{ block: '{block}' }}); return !!e;"
                         ))
                         .await;
                         if shown != json!(true) {
