@@ -58,7 +58,7 @@ export default async function render(root, params, app) {
   });
   const setup = el("div");
   const side = el("aside", { class: "match-side card" },
-    el("div", { class: "row" }, evaluate, undo, reset), verdict, message.node, insights,
+    el("div", { class: "row", "data-testid": "analysis-controls" }, evaluate, undo, reset), verdict, message.node, insights,
     setup, el("h3", {}, t("match.moves")), moves);
   root.append(el("div", { class: "match" },
     el("div", { class: "match-info" }, heading, el("p", { "data-testid": "analysis-source" })),
