@@ -47,11 +47,14 @@ export function button(testid, text, onclick, cls) {
 
 // A control's error line, put beside it (under a form's buttons, where the player looks after
 // pressing one): `run(act)` clears it and runs `act`, showing what it throws (a server's refusal
-// in the reader's language, see `ServerError`); `show(e)` shows an error caught elsewhere.
+// in the reader's language, see `ServerError`); `show(e)` shows an error caught elsewhere (null
+// clears it). A shown error is scrolled into view: on a phone the control may sit at the screen's
+// bottom edge, its error line under it.
 export function errorLine(testid) {
   const node = el("p", { class: "error", "data-testid": testid, "aria-live": "assertive" });
   const show = (e) => {
     node.textContent = e ? e.message : "";
+    if (e && node.isConnected) node.scrollIntoView({ block: "nearest" });
   };
   const run = async (act) => {
     show(null);

@@ -2,7 +2,7 @@
 // correspondence matches stand still (and their opponents see it), up to an allowance a year.
 // The server keeps it (`/api/me/vacation`); a visitor has none, and neither has a guest, whose
 // account is thrown away.
-import { el } from "./dom.js";
+import { el, errorLine } from "./dom.js";
 import { DAY_MS } from "./clock-text.js";
 import { t } from "./i18n.js";
 
@@ -17,21 +17,20 @@ export function vacationSetting(app) {
       ? t("vacation.until", { until: new Date(v.until_ms).toLocaleString() })
       : t("vacation.left", { count: days });
   };
-  const fail = (e) => {
-    state.textContent = e.message;
-  };
-  app.api.get("/api/me/vacation").then(show, fail);
-  box.onchange = async () => {
+  // Under the switch: what the server refused (more days than are left, say).
+  const error = errorLine("vacation-error");
+  app.api.get("/api/me/vacation").then(show, error.show);
+  box.onchange = () => error.run(async () => {
     const on = box.checked;
     try {
       show(await app.api.put("/api/me/vacation", { on }));
     } catch (e) {
       box.checked = !on;
-      fail(e);
+      throw e;
     }
-  };
+  });
   return el("div", { class: "vacation" },
-    el("label", { class: "check" }, box, t("vacation.label")),
+    el("label", { class: "check" }, box, t("vacation.label")), error.node,
     el("p", { class: "muted" }, t("vacation.hint")),
     state);
 }

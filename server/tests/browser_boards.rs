@@ -80,8 +80,11 @@ async fn every_board_plays_by_clicking() {
         for _ in 0..8 {
             play_one(&b).await;
         }
-        let error = b.text("match-error").await;
-        assert_eq!(error, "", "{game}: the server refused an action");
+        // A refused move shows under the move box, the controls' refusals in the side panel.
+        for line in ["move-input-error", "match-error"] {
+            let error = b.text(line).await;
+            assert_eq!(error, "", "{game}: the server refused an action");
+        }
         let caption = b.text("board-caption").await;
         for words in explained.into_iter().flatten() {
             assert!(caption.contains(words), "{game}: '{words}' in '{caption}'");

@@ -1,7 +1,8 @@
 //! The interface's languages in a real headless Chromium against a server started here: a
 //! Swedish reader who makes the server refuse something in three places (a username taken at
 //! registration, a wrong invite code, custom rules too long) reads each refusal in Swedish, with
-//! its parameter put in, beside the control that caused it; and the lobby and a match page in
+//! its parameter put in, beside the control that caused it; so does a German reader on the
+//! tournament, analysis and match pages and at the vacation switch; and the lobby and a match page in
 //! Russian and Icelandic, on a wide screen and a phone, are no wider than the screen. Screenshots
 //! at 1400 x 900 and on a phone go to `target/screenshots/` (`languages-*`).
 
@@ -10,8 +11,9 @@ mod browser;
 mod common;
 
 use browser::{Browser, Screen, by_testid};
-use common::{Backend, fresh_database, new_player, register, start};
+use common::{Backend, copenhagen_match, fresh_database, new_player, register, start, two_players};
 use protocol::ClientMessage;
+use serde_json::json;
 
 const WIDE: Screen = Screen::Window {
     width: 1400,
@@ -19,14 +21,16 @@ const WIDE: Screen = Screen::Window {
 };
 
 /// Waits for `error` to read `wanted`, then checks that it is shown right under `control` (its
-/// top within two lines of the control's bottom) and overlapping it across: where the player
-/// looks after using the control, not at the top of the page.
+/// top within two lines of the control's bottom), overlapping it across and inside the screen:
+/// where the player looks after using the control, not at the top of the page nor below its
+/// edge.
 async fn refused_beside(b: &Browser, control: &str, error: &str, wanted: &str) {
     b.until_text(error, wanted).await;
     let script = format!(
         "const c = document.querySelector('{}').getBoundingClientRect();
          const e = document.querySelector('{}').getBoundingClientRect();
-         return {{ gap: e.top - c.bottom, across: Math.min(c.right, e.right) - Math.max(c.left, e.left) }};",
+         return {{ gap: e.top - c.bottom, across: Math.min(c.right, e.right) - Math.max(c.left, e.left),
+                  inside: e.top >= 0 && e.bottom <= innerHeight + 1 && e.left >= 0 && e.right <= innerWidth }};",
         by_testid(control),
         by_testid(error)
     );
@@ -39,6 +43,11 @@ async fn refused_beside(b: &Browser, control: &str, error: &str, wanted: &str) {
     assert!(
         place["across"].as_f64().unwrap() > 0.0,
         "{error} is not under {control}: {place}"
+    );
+    assert_eq!(
+        place["inside"],
+        json!(true),
+        "{error} is off the screen: {place}"
     );
 }
 
@@ -96,6 +105,92 @@ async fn server_errors_read_in_swedish_beside_the_control_that_caused_them() {
         )
         .await;
         b.screenshot(&format!("languages-sv-custom-{size}")).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_errors_read_in_german_under_their_controls_on_the_other_pages() {
+    // One analysis a minute, so that the second is refused with the wait in it.
+    let extra = [
+        "--analyses-per-minute",
+        "1",
+        "--analysis-burst",
+        "1",
+        "--analysis-ms",
+        "100",
+    ];
+    let addr = start(&fresh_database(Backend::Sqlite).await, &extra).await;
+    let driver = browser::Driver::start().await;
+    for screen in [WIDE, Screen::Phone] {
+        let size = if screen == WIDE { "wide" } else { "phone" };
+        let b = driver.browser_speaking(screen, "de-DE").await;
+        let (alice, _, mut a, mut bjorn) = two_players(addr).await;
+
+        // A tournament started by its creator with nobody registered: the count is in it.
+        b.sign_in(addr, &alice.token, "#/tournaments").await;
+        b.fill("tournament-name", "Herbstturnier").await;
+        b.click("tournament-create").await;
+        b.click("tournament-start").await;
+        refused_beside(
+            &b,
+            "tournament-start",
+            "tournament-error",
+            "Ein Turnier braucht zum Start mindestens zwei Teilnehmer; es hat 0.",
+        )
+        .await;
+        b.screenshot(&format!("errors-de-tournament-{size}")).await;
+
+        // A second analysis within the minute: the wait is in it, under the buttons (stacked in
+        // the side panel on a wide screen, Evaluate first).
+        b.open(addr, "#/analysis/game/tafl/brandubh").await;
+        b.click("analysis-evaluate").await;
+        b.find(&by_testid("analysis-score")).await;
+        b.click("analysis-evaluate").await;
+        refused_beside(
+            &b,
+            "analysis-controls",
+            "analysis-error",
+            "Zu viele Anfragen: versuche es in ",
+        )
+        .await;
+        let text = b.text("analysis-error").await;
+        let seconds = text
+            .strip_prefix("Zu viele Anfragen: versuche es in ")
+            .and_then(|rest| rest.strip_suffix(" s wieder."))
+            .and_then(|n| n.parse::<u64>().ok());
+        assert!(seconds.is_some_and(|s| (1..=60).contains(&s)), "{text}");
+        b.screenshot(&format!("errors-de-analysis-{size}")).await;
+
+        // A win claimed as soon as the opponent left (on a phone, the controls are under the
+        // board): the grace is in it.
+        let clock = json!({"clock": {"base_ms": 600_000, "increment_ms": 0}});
+        let match_id = copenhagen_match(&mut a, &mut bjorn, clock).await;
+        b.open(addr, &format!("#/match/{}", match_id.0)).await;
+        b.find(&by_testid("resign")).await;
+        bjorn.close().await;
+        b.click("claim-win").await;
+        refused_beside(
+            &b,
+            "claim-win",
+            "match-error",
+            "Ein Sieg kann beansprucht werden, wenn alle Gegner 60 s weg waren.",
+        )
+        .await;
+        b.screenshot(&format!("errors-de-claim-{size}")).await;
+
+        // Coming back from a vacation just begun: the minutes to wait are in it.
+        b.click("settings").await;
+        b.click("vacation").await;
+        b.until_text("vacation-state", "Bis spätestens").await;
+        b.click("vacation").await;
+        refused_beside(
+            &b,
+            "vacation",
+            "vacation-error",
+            "Ein Urlaub dauert mindestens einen Tag: du kannst in 14",
+        )
+        .await;
+        b.screenshot(&format!("errors-de-vacation-{size}")).await;
     }
 }
 

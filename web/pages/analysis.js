@@ -5,7 +5,7 @@
 // (`POST /api/analysis/position`: legal moves, and for tafl the king's escape routes and the
 // pieces under threat, marked on the board and listed), and on request the AI's evaluation and
 // the line it expects (`POST /api/analysis`, bounded in time and rate).
-import { el, fill, numberedLine, rulesLink } from "../dom.js";
+import { el, errorLine, fill, numberedLine, rulesLink } from "../dom.js";
 import { boardFor } from "../boards/index.js";
 import { boardZoom } from "../boards/zoom.js";
 import { seatName, variantRules } from "../catalog.js";
@@ -30,7 +30,9 @@ export default async function render(root, params, app) {
   let board = null;
   let flip = false;
 
-  const message = el("p", { class: "error", "data-testid": "analysis-error" });
+  // Under the buttons (evaluate, undo, reset); a refused move shows under the move box and a
+  // refused position under its form.
+  const message = errorLine("analysis-error");
   const boardBox = el("div", { class: "board-box", "data-testid": "board" });
   const moves = el("ol", { class: "moves", "data-testid": "analysis-moves" });
   const verdict = el("div", { class: "analysis-verdict", "data-testid": "analysis-result", "aria-live": "polite" });
@@ -56,7 +58,7 @@ export default async function render(root, params, app) {
   });
   const setup = el("div");
   const side = el("aside", { class: "match-side card" },
-    el("div", { class: "row" }, evaluate, undo, reset), verdict, message, insights,
+    el("div", { class: "row", "data-testid": "analysis-controls" }, evaluate, undo, reset), verdict, message.node, insights,
     setup, el("h3", {}, t("match.moves")), moves);
   root.append(el("div", { class: "match" },
     el("div", { class: "match-info" }, heading, el("p", { "data-testid": "analysis-source" })),
@@ -66,14 +68,15 @@ export default async function render(root, params, app) {
   // The request for the position shown: where it starts and the moves played from there.
   const request = (extra = {}) => ({ ...base, actions, ...extra });
 
-  async function refresh() {
-    message.textContent = "";
+  // `refused(error)` shows the server's refusal beside the control that asked (null clears it).
+  async function refresh(refused = message.show) {
+    refused(null);
     let next;
     try {
       next = await app.api.post("/api/analysis/position", request());
     } catch (e) {
       // A move the server refuses is not kept.
-      message.textContent = e.message;
+      refused(e);
       if (actions.length && shown) actions.pop();
       return false;
     }
@@ -114,7 +117,7 @@ export default async function render(root, params, app) {
 
   function play(action) {
     actions.push({ seat: shown.seat, action });
-    refresh();
+    refresh(typed.refused);
   }
 
   // The king's ways out and the pieces one move from capture: marked on their squares (an
@@ -143,6 +146,7 @@ export default async function render(root, params, app) {
   async function ask() {
     evaluate.disabled = true;
     verdict.replaceChildren(t("analysis.thinking"));
+    message.show(null);
     try {
       const found = await app.api.post("/api/analysis", request({ seat: shown.seat }));
       const percent = Math.round(found.score * 100);
@@ -155,7 +159,7 @@ export default async function render(root, params, app) {
         el("p", { class: "muted" }, t("analysis.work", { nodes: found.nodes.toLocaleString(), seconds: (found.elapsed_ms / 1000).toFixed(1) })));
     } catch (e) {
       verdict.replaceChildren();
-      message.textContent = e.message;
+      message.show(e);
     } finally {
       evaluate.disabled = false;
     }
@@ -166,14 +170,15 @@ export default async function render(root, params, app) {
     const text = el("textarea", { rows: 2, spellcheck: "false", placeholder: notation.placeholder, "data-testid": "analysis-position" });
     const mover = el("select", { "data-testid": "analysis-to-move" },
       Array.from({ length: shown.seats }, (_, seat) => el("option", { value: seat }, seatName(shown.game, seat))));
+    const error = errorLine("analysis-position-error");
     const set = button("analysis-set", t("analysis.set"), async () => {
       const previous = { base, actions };
       base = { game: shown.game, variant: shown.variant, position: text.value.trim(), to_move: Number(mover.value) };
       actions = [];
-      if (!(await refresh())) ({ base, actions } = previous);
+      if (!(await refresh(error.show))) ({ base, actions } = previous);
     });
     return el("details", { class: "custom" }, el("summary", {}, notation.label), text,
-      el("label", {}, t("analysis.to-move"), mover), el("div", { class: "row" }, set));
+      el("label", {}, t("analysis.to-move"), mover), el("div", { class: "row" }, set), error.node);
   }
 
   await refresh();

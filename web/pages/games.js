@@ -3,7 +3,7 @@
 // first, correspondence games before the others, as the server orders them. Drawn again when the
 // socket says it is the player's move somewhere, when a move is played on the socket, and every
 // half minute (for the time left). A visitor is offered the way in.
-import { el, playerLink } from "../dom.js";
+import { el, errorLine, playerLink } from "../dom.js";
 import { clockSpecText, clockText } from "../clock-text.js";
 import { seatName } from "../catalog.js";
 import { playerName, poolName } from "../names.js";
@@ -18,8 +18,9 @@ export default async function render(root, params, app) {
     return;
   }
   const games = el("ul", { class: "plain matches live games", "data-testid": "games" });
-  const error = el("p", { class: "error", hidden: true });
-  root.append(error, el("section", { class: "card" }, games));
+  // The list's own reading, the page's one request: refused, it says why above the list.
+  const error = errorLine("games-error");
+  root.append(error.node, el("section", { class: "card" }, games));
   const minis = miniBoards();
 
   // Whose move, in words: the player's, the others' by name (or side), or nobody's yet.
@@ -50,10 +51,9 @@ export default async function render(root, params, app) {
     let ongoing;
     try {
       ongoing = await app.api.get("/api/me/games");
-      error.hidden = true;
+      error.show(null);
     } catch (e) {
-      error.hidden = false;
-      error.textContent = e.message;
+      error.show(e);
       return;
     }
     const lines = await Promise.all(ongoing.map(line));

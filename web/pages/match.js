@@ -16,7 +16,7 @@
 // may be flipped, and a click on the move list shows that earlier position (read-only, marked)
 // until Escape, End or the button returns to the game; a new move returns to it too, so the
 // board in play is never a stale one.
-import { el, notFound } from "../dom.js";
+import { el, errorLine, notFound } from "../dom.js";
 import { seatName } from "../catalog.js";
 import { t } from "../i18n.js";
 import { ServerError } from "../api.js";
@@ -45,19 +45,22 @@ export default async function render(root, params, app) {
   const past = positions(app.api, matchId);
   const title = turnTitle();
   const speech = announcer();
-  const message = el("p", { class: "error", "data-testid": "match-error" });
+  // Each refusal shows beside the control that caused it: the controls' (resign, draws,
+  // takebacks) under them, a move's under the move box, a rematch's under its banner.
+  const message = errorLine("match-error");
+  const rematchError = errorLine("rematch-error");
   const switches = el("div");
 
   const fail = (e) => {
-    if (!closed) message.textContent = e instanceof ServerError ? e.message : String(e);
+    if (!closed) message.show(e);
   };
-  // A command of the match; its ack, or null when refused (the error shown).
-  const send = async (msg) => {
-    message.textContent = "";
+  // A command of the match; its ack, or null when refused (the error shown by `refused`).
+  const send = async (msg, refused = fail) => {
+    refused(null);
     try {
       return await link.send(msg);
     } catch (e) {
-      fail(e);
+      if (!closed) refused(e);
       return null;
     }
   };
@@ -68,9 +71,9 @@ export default async function render(root, params, app) {
   const moves = movesView((count) => lookBack(count));
   const actions = actionsView(send);
   const banners = bannersView(app, matchId, {
-    answer: (accept) => send({ type: "answer_rematch", accept }),
+    answer: (accept) => send({ type: "answer_rematch", accept }, rematchError.show),
     offer: async () => {
-      const ack = await send({ type: "offer_rematch" });
+      const ack = await send({ type: "offer_rematch" }, rematchError.show);
       // The last agreement (against the AI, in the hot seat) opens the rematch at once.
       if (ack && !closed && ack.match_id !== matchId) {
         if (ack.invite) app.invites.set(ack.match_id, ack.invite);
@@ -85,9 +88,9 @@ export default async function render(root, params, app) {
   root.append(
     el("div", { class: "match" },
       el("div", { class: "match-info" }, players.header, banners.seriesLine, players.players, players.turn, players.watchers,
-        banners.banner, banners.nextGame, players.invite, moves.marker),
+        banners.banner, rematchError.node, banners.nextGame, players.invite, moves.marker),
       board.node,
-      el("aside", { class: "match-side card" }, actions.row, actions.drawBox, actions.takebackBox, message, switches,
+      el("aside", { class: "match-side card" }, actions.row, actions.drawBox, actions.takebackBox, message.node, switches,
         el("h3", {}, t("match.moves")), moves.list, el("h3", {}, t("chat.title")), chat.node)),
     speech.node,
   );
@@ -97,7 +100,7 @@ export default async function render(root, params, app) {
   const watch = async () => {
     const msg = { type: "watch" };
     if (state.match) msg.since = state.seq;
-    message.textContent = "";
+    message.show(null);
     try {
       await link.send(msg);
     } catch (e) {
@@ -245,7 +248,7 @@ export default async function render(root, params, app) {
     state = moveSent(state, seat);
     board.update(state);
     drawAids();
-    const ack = await send({ type: "act", seat, action });
+    const ack = await send({ type: "act", seat, action }, board.refused);
     const back = legalRefused(state, spent);
     if (!ack && back !== state) {
       state = back;
@@ -306,7 +309,7 @@ export default async function render(root, params, app) {
     },
     open: () => watch(),
     down: () => {
-      message.textContent = "";
+      message.show(null);
     },
   });
   const ticker = setInterval(() => {

@@ -3,7 +3,7 @@
 // To another player, the way to follow them and to challenge them (when they take challenges
 // from the visitor's account); to the player themself, whom they take challenges from and whom
 // they follow. A visitor sees none of it.
-import { el, svg, playerLink } from "../dom.js";
+import { el, errorLine, svg, playerLink } from "../dom.js";
 import { ServerError } from "../api.js";
 import { SEAT_COLOURS } from "../boards/shared.js";
 import { clockOf, seatName } from "../catalog.js";
@@ -66,10 +66,8 @@ async function otherCards(app, profile) {
     app.api.get(`/api/players/${app.me.id}/follows`),
     profile.challenges === "followed" ? app.api.get(`/api/players/${them.id}/follows`) : [],
   ]);
-  const error = el("p", { class: "error", "data-testid": "challenge-error" });
-  const fail = (e) => {
-    error.textContent = e.message;
-  };
+  // Under the buttons (challenge, follow): what the server refused.
+  const error = errorLine("challenge-error");
   let following = mine.some((p) => p.id === them.id);
   // Guests do not follow: their accounts are thrown away.
   const follow = el("button", { class: "secondary", "data-testid": "follow", hidden: app.me.guest });
@@ -77,24 +75,19 @@ async function otherCards(app, profile) {
     follow.textContent = t(following ? "follow.unfollow" : "follow.follow");
   };
   drawFollow();
-  follow.onclick = async () => {
-    error.textContent = "";
-    try {
-      const path = `/api/players/${them.id}/follow`;
-      await (following ? app.api.delete(path) : app.api.post(path));
-      following = !following;
-      drawFollow();
-    } catch (e) {
-      fail(e);
-    }
-  };
+  follow.onclick = () => error.run(async () => {
+    const path = `/api/players/${them.id}/follow`;
+    await (following ? app.api.delete(path) : app.api.post(path));
+    following = !following;
+    drawFollow();
+  });
 
   const takes = profile.challenges === "everyone" || theirs.some((p) => p.id === app.me.id);
   const title = el("h2", {}, t("challenge.title", { name: playerName(them.name) }));
   if (!takes) {
     const why = profile.challenges === "nobody" ? "challenge.nobody" : "challenge.followed-only";
     return [el("section", { class: "card challenge-card" }, title,
-      el("p", { class: "muted", "data-testid": "challenge-refused" }, t(why, { name: playerName(them.name) })), el("div", { class: "row" }, follow), error)];
+      el("p", { class: "muted", "data-testid": "challenge-refused" }, t(why, { name: playerName(them.name) })), el("div", { class: "row" }, follow), error.node)];
   }
   const picker = gamePicker("challenge", { twoSeatsOnly: true });
   const side = seatSelect(picker, "challenge-seat");
@@ -105,22 +98,17 @@ async function otherCards(app, profile) {
   const twoGames = el("input", { type: "checkbox", "data-testid": "challenge-two-games" });
   const takebacks = takebacksBox(rated, "challenge-takebacks");
   const send = el("button", { "data-testid": "challenge-send" }, t("challenge.send"));
-  send.onclick = async () => {
-    error.textContent = "";
+  send.onclick = () => error.run(async () => {
     const { game, variant } = picker.value();
     const msg = { type: "challenge", player: them.id, game, variant, seat: Number(side.value), rated: rated.checked, takebacks: takebacks.value(), two_games: twoGames.checked };
     const clock = clockOf(time.value);
     if (clock) msg.clock = clock;
-    try {
-      await app.socket.send(msg);
-    } catch (e) {
-      fail(e);
-    }
-  };
+    await app.socket.send(msg);
+  });
   return [el("section", { class: "card challenge-card" }, title,
     el("div", { class: "challenge-form" }, ...picker.nodes, el("label", {}, t("lobby.your-side"), side), el("label", {}, t("form.time"), time),
       el("label", { class: "check" }, rated, t("form.rated")), takebacks.node, el("label", { class: "check" }, twoGames, t("form.two-games"))),
-    el("div", { class: "row" }, send, follow), error)];
+    el("div", { class: "row" }, send, follow), error.node)];
 }
 
 // To the player themself: whom they take challenges from, and whom they follow.
@@ -128,18 +116,17 @@ async function ownCards(app, profile) {
   const follows = await app.api.get(`/api/players/${app.me.id}/follows`);
   const saved = el("span", { class: "muted", "data-testid": "challenge-setting-saved" });
   const setting = select("challenge-setting", ["everyone", "followed", "nobody"].map((p) => [p, t(`challenge.setting.${p}`)]), profile.challenges);
-  setting.onchange = async () => {
+  const error = errorLine("challenge-setting-error");
+  setting.onchange = () => {
     saved.textContent = "";
-    try {
+    return error.run(async () => {
       await app.api.put("/api/settings", { challenges: setting.value });
       saved.textContent = t("challenge.setting-saved");
-    } catch (e) {
-      saved.textContent = e.message;
-    }
+    });
   };
   return [el("section", { class: "card" },
     el("h2", {}, t("challenge.settings-title")),
-    el("label", {}, t("challenge.setting"), setting), saved,
+    el("label", {}, t("challenge.setting"), setting), saved, error.node,
     el("h3", {}, t("follow.following")),
     follows.length
       ? el("ul", { class: "plain", "data-testid": "follows" }, follows.map((p) => el("li", {}, playerLink(p))))

@@ -2,7 +2,7 @@
 // (`#/tournament/<id>`): entrants, registration, adding AI entrants and starting (its creator),
 // the rounds' games and the standings, kept live by the socket's `tournament_standings` pushes.
 // A visitor reads them all; creating and registering offer the way in first.
-import { el, playerLink } from "../dom.js";
+import { el, errorLine, playerLink } from "../dom.js";
 import { games, timeControls } from "../catalog.js";
 import { gameName, poolName, timeName, variantName } from "../names.js";
 import { variantOptions } from "../pickers.js";
@@ -28,7 +28,8 @@ export default async function render(root, params, app) {
 }
 
 async function list(root, app) {
-  const message = el("p", { class: "error" });
+  // Under the create button (its refusals), and where the list could not be read.
+  const message = errorLine("tournament-create-error");
   const name = el("input", { "data-testid": "tournament-name", placeholder: t("tournament.name-example"), maxlength: 80 });
   const twoSeat = games.filter((g) => g.seats[0] === 2);
   const game = el("select", { "data-testid": "tournament-game" }, twoSeat.map((g) => el("option", { value: g.id }, gameName(g.id))));
@@ -52,18 +53,13 @@ async function list(root, app) {
   const rated = el("input", { type: "checkbox", "data-testid": "tournament-rated" });
   const twoGames = el("input", { type: "checkbox", "data-testid": "tournament-two-games" });
   const create = el("button", { "data-testid": "tournament-create" }, t("tournament.create"));
-  create.onclick = async () => {
-    message.textContent = "";
+  create.onclick = () => message.run(async () => {
     const body = { name: name.value.trim(), game: game.value, variant: variant.value, format: format.value, rated: rated.checked, two_games: twoGames.checked };
     if (format.value === "swiss") body.rounds = Number(rounds.value);
     body.time_control = time.value;
-    try {
-      const made = await app.api.post("/api/tournaments", body);
-      app.navigate(`#/tournament/${made.summary.id}`);
-    } catch (e) {
-      message.textContent = e.message;
-    }
-  };
+    const made = await app.api.post("/api/tournaments", body);
+    app.navigate(`#/tournament/${made.summary.id}`);
+  });
 
   const rows = el("tbody");
   const headings = ["tournament.name", "form.game", "tournament.format", "tournament.status", "tournament.entrants"].map((h) => t(h));
@@ -81,11 +77,11 @@ async function list(root, app) {
           el("label", { class: "check" }, rated, t("form.rated")), el("label", { class: "check" }, twoGames, t("form.two-games")),
           el("div", { class: "row" }, create)]
         : app.playPrompt(t("visitor.prompt-tournament-create")),
-      message)),
+      message.node)),
   );
 
   const tournaments = await app.api.get("/api/tournaments").catch((e) => {
-    message.textContent = e.message;
+    message.show(e);
     return [];
   });
   rows.replaceChildren(...tournaments.map((s) => el("tr", {},
@@ -98,13 +94,14 @@ async function list(root, app) {
 }
 
 async function details(root, id, app) {
-  const message = el("p", { class: "error", "data-testid": "tournament-error" });
+  // Under the buttons (register, add an AI entrant, start): what the server refused.
+  const message = errorLine("tournament-error");
   const head = el("div");
   const actions = el("div", { class: "row" });
   const entrants = el("ul", { class: "plain", "data-testid": "tournament-entrants" });
   const standings = el("tbody", { "data-testid": "tournament-standings" });
   const rounds = el("div");
-  root.append(head, message, actions,
+  root.append(head, actions, message.node,
     el("div", { class: "grid" },
       el("section", { class: "card" }, el("h2", {}, t("tournament.entrants")), entrants),
       el("section", { class: "card wide" }, el("h2", {}, t("tournament.standings")),
@@ -112,15 +109,10 @@ async function details(root, id, app) {
       el("section", { class: "card wide" }, el("h2", {}, t("tournament.rounds")), rounds)));
 
   let tour = null;
-  const run = async (promise) => {
-    message.textContent = "";
-    try {
-      tour = await promise;
-      draw();
-    } catch (e) {
-      message.textContent = e.message;
-    }
-  };
+  const run = (promise) => message.run(async () => {
+    tour = await promise;
+    draw();
+  });
 
   const drawStandings = (rows) => {
     standings.replaceChildren(...rows.map((s) => el("tr", {},

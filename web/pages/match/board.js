@@ -58,6 +58,8 @@ export function boardView({ play, redraw }) {
     update(state) {
       board?.update(boardState(state));
     },
+    // The server's refusal of a move, under the move box (just under the board).
+    refused: typed.refused,
     // The move box: the legal actions it offers now, and whether it shows at all.
     offer(state) {
       typed.update(state.look === null ? legalNow(state) : [], state.match.yourSeats.length > 0 && !state.match.result);

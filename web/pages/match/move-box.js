@@ -1,6 +1,6 @@
 // The move box, under a board: a move typed in the game's own notation, for every game (the match
 // page and the analysis board).
-import { el } from "../../dom.js";
+import { el, errorLine } from "../../dom.js";
 import { t } from "../../i18n.js";
 
 // The legal action a typed move means: the action itself, or the one action it begins followed by
@@ -20,14 +20,16 @@ export function typedAction(text, legal) {
 
 // The move box: type a move and press Enter (or Play). `update(legal, open)` gives it the legal
 // actions now (offered as suggestions) and whether the user plays in this match at all;
-// `example(text)` the game's example move (its board's `moveExample`), once its board is known.
+// `example(text)` the game's example move (its board's `moveExample`), once its board is known;
+// `refused(error)` shows the server's refusal of a move (typed or made on the board) under the box,
+// where the player looks (null clears it).
 export function moveBox(play) {
   const input = el("input", {
     type: "text", "data-testid": "move-input", autocomplete: "off", spellcheck: "false",
     "aria-label": t("move.type"), placeholder: t("move.type"), list: "legal-moves",
   });
   const options = el("datalist", { id: "legal-moves" });
-  const error = el("p", { class: "error", "data-testid": "move-input-error", "aria-live": "assertive" });
+  const error = errorLine("move-input-error");
   let legal = [];
   const form = el("form", { class: "move-form" }, input, options,
     el("button", { type: "submit", "data-testid": "move-submit" }, t("move.play")));
@@ -35,18 +37,17 @@ export function moveBox(play) {
     e.preventDefault();
     const action = typedAction(input.value, legal);
     if (!action) {
-      error.textContent = legal.length
-        ? t("move.illegal", { move: input.value.trim() })
-        : t("move.not-your-turn");
+      error.show(new Error(legal.length ? t("move.illegal", { move: input.value.trim() }) : t("move.not-your-turn")));
       return;
     }
-    error.textContent = "";
+    error.show(null);
     input.value = "";
     play(action);
   };
-  const node = el("div", { class: "move-box" }, form, error);
+  const node = el("div", { class: "move-box" }, form, error.node);
   return {
     node,
+    refused: error.show,
     example(text) {
       input.placeholder = t("move.placeholder", { example: text });
     },
