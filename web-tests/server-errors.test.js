@@ -33,6 +33,8 @@ describe("a server error", () => {
     const e = new ServerError("not_found", "no match has that invite code", "join_code_unknown");
     assert.equal(e.message, "Ни у одной партии нет такого кода приглашения.");
     assert.deepEqual([e.code, e.reason, e.params], ["not_found", "join_code_unknown", {}]);
+    // The server's own sentence is kept, for a page that quotes the engine's words.
+    assert.equal(e.serverMessage, "no match has that invite code");
     // From an older server, without a reason: its sentence as it is.
     assert.equal(new ServerError("conflict", "the match is full").message, "the match is full");
   });

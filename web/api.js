@@ -12,6 +12,8 @@ export class ServerError extends Error {
   constructor(code, message, reason, params) {
     super(reason ? reasonText(reason, params, message) : message);
     this.code = code;
+    // The server's own sentence, in English: what a page that quotes the engine's words shows.
+    this.serverMessage = message;
     this.reason = reason;
     this.params = params ?? {};
   }

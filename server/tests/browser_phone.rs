@@ -291,6 +291,8 @@ async fn no_page_is_wider_than_a_phone() {
                 "localStorage.setItem('tafl.language', '{language}');"
             ))
             .await;
+            // The language is read when the page loads.
+            b.client.refresh().await.unwrap();
             for (name, hash, shown) in pages(&w) {
                 b.open(addr, &hash).await;
                 b.find(&shown).await;

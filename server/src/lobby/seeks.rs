@@ -58,7 +58,7 @@ pub async fn listed(store: &Store) -> ApiResult<Vec<MatchSummary>> {
     for (id, _) in ids.into_iter().take(SEEKS_LISTED) {
         // A match gone since (a guest's, removed by the housekeeping) is left out.
         if let Some(m) = store.match_header(id).await? {
-            seeks.push(crate::matches::http::summary(&m));
+            seeks.push(m.summary());
         }
     }
     Ok(seeks)

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use protocol::{
-    ErrorBody, ErrorReason, GameRecord, LiveMatch, MatchId, MatchRecord, MatchReplay, MatchResult,
-    MatchSummary, OngoingMatch, PlayerId, RecordedAction, ReplayAction, Seq,
+    ErrorBody, ErrorReason, GameRecord, LiveMatch, MatchId, MatchRecord, MatchReplay, MatchSummary,
+    OngoingMatch, PlayerId, RecordedAction, ReplayAction, Seq,
 };
 
 use super::hosted::{self, Hosted};
@@ -160,29 +160,6 @@ impl Viewer {
     }
 }
 
-/// What a match's summary in a list shows of it.
-pub(crate) fn summary(m: &StoredMatch) -> MatchSummary {
-    MatchSummary {
-        id: m.id,
-        game: m.spec.game.clone(),
-        variant: m.spec.variant.clone(),
-        rated: m.spec.rated,
-        clock: m.spec.clock,
-        players: m
-            .players
-            .iter()
-            .map(|p| p.as_ref().map(crate::accounts::player::Player::public))
-            .collect(),
-        status: m.status.as_str().to_string(),
-        result: m.result.clone().map(|(places, reason)| MatchResult {
-            places,
-            reason,
-            ratings: Vec::new(),
-        }),
-        created_ms: m.spec.created_ms,
-    }
-}
-
 #[utoipa::path(
     get,
     path = "/api/matches/live",
@@ -273,7 +250,7 @@ async fn listed(
     for (id, _) in ids {
         // A match gone since (a guest's, removed by the housekeeping) is left out.
         if let Some(m) = state.store().match_header(id).await? {
-            matches.push(summary(&m));
+            matches.push(m.summary());
         }
     }
     Ok(Json(matches))
@@ -305,7 +282,7 @@ async fn match_record(
 ) -> ApiResult<Json<MatchRecord>> {
     let m = viewer.load(&state, MatchId(id)).await?;
     let over = m.status.is_over();
-    let mut summary = summary(&m);
+    let mut summary = m.summary();
     if let Some(result) = summary.result.as_mut() {
         result.ratings = state.store().rating_changes(m.id).await?;
     }
@@ -454,7 +431,7 @@ async fn player_matches(
         matches
             .iter()
             .filter(|m| viewer.may_see(m))
-            .map(summary)
+            .map(StoredMatch::summary)
             .collect(),
     ))
 }
@@ -538,7 +515,7 @@ async fn ongoing(
         }
         let per_move = m.spec.clock.is_some_and(|c| c.per_move);
         let entry = OngoingMatch {
-            summary: summary(&m),
+            summary: m.summary(),
             your_seats,
             to_act: glance.to_act,
             deadline_ms: glance.deadline_ms,

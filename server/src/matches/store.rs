@@ -8,7 +8,7 @@ mod results;
 pub use results::{Finish, Finished};
 
 use protocol::ErrorReason;
-use protocol::{MatchId, PlayerId};
+use protocol::{MatchId, MatchResult, MatchSummary, PlayerId};
 use sqlx::Row;
 
 use super::new_match::{NewMatch, Opening};
@@ -135,6 +135,29 @@ impl StoredMatch {
     /// The actions in play: the log with its takebacks folded in.
     pub fn actions(&self) -> Vec<&StoredAction> {
         fold(&self.log)
+    }
+
+    /// What a match's summary in a list shows of it.
+    pub fn summary(&self) -> MatchSummary {
+        MatchSummary {
+            id: self.id,
+            game: self.spec.game.clone(),
+            variant: self.spec.variant.clone(),
+            rated: self.spec.rated,
+            clock: self.spec.clock,
+            players: self
+                .players
+                .iter()
+                .map(|p| p.as_ref().map(Player::public))
+                .collect(),
+            status: self.status.as_str().to_string(),
+            result: self.result.clone().map(|(places, reason)| MatchResult {
+                places,
+                reason,
+                ratings: Vec::new(),
+            }),
+            created_ms: self.spec.created_ms,
+        }
     }
 }
 
