@@ -552,6 +552,15 @@ async fn a_fallen_flag_whose_result_cannot_be_stored_is_retried_at_a_pace() {
         a.ok(|id| act(id, match_id, 0, "d1-d3")).await;
         b.ok(|id| act(id, match_id, 1, "f4-c4")).await;
         let before = result_writes(addr).await;
+        // The flag falls 600 ms on; on a loaded machine its first try may come later.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while result_writes(addr).await == before {
+            assert!(
+                Instant::now() < deadline,
+                "{backend:?}: the fallen flag's result was never tried"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         tokio::time::sleep(Duration::from_millis(1800)).await;
         let tries = result_writes(addr).await - before;
         // One at the flag and about one a second after it; the other tests of this binary,
