@@ -10,15 +10,10 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, Screen, by_testid};
+use browser::{Browser, Driver, Screen, WIDE, by_testid};
 use common::{Backend, Client, create, fresh_database, join, start};
 use protocol::MatchId;
 use serde_json::json;
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// The texts of the chat messages a page shows (of the channel it shows).
 async fn chat_texts(b: &Browser) -> Vec<String> {

@@ -14,16 +14,12 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use browser::{Browser, Driver, Pointer, Screen, by_testid};
+use browser::{Browser, Driver, Pointer, Screen, WIDE, by_testid};
 use common::{Backend, Client, act, create, fresh_database, join, start};
 use fantoccini::actions::{MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT};
 use protocol::MatchId;
 use serde_json::{Value, json};
 
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 const TAB: char = '\u{e004}';
 const ENTER: char = '\u{e007}';
 const ESCAPE: char = '\u{e00c}';

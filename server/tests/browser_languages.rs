@@ -10,15 +10,10 @@
 mod browser;
 mod common;
 
-use browser::{Browser, Screen, by_testid};
+use browser::{Browser, Screen, WIDE, by_testid};
 use common::{Backend, copenhagen_match, fresh_database, new_player, register, start, two_players};
 use protocol::ClientMessage;
 use serde_json::json;
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// Waits for `error` to read `wanted`, then checks that it is shown right under `control` (its
 /// top within two lines of the control's bottom), overlapping it across and inside the screen:

@@ -11,14 +11,9 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, Screen, by_testid};
+use browser::{Browser, Driver, Screen, WIDE, by_testid};
 use common::{Backend, fresh_database, start};
 use serde_json::json;
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 async fn server() -> SocketAddr {
     start(&fresh_database(Backend::Sqlite).await, &[]).await

@@ -13,15 +13,10 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use browser::{Browser, Driver, Screen, by_testid};
+use browser::{Browser, Driver, Screen, WIDE, by_testid};
 use common::{Backend, Client, fresh_database, start};
 use protocol::{ClientMessage, Session, TimeControl};
 use serde_json::json;
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// How long the lobby lets a Play now wait before offering the AI (`AI_OFFER_AFTER_MS` in
 /// `web/pages/lobby.js`).

@@ -11,15 +11,10 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, Screen, by_testid};
+use browser::{Browser, Driver, Screen, WIDE, by_testid};
 use common::{Backend, Client, act, create, fresh_database, join, new_player, start};
 use protocol::{ClientMessage, MatchId, Session, TimeControl};
 use serde_json::{Value, json};
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// What the pages show: alice's rated Brandubh win over bjorn (a leaderboard and a pool on
 /// their pages), alice against the AI at level 2 on Copenhagen 13x13, still live, bjorn waiting

@@ -12,15 +12,10 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, Relay, Screen, by_testid};
+use browser::{Browser, Driver, Relay, Screen, WIDE, by_testid};
 use common::{Backend, Client, fresh_database, start};
 use protocol::ClientMessage;
 use serde_json::json;
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 async fn server() -> SocketAddr {
     start(&fresh_database(Backend::Sqlite).await, &[]).await

@@ -13,15 +13,10 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use browser::{Browser, Driver, Pointer, Screen, by_testid};
+use browser::{Browser, Driver, Pointer, Screen, WIDE, by_testid};
 use common::{Backend, Client, fresh_database, start};
 use protocol::{ChallengeSpec, ClientMessage, MatchId, Session};
 use serde_json::{Value, json};
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// Every game's id, for its rules page and a live match of it.
 const GAMES: [&str; 6] = [

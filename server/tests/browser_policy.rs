@@ -10,15 +10,10 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use browser::{Driver, Screen, by_testid};
+use browser::{Driver, Screen, WIDE, by_testid};
 use common::{Backend, act, copenhagen_match, fresh_database, http, rated_match, start};
 use protocol::ClientMessage;
 use serde_json::{Value, json};
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// A page of the client: its hash, the element that shows it is there, and the name of its
 /// screenshot, if one is taken.

@@ -12,14 +12,9 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, Screen};
+use browser::{Browser, Driver, Screen, WIDE};
 use common::{Backend, fresh_database, start};
 use serde_json::{Value, json};
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// What a player's page must not show: file paths and names, and the catalog's engineering words.
 const ENGINEERING: &str = r"/\b[\w-]+\.(rs|md|txt|js|json|toml|pdf)\b|\b(src|docs|engine|server|web)\/|Catalog id|\w+_\w+\.\w+/";

@@ -10,15 +10,10 @@ mod common;
 
 use std::net::SocketAddr;
 
-use browser::{Browser, Driver, Screen, by_testid};
+use browser::{Browser, Driver, Screen, WIDE, by_testid};
 use common::{Backend, Client, fresh_database, start};
 use protocol::Session;
 use serde_json::{Value, json};
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// A browser on a screen for a player, logged in with their session as the client keeps it, on
 /// `hash`.

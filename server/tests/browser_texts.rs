@@ -12,15 +12,10 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use browser::{Browser, Driver, Screen, by_testid};
+use browser::{Browser, Driver, Screen, WIDE, by_testid};
 use common::{Backend, Client, act, create, fresh_database, new_player, start, watch};
 use protocol::{ClientMessage, MatchEvent, MatchId, ServerMessage, Session};
 use serde_json::json;
-
-const WIDE: Screen = Screen::Window {
-    width: 1400,
-    height: 900,
-};
 
 /// A server that lets a test play whole games over one socket quickly.
 async fn server() -> SocketAddr {

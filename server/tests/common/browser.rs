@@ -111,6 +111,12 @@ pub enum Screen {
     Phone,
 }
 
+/// The wide screen the client is looked at on (1400 x 900), beside the phone.
+pub const WIDE: Screen = Screen::Window {
+    width: 1400,
+    height: 900,
+};
+
 /// The desktop window most tests use.
 pub const DESKTOP: Screen = Screen::Window {
     width: 1100,
