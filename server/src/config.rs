@@ -50,6 +50,14 @@ pub struct Config {
     /// Guest accounts a client address may make in one burst before `rate_limited`.
     #[arg(long, env = "TAFL_GUEST_BURST", default_value_t = 20, value_parser = at_least_u32(1))]
     pub guest_burst: u32,
+    /// Positions (`POST /api/analysis/position`, which lessons play through) each client address
+    /// without a session may ask for per minute, on average (0: no limit).
+    #[arg(long, env = "TAFL_VISITOR_POSITIONS_PER_MINUTE", default_value_t = 60)]
+    pub visitor_positions_per_minute: u32,
+    /// Positions a client address without a session may ask for in one burst before
+    /// `rate_limited`.
+    #[arg(long, env = "TAFL_VISITOR_POSITION_BURST", default_value_t = 30, value_parser = at_least_u32(1))]
+    pub visitor_position_burst: u32,
     /// Chat messages each player may write per minute, on average, in every channel together
     /// (0: no limit).
     #[arg(long, env = "TAFL_CHAT_MESSAGES_PER_MINUTE", default_value_t = 12)]

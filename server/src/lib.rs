@@ -98,6 +98,7 @@ fn log_limits(c: &Config) {
         logins_per_minute = c.logins_per_minute,
         registrations_per_minute = c.registrations_per_minute,
         guests_per_minute = c.guests_per_minute,
+        visitor_positions_per_minute = c.visitor_positions_per_minute,
         analyses_per_minute = c.analyses_per_minute,
         analysis_ms = c.analysis_ms,
         chat_messages_per_minute = c.chat_messages_per_minute,

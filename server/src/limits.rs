@@ -1,5 +1,5 @@
 //! Limits beyond the body and frame sizes: how often one client address may try to log in, to
-//! register and to make a guest, how often one player may ask for an analysis, write in the chat
+//! register, to make a guest and, without a session, to ask for a position, how often one player may ask for an analysis, write in the chat
 //! and challenge others, a growing lock on a username after repeated failed logins, and which
 //! other origins' pages may call the API (CORS). A refusal is a `rate_limited` error (over REST
 //! with a `Retry-After` header).
@@ -33,6 +33,8 @@ pub struct Limits {
     logins: KeyLimit<IpAddr>,
     registrations: KeyLimit<IpAddr>,
     guests: KeyLimit<IpAddr>,
+    /// Positions asked for without a session (a visitor's lesson).
+    visitor_positions: KeyLimit<IpAddr>,
     challenges: KeyLimit<PlayerId>,
     analyses: KeyLimit<PlayerId>,
     /// Chat messages per player, whatever the channel and the socket.
@@ -57,6 +59,11 @@ impl Limits {
                 "too many guest accounts from your address",
                 config.guests_per_minute,
                 config.guest_burst,
+            ),
+            visitor_positions: KeyLimit::new(
+                "too many positions from your address",
+                config.visitor_positions_per_minute,
+                config.visitor_position_burst,
             ),
             challenges: KeyLimit::new(
                 "you have challenged too often",
@@ -94,6 +101,11 @@ impl Limits {
     /// One more guest account made from `ip`.
     pub fn guest_attempt(&self, ip: IpAddr) -> ApiResult<()> {
         self.guests.check(ip)
+    }
+
+    /// One more position asked for without a session from `ip`.
+    pub fn visitor_position(&self, ip: IpAddr) -> ApiResult<()> {
+        self.visitor_positions.check(ip)
     }
 
     /// One more challenge from `player`.

@@ -660,3 +660,54 @@ async fn a_request_that_gets_no_thread_in_its_bound_is_refused_and_one_that_does
         );
     }
 }
+
+/// A position searches nothing, so a visitor gets one without a session (lessons play through
+/// it), so many from one address: past the burst, `rate_limited` with `Retry-After`; a player's
+/// session is not counted against the address, and a search still needs a session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_gets_positions_without_a_session_so_many_a_minute() {
+    for backend in BACKENDS {
+        let addr = start(
+            &fresh_database(backend).await,
+            &[
+                "--visitor-positions-per-minute",
+                "1",
+                "--visitor-position-burst",
+                "3",
+            ],
+        )
+        .await;
+        let ask = |token: Option<String>| async move {
+            let mut request = http()
+                .post(format!("http://{addr}/api/analysis/position"))
+                .json(&json!({"game": "tafl", "variant": "brandubh",
+                    "actions": [{"seat": 0, "action": "d6-f6"}]}));
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            request.send().await.unwrap()
+        };
+        for _ in 0..3 {
+            let response = ask(None).await;
+            assert_eq!(response.status(), 200, "{backend:?}");
+            let reply: AnalysisPosition = response.json().await.unwrap();
+            assert_eq!(reply.to_act, [1], "{backend:?}");
+            assert!(!reply.legal.is_empty(), "{backend:?}");
+        }
+        let response = ask(None).await;
+        let retry: u64 = common::header(&response, "retry-after").parse().unwrap();
+        assert!(retry >= 1, "{backend:?}: Retry-After {retry}");
+        let body: ErrorBody = response.json().await.unwrap();
+        assert_eq!(body.code, ErrorCode::RateLimited, "{backend:?}");
+        assert!(
+            matches!(body.reason, protocol::ErrorReason::RateLimited { .. }),
+            "{backend:?}: {:?}",
+            body.reason
+        );
+        let player = guest(addr).await;
+        let response = ask(Some(player.token.clone())).await;
+        assert_eq!(response.status(), 200, "{backend:?}: a player is not limited by address");
+        let search = analyse(addr, None, &json!({"game": "tafl"})).await;
+        refused(search, 401, ErrorCode::Unauthorized, "a search without a session").await;
+    }
+}

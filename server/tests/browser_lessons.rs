@@ -1,5 +1,5 @@
 //! Learn to play, in a real headless Chromium against a server started here: a visitor goes from
-//! the lobby to the tafl lesson, enters as a guest, and is answered by the engine (a wrong move
+//! the lobby to the tafl lesson, without a session (no guest to make), and is answered by the engine (a wrong move
 //! explained and retried, an illegal one refused with its reason, a right one explained, a
 //! capture shown on the board); a player on a phone finishes the Fox and Geese lesson, and the
 //! lessons page then marks it finished. Screenshots of the lessons page and of steps answered,
@@ -66,8 +66,7 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
     shots(&b, "lobby-wide").await;
     b.click("lobby-learn-link").await;
 
-    // A visitor is offered the way in, and the lesson starts once a guest.
-    b.click("prompt-guest").await;
+    // A visitor needs no session: the lesson starts at once, and the server answers its moves.
     b.until_text("learn-counter", "Step 1 of 12").await;
     assert!(b.text("learn-goal").await.contains("d2 up to d8"));
     // The step's squares are framed on the board.

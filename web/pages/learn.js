@@ -3,7 +3,9 @@
 // and the server plays it under the engine's rules (`POST /api/analysis/position`, with the
 // step's position, its setup and the move), so what is legal, what is captured and who wins are
 // the engine's. A right move is answered with why it works, a wrong one with why not and a way to
-// try again, a refused one with the engine's reason. The lessons' logic and data are in lessons/.
+// try again, a refused one with the engine's reason. A visitor needs no session: the server
+// answers positions to anyone, so many a minute per address. The lessons' logic and data are in
+// lessons/.
 import { button, el, fill, rulesLink, svg } from "../dom.js";
 import { boardFor } from "../boards/index.js";
 import { variantRules } from "../catalog.js";
@@ -23,10 +25,6 @@ export default async function render(root, params, app) {
   }
   const game = params.game;
   const heading = el("h1", {}, t("learn.lesson", { game: gameName(game) }));
-  if (!app.me) {
-    root.append(heading, app.playPrompt(t("learn.prompt")));
-    return;
-  }
   const [lesson, module] = await Promise.all([loadLesson(game), boardFor(game)]);
   let state = startAt();
   let board = null;

@@ -221,7 +221,7 @@ async fn logout(State(state): State<AppState>, parts: axum::http::request::Parts
 }
 
 /// Passes a limiter's verdict on, recording a refusal as a security event.
-fn refused_if_limited(
+pub(crate) fn refused_if_limited(
     state: &AppState,
     ip: std::net::IpAddr,
     account: Option<&str>,

@@ -2,10 +2,13 @@
 //! `POST /api/analysis/position`: the same position without a search, for an analysis board to
 //! draw and play from between evaluations.
 //!
-//! A session is required, a guest's will do: the rate limit is per player, which an address
-//! cannot be (players behind one address would share it, and one client could starve them),
-//! and guests are themselves limited per address. Everything that can be wrong with a request
-//! is found before the search, and such a request costs nothing from the player's rate.
+//! An analysis needs a session, a guest's will do: the rate limit is per player, which an
+//! address cannot be (players behind one address would share it, and one client could starve
+//! them), and guests are themselves limited per address. Everything that can be wrong with a
+//! request is found before the search, and such a request costs nothing from the player's rate.
+//!
+//! A position searches nothing, so a visitor may ask for one without a session (lessons play
+//! through it): limited per client address then, as logins and guests are.
 
 use std::time::Instant;
 
@@ -18,8 +21,10 @@ use protocol::{
 
 use super::request::{self, Start};
 use crate::accounts::auth::Authed;
+use crate::accounts::sessions::refused_if_limited;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Body;
+use crate::limits::ClientIp;
 use crate::matches::hosted::{self, Hosted};
 use crate::matches::http::Viewer;
 use crate::state::AppState;
@@ -51,7 +56,11 @@ struct Prepared {
 
 /// Builds the position a request names and plays its actions, finding everything wrong with it
 /// (before any search, and before the player's rate is charged).
-async fn prepare(state: &AppState, player: PlayerId, body: AnalysisRequest) -> ApiResult<Prepared> {
+async fn prepare(
+    state: &AppState,
+    player: Option<PlayerId>,
+    body: AnalysisRequest,
+) -> ApiResult<Prepared> {
     let checked = request::check(body)?;
     let mut position = position(state, player, checked.start).await?;
     let Position {
@@ -130,7 +139,7 @@ pub async fn analyse(
             },
         to_act,
         seat,
-    } = prepare(&state, player.id, body).await?;
+    } = prepare(&state, Some(player.id), body).await?;
     state.limits().analysis(player.id)?;
     let view = hosted.view(None);
     let found = state.analyst().run(hosted, seat, arrived).await?;
@@ -160,22 +169,29 @@ pub async fn analyse(
         game's notation or a variant's start, with actions played from there): its view, the \
         seats to act, the legal actions of the seat asked for, and for tafl the king's escape \
         routes and the pieces under threat. No search runs, so it is not rate-limited as \
-        analyses are: an analysis board asks for it after every free move.",
-    security(("bearer" = []), ("cookie" = [])),
+        analyses are: an analysis board asks for it after every free move. A visitor may ask \
+        without a session (lessons do), so many a minute from one client address.",
+    security((), ("bearer" = []), ("cookie" = [])),
     request_body = AnalysisRequest,
     responses(
         (status = 200, description = "The position", body = AnalysisPosition),
         (status = 400, description = "`malformed` or `bad_request`: as for `/api/analysis`", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: no session", body = ErrorBody),
         (status = 404, description = "`not_found`: no such match, or a private one this player may not see", body = ErrorBody),
         (status = 409, description = "`conflict`: the match is not over", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many positions without a session from this address", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ),
 )]
 pub async fn position_only(
     State(state): State<AppState>,
-    Authed(player): Authed,
+    ClientIp(ip): ClientIp,
+    viewer: Viewer,
     Body(body): Body<AnalysisRequest>,
 ) -> ApiResult<Json<AnalysisPosition>> {
+    let player = viewer.player();
+    if player.is_none() {
+        refused_if_limited(&state, ip, None, state.limits().visitor_position(ip))?;
+    }
     let Prepared {
         position:
             Position {
@@ -186,7 +202,7 @@ pub async fn position_only(
             },
         to_act,
         seat,
-    } = prepare(&state, player.id, body).await?;
+    } = prepare(&state, player, body).await?;
     let legal = if to_act.is_empty() {
         Vec::new()
     } else {
@@ -205,7 +221,7 @@ pub async fn position_only(
 }
 
 /// The game at the request's starting place, before its actions.
-async fn position(state: &AppState, player: PlayerId, start: Start) -> ApiResult<Position> {
+async fn position(state: &AppState, player: Option<PlayerId>, start: Start) -> ApiResult<Position> {
     match start {
         Start::Match { id, ply, invite } => {
             let m = Viewer::new(player, invite).load(state, id).await?;

@@ -119,12 +119,10 @@ impl FromRequestParts<AppState> for Viewer {
 }
 
 impl Viewer {
-    /// A player asking with the invite code they gave, where a request's body names the match.
-    pub fn new(player: PlayerId, invite: Option<String>) -> Viewer {
-        Viewer {
-            player: Some(player),
-            invite,
-        }
+    /// A player (or a visitor, `None`) asking with the invite code they gave, where a request's
+    /// body names the match.
+    pub fn new(player: Option<PlayerId>, invite: Option<String>) -> Viewer {
+        Viewer { player, invite }
     }
 
     fn may_see(&self, m: &StoredMatch) -> bool {
