@@ -168,6 +168,42 @@ async fn a_seek_goes_when_withdrawn_or_when_its_poster_leaves() {
     }
 }
 
+/// The match ids a player's history lists.
+async fn history(addr: std::net::SocketAddr, player: &protocol::Session) -> Vec<i64> {
+    let listed = get(addr, &format!("/api/players/{}/matches", player.player.id.0)).await;
+    (listed.as_array().unwrap().iter())
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect()
+}
+
+/// A seek withdrawn before anyone took it was never a game: it is not in its poster's history.
+/// A match called off once both players sat in it was one, and stays in both histories.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_withdrawn_seek_is_no_game_in_its_posters_history() {
+    for backend in BACKENDS {
+        let addr = start(&fresh_database(backend).await, &[]).await;
+        let (alice, bjorn) = (new_player(addr).await, new_player(addr).await);
+        let mut a = Client::connect(addr, &alice.token).await;
+        let withdrawn = a.ok(|id| seek(id, false)).await.match_id.unwrap();
+        assert_eq!(history(addr, &alice).await, [withdrawn.0], "{backend:?}: waiting");
+        let (match_id, seat) = (withdrawn, 1);
+        a.ok(|id| ClientMessage::Abort { id, match_id, seat }).await;
+        assert_eq!(history(addr, &alice).await, Vec::<i64>::new(), "{backend:?}");
+
+        let taken = a.ok(|id| seek(id, false)).await.match_id.unwrap();
+        let mut b = Client::connect(addr, &bjorn.token).await;
+        b.ok(|id| join(id, taken)).await;
+        let started = |e: &MatchEvent| matches!(e, MatchEvent::Started { .. });
+        a.event_where(taken, started).await;
+        let match_id = taken;
+        a.ok(|id| ClientMessage::Abort { id, match_id, seat }).await;
+        let record = get(addr, &format!("/api/matches/{}", taken.0)).await;
+        assert_eq!(record["summary"]["status"], "aborted", "{backend:?}");
+        assert_eq!(history(addr, &alice).await, [taken.0], "{backend:?}");
+        assert_eq!(history(addr, &bjorn).await, [taken.0], "{backend:?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_seeks_are_refused_and_change_nothing() {
     for backend in BACKENDS {

@@ -406,7 +406,8 @@ fn action_lines(m: &StoredMatch) -> String {
     path = "/api/players/{id}/matches",
     tag = "players",
     summary = "A player's matches",
-    description = "The player's latest 100 matches, newest first.",
+    description = "The player's latest 100 matches, newest first; not those called off before \
+        every seat was taken (a withdrawn seek), which were never games.",
     params(("id" = i64, Path, description = "The player's number")),
     responses(
         (status = 200, description = "The matches", body = Vec<MatchSummary>),

@@ -169,11 +169,15 @@ impl Store {
         })
     }
 
-    /// The latest matches a player sat in, newest first.
+    /// The latest matches a player sat in, newest first; not those called off before every
+    /// seat was taken (a withdrawn seek), which were never games. Seats are never given up, so
+    /// a match's seat rows say whether it filled (its `started_ms` is unknown for old matches).
     pub async fn matches_of(&self, player: PlayerId, limit: i64) -> StoreResult<Vec<StoredMatch>> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {MATCH_COLUMNS}
              FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)
+               AND (m.status <> 'aborted'
+                    OR (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) = m.seats)
              ORDER BY m.id DESC LIMIT $2"
         )))
         .bind(player.0)
