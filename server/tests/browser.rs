@@ -294,6 +294,42 @@ async fn alices_round_robin(b: &Browser, addr: SocketAddr, name: &str) {
     b.until_text("tournament-entrants", "alice").await;
 }
 
+/// An error shown under a tournament's buttons stays until the player acts again: the standings
+/// pushed when the page follows the tournament again (after its connection dropped) redraw the
+/// page but leave the refusal where it was.
+#[tokio::test]
+async fn a_standings_push_leaves_a_tournaments_error_shown() {
+    let addr = server().await;
+    let relay = Relay::start(addr).await;
+    let driver = Driver::start().await;
+    let b = driver.browser(DESKTOP).await;
+    alices_round_robin(&b, relay.addr, "Lonely cup").await;
+    // Started with alice alone: refused, under the buttons.
+    b.click("tournament-start").await;
+    b.until_text("tournament-error", "at least two entrants").await;
+
+    // The page's fetches of the tournament: after the push, it fetches it once more.
+    let fetches = "performance.getEntriesByType('resource')
+        .filter((e) => /\\/api\\/tournaments\\/\\d+$/.test(e.name)).length";
+    let before = b.run(&format!("return {fetches};")).await.as_u64().unwrap();
+    relay.cut();
+    b.until_text("connection", "reconnecting").await;
+    relay.restore();
+    b.until(
+        "the tournament fetched again after the push",
+        &format!("return {fetches} > {before};"),
+    )
+    .await;
+    assert!(
+        b.text("tournament-error").await.contains("at least two entrants"),
+        "the refusal is still shown"
+    );
+    // Acting again clears it: alice adds the AI, which the server accepts.
+    b.click("tournament-add-ai").await;
+    b.until_text("tournament-entrants", "AI, level 1").await;
+    assert_eq!(b.text("tournament-error").await, "");
+}
+
 /// A tournament run from the pages: created, entered by its creator and the level-1 AI,
 /// started; the creator is taken to the first game by the round's push, resigns it, and back on
 /// the tournament page the standings put the AI first and the tournament is finished.

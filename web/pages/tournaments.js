@@ -109,10 +109,13 @@ async function details(root, id, app) {
       el("section", { class: "card wide" }, el("h2", {}, t("tournament.rounds")), rounds)));
 
   let tour = null;
-  const run = (promise) => message.run(async () => {
+  // The player's acts clear the error line first; a refresh the server's push asks for does not,
+  // so that a refusal stays shown until the player acts again.
+  const run = (promise) => message.run(() => redraw(promise));
+  const redraw = async (promise) => {
     tour = await promise;
     draw();
-  });
+  };
 
   const drawStandings = (rows) => {
     standings.replaceChildren(...rows.map((s) => el("tr", {},
@@ -160,7 +163,7 @@ async function details(root, id, app) {
   const onStandings = async (msg) => {
     if (msg.tournament_id !== id) return;
     drawStandings(msg.standings);
-    await run(app.api.get(`/api/tournaments/${id}`));
+    await redraw(app.api.get(`/api/tournaments/${id}`)).catch(message.show);
   };
   const follow = () => app.socket.send({ type: "watch_tournament", tournament_id: id }).catch(() => {});
   app.socket.on("tournament_standings", onStandings);
