@@ -706,8 +706,18 @@ async fn a_visitor_gets_positions_without_a_session_so_many_a_minute() {
         );
         let player = guest(addr).await;
         let response = ask(Some(player.token.clone())).await;
-        assert_eq!(response.status(), 200, "{backend:?}: a player is not limited by address");
+        assert_eq!(
+            response.status(),
+            200,
+            "{backend:?}: a player is not limited by address"
+        );
         let search = analyse(addr, None, &json!({"game": "tafl"})).await;
-        refused(search, 401, ErrorCode::Unauthorized, "a search without a session").await;
+        refused(
+            search,
+            401,
+            ErrorCode::Unauthorized,
+            "a search without a session",
+        )
+        .await;
     }
 }

@@ -306,7 +306,8 @@ async fn a_standings_push_leaves_a_tournaments_error_shown() {
     alices_round_robin(&b, relay.addr, "Lonely cup").await;
     // Started with alice alone: refused, under the buttons.
     b.click("tournament-start").await;
-    b.until_text("tournament-error", "at least two entrants").await;
+    b.until_text("tournament-error", "at least two entrants")
+        .await;
 
     // The page's fetches of the tournament: after the push, it fetches it once more.
     let fetches = "performance.getEntriesByType('resource')
@@ -321,7 +322,9 @@ async fn a_standings_push_leaves_a_tournaments_error_shown() {
     )
     .await;
     assert!(
-        b.text("tournament-error").await.contains("at least two entrants"),
+        b.text("tournament-error")
+            .await
+            .contains("at least two entrants"),
         "the refusal is still shown"
     );
     // Acting again clears it: alice adds the AI, which the server accepts.

@@ -178,3 +178,30 @@ async fn a_player_on_a_phone_finishes_the_fox_and_geese_lesson() {
     );
     only_the_refusal_logged(&b).await;
 }
+
+/// A move the client sends unchecked and the server refuses, in a German visitor's page, wide
+/// and on a phone: the typed move is not one of the position's, the engine refuses it, and the
+/// refusal is told in German under the step, nothing moved. (The match page offers only legal
+/// moves and plays a premove only if it is legal when the turn comes, so the lesson's typed move
+/// is the client's one path to a move the server refuses.)
+#[tokio::test]
+async fn a_german_visitor_is_told_in_german_why_a_typed_move_is_refused() {
+    let addr = server().await;
+    let driver = Driver::start().await;
+    for (screen, name) in [(WIDE, "wide"), (Screen::Phone, "phone")] {
+        let b = driver.browser_speaking(screen, "de-DE").await;
+        b.open(addr, "#/learn/tafl").await;
+        b.until_text("learn-counter", "Schritt 1").await;
+        shots(&b, &format!("visitor-de-{name}")).await;
+        type_move(&b, "d2-e3").await;
+        b.find(&by_testid("learn-illegal")).await;
+        let refused = b.text("learn-illegal").await;
+        assert!(
+            refused.starts_with("d2-e3 ist hier nicht erlaubt: "),
+            "{refused}"
+        );
+        assert_eq!(piece_on(&b, "d2").await, json!("t"));
+        shots(&b, &format!("refused-de-{name}")).await;
+        only_the_refusal_logged(&b).await;
+    }
+}

@@ -170,7 +170,11 @@ async fn a_seek_goes_when_withdrawn_or_when_its_poster_leaves() {
 
 /// The match ids a player's history lists.
 async fn history(addr: std::net::SocketAddr, player: &protocol::Session) -> Vec<i64> {
-    let listed = get(addr, &format!("/api/players/{}/matches", player.player.id.0)).await;
+    let listed = get(
+        addr,
+        &format!("/api/players/{}/matches", player.player.id.0),
+    )
+    .await;
     (listed.as_array().unwrap().iter())
         .map(|m| m["id"].as_i64().unwrap())
         .collect()
@@ -185,10 +189,18 @@ async fn a_withdrawn_seek_is_no_game_in_its_posters_history() {
         let (alice, bjorn) = (new_player(addr).await, new_player(addr).await);
         let mut a = Client::connect(addr, &alice.token).await;
         let withdrawn = a.ok(|id| seek(id, false)).await.match_id.unwrap();
-        assert_eq!(history(addr, &alice).await, [withdrawn.0], "{backend:?}: waiting");
+        assert_eq!(
+            history(addr, &alice).await,
+            [withdrawn.0],
+            "{backend:?}: waiting"
+        );
         let (match_id, seat) = (withdrawn, 1);
         a.ok(|id| ClientMessage::Abort { id, match_id, seat }).await;
-        assert_eq!(history(addr, &alice).await, Vec::<i64>::new(), "{backend:?}");
+        assert_eq!(
+            history(addr, &alice).await,
+            Vec::<i64>::new(),
+            "{backend:?}"
+        );
 
         let taken = a.ok(|id| seek(id, false)).await.match_id.unwrap();
         let mut b = Client::connect(addr, &bjorn.token).await;
