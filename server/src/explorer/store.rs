@@ -129,6 +129,17 @@ impl Store {
             .map_err(Into::into)
     }
 
+    /// Counts games in one transaction, as finished games are counted: for tools that load
+    /// games from elsewhere (the explorer's benchmark).
+    pub async fn explorer_count_games(&self, games: &[Game<'_>]) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        for game in games {
+            count_game(&mut tx, game).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Forgets every count and queues every finished game of a preset tafl variant to be
     /// counted again (after a change to what is counted, or to the engine's hashes). Returns
     /// how many games were queued; [`Store::explorer_count_pending`] counts them.
