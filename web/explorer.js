@@ -28,10 +28,12 @@ export function explorerPanel(app, { onPick = null } = {}) {
   const table = el("table", { class: "explorer" },
     el("thead", {}, el("tr", {}, [t("explorer.move"), t("explorer.games"), t("explorer.results"), t("explorer.rating")].map((h) => el("th", {}, h)))),
     rows);
+  // The masters' games have no ratings: their column goes.
+  const ratingHead = table.querySelector("th:last-child");
   const node = el("section", { class: "explorer-panel", "data-testid": "explorer", hidden: true },
     el("h3", {}, t("explorer.title")),
     el("div", { class: "row explorer-filters" }, source, speed, band),
-    summary, table, message.node);
+    summary, table, legend(), message.node);
 
   async function redraw() {
     if (!where || where.game !== "tafl") {
@@ -60,20 +62,22 @@ export function explorerPanel(app, { onPick = null } = {}) {
     fill(summary, found.total.games
       ? t("explorer.total", { count: found.total.games, plies: found.counted_plies })
       : t("explorer.none"));
-    rows.replaceChildren(...found.moves.map((m) => row(m, found.source === "games")));
+    const rated = found.source === "games";
+    ratingHead.hidden = !rated;
+    rows.replaceChildren(...found.moves.map((m) => row(m, rated)));
   }
 
   function row(move, rated) {
     const share = shares(move);
     const bar = el("div", { class: "explorer-bar", role: "img", "aria-label": t("explorer.shares", share) },
       ...["attackers", "draws", "defenders"].map((part) =>
-        el("span", { class: `explorer-${part}`, style: `width: ${share[part]}%` }, share[part] >= 12 ? `${share[part]}%` : "")));
+        el("span", { class: `explorer-${part}`, style: `width: ${share[part]}%` }, share[part] >= 20 ? `${share[part]}%` : "")));
     const played = where.next === move.action;
     const tr = el("tr", { "data-testid": `explorer-move-${move.action}`, class: played ? "played" : "" },
-      el("td", {}, onPick ? el("a", { href: "#", class: "move" }, move.action) : move.action, played ? el("small", { class: "muted" }, ` ${t("explorer.played")}`) : null),
+      el("td", {}, onPick ? el("a", { href: "#", class: "move" }, move.action) : move.action, played ? el("small", { class: "muted" }, t("explorer.played")) : null),
       el("td", {}, move.games.toLocaleString()),
       el("td", {}, bar),
-      el("td", {}, rated && move.average_rating ? String(move.average_rating) : "–"));
+      rated ? el("td", {}, move.average_rating ? String(move.average_rating) : "–") : null);
     if (onPick) {
       tr.onclick = (e) => {
         e.preventDefault();
@@ -92,6 +96,12 @@ export function explorerPanel(app, { onPick = null } = {}) {
       redraw();
     },
   };
+}
+
+// What the bar's colours mean, under the table.
+function legend() {
+  return el("p", { class: "explorer-legend muted" }, ["attackers", "draws", "defenders"].map((part) =>
+    el("span", {}, el("i", { class: `explorer-${part}` }), t(`explorer.${part}`))));
 }
 
 // A rating band's name: "1600–1799", the top one "2500+".

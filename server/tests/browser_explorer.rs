@@ -78,6 +78,8 @@ async fn the_explorer_shows_the_moves_played_and_plays_a_pick() {
         )
         .await;
         let masters = rows(&b).await;
+        b.run("document.querySelector('[data-testid=explorer]').scrollIntoView();")
+            .await;
         b.screenshot(&format!("explorer-analysis-{size}")).await;
         b.click_css(&format!("[data-testid=\"explorer-move-{}\"] a", masters[0]))
             .await;
@@ -109,6 +111,8 @@ async fn the_explorer_shows_the_moves_played_and_plays_a_pick() {
             ))
             .await;
         assert_eq!(played, json!(true));
+        b.run("document.querySelector('[data-testid=explorer]').scrollIntoView();")
+            .await;
         b.screenshot(&format!("explorer-replay-{size}")).await;
         b.click_css(&format!("[data-testid=\"explorer-move-{}\"] a", moves[0]))
             .await;
