@@ -17,7 +17,8 @@ CREATE TABLE explorer_moves (
     -- The sum over these games of the players' average rating, for the move's average.
     rating_sum BIGINT NOT NULL,
     PRIMARY KEY (variant, position, speed, band, action)
-);
+-- Stored in the key's order: a position's rows are read from a few neighbouring pages.
+) WITHOUT ROWID;
 
 -- Finished games not yet counted: written in the transaction that records the result, so a game
 -- is counted exactly once even if the process is killed between the two.
