@@ -118,9 +118,23 @@ async fn finished_games_are_counted_once_by_position_result_speed_and_band() {
         assert_eq!(deeper.total.games, 1);
         assert_eq!(deeper.moves[0].action, moves[2]);
 
-        // A rebuild counts the same games again, not twice.
-        let done = server::explorer::store::rebuild(&url).await.unwrap();
-        assert!(done.contains("counted 2 "), "{done}");
+        // `server explorer rebuild` counts the same games again, not twice.
+        let args = ["--database-url", &url, "explorer", "rebuild"].map(str::to_string);
+        let rebuild = tokio::task::spawn_blocking(move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+                .args(args)
+                .output()
+        })
+        .await
+        .unwrap()
+        .unwrap();
+        let said = String::from_utf8_lossy(&rebuild.stdout);
+        assert!(
+            rebuild.status.success(),
+            "{said} {}",
+            String::from_utf8_lossy(&rebuild.stderr)
+        );
+        assert!(said.contains("counted 2 finished games"), "{said}");
         assert_eq!(explore(addr, "").await, start_position);
     }
 }
