@@ -820,3 +820,56 @@ pub struct SeriesGame {
     /// game's start) to theirs.
     pub used_ms: Vec<u64>,
 }
+
+/// Whose games the explorer counts: the server's own finished games, or the masters' games it
+/// ships with (Copenhagen games played by people; no ratings or clocks).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ExplorerSource {
+    #[default]
+    Games,
+    Masters,
+}
+
+/// How the games through a position or move ended, and how strong their players were.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ExplorerTally {
+    pub games: u64,
+    /// Games the attackers won.
+    pub attackers: u64,
+    /// Games the defenders won.
+    pub defenders: u64,
+    pub draws: u64,
+    /// The players' average rating over these games; absent for the masters' games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_rating: Option<u32>,
+}
+
+/// One move played from a position, in the explorer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ExplorerMove {
+    /// The move in the game's notation.
+    pub action: String,
+    #[serde(flatten)]
+    pub tally: ExplorerTally,
+}
+
+/// `GET /api/explorer/{game}/{variant}`: the moves played from a position, most played first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ExplorerPosition {
+    pub game: String,
+    pub variant: String,
+    pub source: ExplorerSource,
+    /// The position's hash (16 hex digits): the same position reached by another order of
+    /// moves has the same hash, and the same counts.
+    pub position: String,
+    /// Every game counted through the position.
+    pub total: ExplorerTally,
+    pub moves: Vec<ExplorerMove>,
+    /// Only each game's first this many plies are counted.
+    pub counted_plies: u32,
+}

@@ -11,8 +11,8 @@ use std::fmt::Debug;
 
 use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
-    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, GameInfo, GameRules,
-    Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchReplay, MatchSummary,
+    ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, ExplorerPosition, GameInfo,
+    GameRules, Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchReplay, MatchSummary,
     OngoingMatch, PlayerProfile, PlayerRef, QueuePool, Report, SecurityEvent, Series,
     ServerMessage, Session, Settings, TournamentDetails, TournamentSummary, VacationState,
     VacationSwitch, VariantPreview,
@@ -402,6 +402,9 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "AnalysisPosition" => {
             round_trip::<AnalysisPosition>(json, true)?;
+        }
+        "ExplorerPosition" => {
+            round_trip::<ExplorerPosition>(json, true)?;
         }
         "ChatHistory" => {
             round_trip::<ChatHistory>(json, true)?;

@@ -293,6 +293,19 @@ pub enum Operation {
         #[command(subcommand)]
         action: AdminAction,
     },
+    /// The opening explorer, on the database of `--database-url`.
+    Explorer {
+        #[command(subcommand)]
+        action: ExplorerAction,
+    },
+}
+
+#[derive(Subcommand, Clone, Debug)]
+pub enum ExplorerAction {
+    /// Forgets the explorer's counts and counts every finished tafl game again: after an
+    /// upgrade that changes what is counted (the release notes say so). Best run with the
+    /// server stopped; a running server counts games that finish meanwhile as usual.
+    Rebuild,
 }
 
 #[derive(Subcommand, Clone, Debug)]

@@ -9,6 +9,7 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod error;
+pub mod explorer;
 pub mod extract;
 pub mod headers;
 pub mod housekeeping;
@@ -66,6 +67,7 @@ pub fn app(state: AppState) -> Router {
         .merge(tournament::http::routes())
         .merge(series::http::routes())
         .merge(analysis::http::routes())
+        .merge(explorer::http::routes())
         .merge(chat::http::routes())
         .merge(rules::routes())
         .merge(web::routes())
@@ -180,6 +182,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     cluster::heartbeat::start(state.clone());
     state.start_actors();
     housekeeping::start(state.clone());
+    explorer::indexer::start(state.clone());
     let restored = state.rooms().restore_all().await?;
     let held = state.store().counts().await?;
     tracing::info!(

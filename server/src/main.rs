@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 
 use clap::Parser;
-use server::config::{AdminAction, Config, LogFormat, Operation};
+use server::config::{AdminAction, Config, ExplorerAction, LogFormat, Operation};
 use tracing_subscriber::EnvFilter;
 
 /// Every move allocates many small, short-lived buffers (frames, JSON, channel messages);
@@ -27,6 +27,21 @@ async fn main() -> std::process::ExitCode {
     }
     // Every socket is an open file: the soft limit goes up to the hard one, so that a common
     // default of 1024 does not cap the server at about a thousand sockets.
+    if let Some(Operation::Explorer {
+        action: ExplorerAction::Rebuild,
+    }) = &config.command
+    {
+        return match server::explorer::store::rebuild(&config.database_url).await {
+            Ok(done) => {
+                println!("{done}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("server explorer rebuild: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     if let Some(Operation::Admin { action }) = &config.command {
         let (name, admin) = match action {
             AdminAction::Grant { name } => (name, true),

@@ -13,6 +13,7 @@ import { poolName } from "../names.js";
 import { t } from "../i18n.js";
 import { list } from "../results.js";
 import { moveBox } from "./match/move-box.js";
+import { explorerPanel } from "../explorer.js";
 
 export default async function render(root, params, app) {
   const heading = el("h1", {}, t("analysis.title"));
@@ -57,9 +58,11 @@ export default async function render(root, params, app) {
     board?.setFlip?.(flip);
   });
   const setup = el("div");
+  // The moves played from here in finished games: a pick plays it on the board.
+  const explorer = explorerPanel(app, { onPick: (action) => play(action) });
   const side = el("aside", { class: "match-side card" },
     el("div", { class: "row", "data-testid": "analysis-controls" }, evaluate, undo, reset), verdict, message.node, insights,
-    setup, el("h3", {}, t("match.moves")), moves);
+    setup, el("h3", {}, t("match.moves")), moves, explorer.node);
   root.append(el("div", { class: "match" },
     el("div", { class: "match-info" }, heading, el("p", { "data-testid": "analysis-source" })),
     el("div", { class: "match-board" }, boardBox, boardZoom(boardBox).node, typed.node),
@@ -98,6 +101,9 @@ export default async function render(root, params, app) {
     moves.replaceChildren(...actions.map((a, i) => numberedLine(i + 1, {}, `${seatName(shown.game, a.seat)}: ${a.action}`)));
     // A game over has nothing left to look out for.
     drawInsights(shown.to_act.length ? shown.insights : null);
+    explorer.update(shown.to_act.length && typeof shown.view.position === "string"
+      ? { game: shown.game, variant: shown.variant, position: shown.view.position, toMove: shown.to_act[0] }
+      : null);
     return true;
   }
 

@@ -12,6 +12,7 @@ import { ServerError } from "../api.js";
 import { chatPanel } from "../chat.js";
 import { describeResult, playerAndSide } from "../results.js";
 import { t } from "../i18n.js";
+import { explorerPanel } from "../explorer.js";
 
 export default async function render(root, params, app) {
   const id = Number(params.id);
@@ -67,6 +68,9 @@ export default async function render(root, params, app) {
   // The position shown, on the analysis board.
   const analyse = el("a", { href: `#/analysis/match/${id}/0`, "data-testid": "analyse-link" }, t("analysis.open"));
   const chat = chatPanel(app);
+  // The moves played from the position shown in other games; the game's own move is marked,
+  // and picking it steps on.
+  const explorer = explorerPanel(app, { onPick: (action) => replay.actions[at]?.action === action && show(at + 1) });
   if (said) {
     chat.set({ channels: said.channels });
     chat.add(said.messages);
@@ -83,7 +87,7 @@ export default async function render(root, params, app) {
       result ? el("p", { class: "banner", "data-testid": "replay-result" }, describeResult(replay.game, result, (seat) => playerAndSide(replay.game, seat, record?.summary.players[seat]))) : null,
       el("p", { class: "row" }, rulesLink(replay.game), result ? recordLink(id, invite) : null, analyse)),
     el("div", { class: "match-board" }, boardBox, boardZoom(boardBox).node, controls),
-    el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves,
+    el("aside", { class: "match-side card" }, el("h3", {}, t("match.moves")), moves, explorer.node,
       said ? [el("h3", {}, t("chat.title")), chat.node] : null)));
 
   moves.append(...replay.actions.map((a, i) => {
@@ -136,6 +140,10 @@ export default async function render(root, params, app) {
       item.style.fontWeight = i + 1 === at ? "700" : "";
     });
     board?.update(state());
+    explorer.update({
+      game: replay.game, variant: replay.variant,
+      moves: replay.actions.slice(0, at).map((a) => a.action), next: replay.actions[at]?.action ?? null,
+    });
   }
 
   const onKey = (e) => {

@@ -58,7 +58,16 @@ impl Store {
         let Some(row) = end(&mut tx, id, ending, seq, now_ms).await? else {
             return Ok(None);
         };
-        let rated = row.try_get::<i64, _>("rated")? != 0 && row.try_get::<i64, _>("hotseat")? == 0;
+        let hotseat = row.try_get::<i64, _>("hotseat")? != 0;
+        let rated = row.try_get::<i64, _>("rated")? != 0 && !hotseat;
+        // A finished tafl game waits here to be counted by the opening explorer
+        // (`explorer/store.rs`): queued with its result, it is counted even if the process dies.
+        if !hotseat && row.try_get::<String, _>("game")? == "tafl" {
+            sqlx::query("INSERT INTO explorer_pending (match_id) VALUES ($1)")
+                .bind(id.0)
+                .execute(&mut *tx)
+                .await?;
+        }
         let mut changes = Vec::new();
         if rated {
             let pool = format!(
