@@ -187,7 +187,12 @@ fn run_tasks<T: Sync, R: Send>(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(task) = tasks.get(i) else { break };
                     let result = work(task);
-                    done.lock().expect("no thread panics").push((i, result));
+                    let mut done = done.lock().expect("no thread panics");
+                    done.push((i, result));
+                    // A tenth of the way at a time: the whole run takes minutes.
+                    if done.len() % tasks.len().div_ceil(10) == 0 {
+                        eprintln!("{} of {} games", done.len(), tasks.len());
+                    }
                 }
             });
         }
