@@ -6,6 +6,7 @@
 //! OpenTafl notation (see `engine::tafl::opentafl`).
 
 mod otep;
+mod puzzles;
 
 use std::fs;
 use std::io::{self, Write};
@@ -74,6 +75,27 @@ enum Command {
         /// Also list every game that neither agrees nor was decided off the board.
         #[arg(long)]
         verbose: bool,
+    },
+    /// Make the puzzle set from the recorded Copenhagen games and the AI's games against itself.
+    ///
+    /// Writes one puzzle a line in JSON (see docs/engine.md, "Puzzles"), the same on every
+    /// run; prints the counts per variant and theme and the time taken on stderr.
+    Puzzles {
+        /// The recorded games, one a line (the copenhagen.csv format).
+        #[arg(long, default_value = "engine/tests/data/copenhagen.csv")]
+        games: PathBuf,
+        /// Look through only the first this many recorded games.
+        #[arg(long)]
+        max_games: Option<usize>,
+        /// Games of the AI against itself for each of Brandubh, Tablut and Tawlbwrdd.
+        #[arg(long, default_value_t = 200)]
+        self_play: u64,
+        /// Threads to share the games over.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+        threads: u32,
+        /// Where to write the puzzles (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Play as an external engine over the OpenTafl Engine Protocol on stdin and stdout.
     ///
@@ -145,6 +167,21 @@ fn main() -> ExitCode {
             csv,
             verbose,
         } => replay_command(&mut out, &rules, &csv, verbose),
+        Command::Puzzles {
+            games,
+            max_games,
+            self_play,
+            threads,
+            out: path,
+        } => {
+            let options = puzzles::Options {
+                games: &games,
+                max_games,
+                self_play,
+                threads: threads as usize,
+            };
+            puzzles_command(&mut out, &options, path.as_deref())
+        }
         Command::Engine { level, nodes } => {
             // The protocol owns stdin and stdout.
             drop(out);
@@ -346,6 +383,27 @@ fn perft_command(out: &mut impl Write, rules: &str, depth: u32, divide: bool) ->
         }
         writeln!(out, "total  {total}")?;
     }
+    Ok(())
+}
+
+fn puzzles_command(
+    out: &mut impl Write,
+    options: &puzzles::Options<'_>,
+    path: Option<&Path>,
+) -> Result<(), Error> {
+    let summary = match path {
+        Some(path) => {
+            let mut file = io::BufWriter::new(
+                fs::File::create(path)
+                    .map_err(|e| Error::Input(format!("cannot create {}: {e}", path.display())))?,
+            );
+            let summary = puzzles::run(options, &mut file).map_err(Error::Input)?;
+            file.flush()?;
+            summary
+        }
+        None => puzzles::run(options, out).map_err(Error::Input)?,
+    };
+    eprint!("{summary}");
     Ok(())
 }
 

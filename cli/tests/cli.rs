@@ -243,3 +243,39 @@ fn a_rules_string_works_like_its_preset() {
         succeeds(&["moves", "brandubh"])
     );
 }
+
+/// `tafl puzzles` on a few games: the same bytes with one thread or two, each line a proven
+/// puzzle from one of the named sources.
+#[test]
+fn puzzles_are_the_same_on_any_number_of_threads() {
+    let args = ["puzzles", "--games", COPENHAGEN_CSV, "--max-games", "8"];
+    let one = succeeds(&[&args[..], &["--self-play", "1", "--threads", "1"]].concat());
+    let two = succeeds(&[&args[..], &["--self-play", "1", "--threads", "2"]].concat());
+    assert_eq!(one, two);
+    let puzzles: Vec<engine::tafl::puzzle::Puzzle> = one
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a puzzle a line"))
+        .collect();
+    assert!(puzzles.len() >= 3, "{one}");
+    for puzzle in &puzzles {
+        puzzle.check(10_000_000).expect("proven again");
+    }
+    let variants: std::collections::BTreeSet<&str> =
+        puzzles.iter().map(|p| p.variant.as_str()).collect();
+    assert!(variants.len() >= 3, "{variants:?}");
+}
+
+#[test]
+fn puzzles_report_an_unreadable_collection() {
+    let message = fails(&[
+        "puzzles",
+        "--games",
+        "/no/such/games.csv",
+        "--self-play",
+        "0",
+    ]);
+    assert!(
+        message.contains("cannot read /no/such/games.csv"),
+        "{message}"
+    );
+}

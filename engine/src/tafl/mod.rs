@@ -63,6 +63,8 @@ macro_rules! with_game {
     };
 }
 
+pub mod puzzle;
+
 /// A tafl game: rules, position, history and result.
 #[derive(Clone, Debug)]
 pub struct Tafl {
@@ -272,6 +274,20 @@ impl Tafl {
         rng: &mut MatchRng,
     ) -> search::SearchReport {
         with_game!(self, g => search::search(g, params, budget, rng))
+    }
+
+    /// Proves the puzzle of the current position, taken without its history (see [`puzzle`]).
+    pub fn prove(
+        &self,
+        goal: puzzle::Goal,
+        limits: &puzzle::Limits,
+    ) -> Result<puzzle::Proof, puzzle::Unsolved> {
+        with_game!(self, g => puzzle::prove(g.board(), g.position(), goal, limits))
+    }
+
+    /// How many moves other than `solution` look good and are not (see [`puzzle::Puzzle`]).
+    fn decoys(&self, solution: Move) -> usize {
+        with_game!(self, g => puzzle::decoys(g.board(), g.position(), solution))
     }
 
     /// The king's escapes and routes and the pieces under threat in the current position (see
