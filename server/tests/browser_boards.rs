@@ -8,15 +8,9 @@
 mod browser;
 mod common;
 
-use std::net::SocketAddr;
-
 use browser::{Browser, DESKTOP, Driver, Screen, by_testid};
-use common::{Backend, fresh_database, start};
+use common::sqlite_server;
 use serde_json::json;
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// What the board offers to click next, most specific first: a stop button ending a jump
 /// chain, one of the paths to a square several reach, a lit destination, a movable piece, a
@@ -55,7 +49,7 @@ async fn play_one(b: &Browser) {
 /// board; the server refuses nothing (no error is shown).
 #[tokio::test]
 async fn every_board_plays_by_clicking() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver
         .browser(Screen::Window {
@@ -97,7 +91,7 @@ async fn every_board_plays_by_clicking() {
 /// The boards fit a phone's screen: no board is wider than the window.
 #[tokio::test]
 async fn boards_fit_a_phone_screen() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(Screen::Phone).await;
     b.guest(addr).await;
@@ -130,7 +124,7 @@ async fn boards_fit_a_phone_screen() {
 /// button turns the camera round to the other side and back.
 #[tokio::test]
 async fn tafl_3d_board_marks_the_last_move_and_its_captures() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
@@ -195,7 +189,7 @@ async fn tafl_3d_board_marks_the_last_move_and_its_captures() {
 /// views. The toggle is named after the view it switches to.
 #[tokio::test]
 async fn tafl_3d_board_moves_by_clicking() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
@@ -265,7 +259,7 @@ async fn tafl_3d_board_moves_by_clicking() {
 /// move list, showing the board of each position and the result.
 #[tokio::test]
 async fn replay_steps_through_a_finished_match() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
@@ -329,7 +323,7 @@ async fn replay_steps_through_a_finished_match() {
 /// least 4.5:1, as WCAG asks of text), and a screenshot of the board with its hand is kept.
 #[tokio::test]
 async fn tron_playable_cards_are_readable() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver
         .browser(Screen::Window {
@@ -400,7 +394,7 @@ async fn tron_playable_cards_are_readable() {
 /// square).
 #[tokio::test]
 async fn a_movable_piece_has_a_whole_outline() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;

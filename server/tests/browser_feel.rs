@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use browser::{Browser, Driver, Pointer, Screen, WIDE, by_testid};
-use common::{Backend, Client, act, create, fresh_database, join, start};
+use common::{Client, act, create, join, sqlite_server};
 use fantoccini::actions::{MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT};
 use protocol::MatchId;
 use serde_json::{Value, json};
@@ -25,10 +25,6 @@ const ENTER: char = '\u{e007}';
 const ESCAPE: char = '\u{e00c}';
 const LEFT: char = '\u{e012}';
 const UP: char = '\u{e013}';
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// A Brandubh match between a WebSocket client of the test's (seat 0, the attackers, unless
 /// `options` say otherwise) and a guest in the browser, who takes the other seat and opens the
@@ -124,7 +120,7 @@ async fn turned(b: &Browser) -> bool {
 /// spoken line follow the game; the move list shows an earlier position until Escape, and a new
 /// move brings the game back.
 async fn play_feel(screen: Screen, shots: &str) {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(screen).await;
     let (mut attackers, match_id) = versus(addr, &b, json!({"seat": 0})).await;
@@ -267,7 +263,7 @@ async fn hotseat_brandubh(driver: &Driver, addr: SocketAddr) -> Browser {
 /// moves. A hot-seat board faces the attackers and flips like any other.
 #[tokio::test]
 async fn tafl_pieces_move_by_drag_and_drop() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = hotseat_brandubh(&driver, addr).await;
     assert!(!turned(&b).await, "a hot-seat board faces the attackers");
@@ -337,7 +333,7 @@ async fn type_move(b: &Browser, text: &str, moves_before: usize) {
 /// page flips the board.
 #[tokio::test]
 async fn a_keyboard_only_game_to_its_end() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = hotseat_brandubh(&driver, addr).await;
     b.count_sounds().await;
@@ -445,7 +441,7 @@ async fn a_keyboard_only_game_to_its_end() {
 /// nothing here; after theirs, ours ticks again until it runs out.
 #[tokio::test]
 async fn a_low_clock_turns_red_and_ticks_for_its_owner() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(WIDE).await;
     let clock = json!({"base_ms": 11_000, "increment_ms": 0});

@@ -12,7 +12,6 @@ mod common;
 
 use browser::{Browser, Screen, WIDE, by_testid};
 use common::{Backend, copenhagen_match, fresh_database, new_player, register, start, two_players};
-use protocol::ClientMessage;
 use serde_json::json;
 
 /// Waits for `error` to read `wanted`, then checks that it is shown right under `control` (its
@@ -195,16 +194,7 @@ async fn the_lobby_and_a_match_fit_the_screen_in_russian_and_icelandic() {
     let player = new_player(addr).await;
     let mut socket = common::Client::connect(addr, &player.token).await;
     let against_ai = socket
-        .ok(|id| ClientMessage::PlayAi {
-            id,
-            game: "tafl".into(),
-            variant: Some("copenhagen".into()),
-            seats: None,
-            level: 1,
-            time_control: None,
-            rated: false,
-            seat: Some(1),
-        })
+        .ok(|id| common::play_ai(id, "copenhagen", 1, 1))
         .await
         .match_id
         .unwrap();

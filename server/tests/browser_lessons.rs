@@ -9,15 +9,9 @@
 mod browser;
 mod common;
 
-use std::net::SocketAddr;
-
 use browser::{Browser, Driver, Screen, WIDE, by_testid};
-use common::{Backend, fresh_database, start};
+use common::sqlite_server;
 use serde_json::json;
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// Screenshots of the page as it is, light and then dark.
 async fn shots(b: &Browser, name: &str) {
@@ -58,7 +52,7 @@ async fn piece_on(b: &Browser, square: &str) -> serde_json::Value {
 
 #[tokio::test]
 async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(WIDE).await;
     b.open(addr, "").await;
@@ -124,7 +118,7 @@ async fn a_visitor_goes_from_the_lobby_to_the_tafl_lesson_and_is_answered() {
 
 #[tokio::test]
 async fn a_player_on_a_phone_finishes_the_fox_and_geese_lesson() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(Screen::Phone).await;
     b.guest(addr).await;
@@ -186,7 +180,7 @@ async fn a_player_on_a_phone_finishes_the_fox_and_geese_lesson() {
 /// is the client's one path to a move the server refuses.)
 #[tokio::test]
 async fn a_german_visitor_is_told_in_german_why_a_typed_move_is_refused() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     for (screen, name) in [(WIDE, "wide"), (Screen::Phone, "phone")] {
         let b = driver.browser_speaking(screen, "de-DE").await;

@@ -9,15 +9,9 @@
 mod browser;
 mod common;
 
-use std::net::SocketAddr;
-
 use browser::{Browser, DESKTOP, Driver, Screen, by_testid};
-use common::{Backend, fresh_database, start};
+use common::sqlite_server;
 use serde_json::{Value, json};
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// The screens the layout is made for, and their names in the screenshots' names. A window's
 /// size is the browser's whole window, of which the page has a little less.
@@ -186,7 +180,7 @@ async fn assert_readable(b: &Browser, page: &str) {
 /// language drop-down redraws the page and the menu in the language picked.
 #[tokio::test]
 async fn the_dark_theme_follows_the_system_or_the_settings_menu_and_is_kept() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
@@ -293,7 +287,7 @@ const TAFL_COLOURS: &str =
 /// tafl boards and the others alike; the pick is kept over a reload.
 #[tokio::test]
 async fn board_themes_recolour_the_boards_and_are_kept() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(DESKTOP).await;
     b.guest(addr).await;
@@ -373,7 +367,7 @@ async fn assert_board_in_view(b: &Browser, what: &str) {
 /// the lobby and each match page are screenshotted in every look.
 #[tokio::test]
 async fn every_board_is_in_full_view_on_a_laptop_and_a_phone_in_every_look() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     for (screen, size) in SCREENS {
         let b = driver.browser(screen).await;

@@ -63,16 +63,7 @@ async fn world(addr: SocketAddr) -> World {
     .await;
 
     let against_ai = a
-        .ok(|id| ClientMessage::PlayAi {
-            id,
-            game: "tafl".into(),
-            variant: Some("copenhagen-13".into()),
-            seats: None,
-            level: 2,
-            time_control: None,
-            rated: false,
-            seat: Some(1),
-        })
+        .ok(|id| common::play_ai(id, "copenhagen-13", 2, 1))
         .await
         .match_id
         .unwrap();

@@ -14,13 +14,9 @@ mod common;
 use std::net::SocketAddr;
 
 use browser::{Browser, Driver, Screen, WIDE, by_testid};
-use common::{Backend, Client, fresh_database, start};
+use common::{Client, sqlite_server};
 use protocol::{ChallengeSpec, ClientMessage, MatchId, Session};
 use serde_json::{Value, json};
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// A browser on a screen, in the dark theme or not (as the system's), for a new player: logged in
 /// with their session as the client keeps it, on `hash`.
@@ -80,7 +76,7 @@ async fn in_view(b: &Browser, testid: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_offered_from_the_banner_and_accepted_takes_both_players_to_it() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let (alice, bjorn) = (
         common::new_player(addr).await,
         common::new_player(addr).await,
@@ -161,7 +157,7 @@ async fn a_rematch_offered_from_the_banner_and_accepted_takes_both_players_to_it
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_is_a_notification_on_any_page_and_accepting_it_opens_the_match() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let (alice, bjorn) = (
         common::new_player(addr).await,
         common::new_player(addr).await,
@@ -288,7 +284,7 @@ async fn a_challenge_is_a_notification_on_any_page_and_accepting_it_opens_the_ma
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_two_game_match_shows_which_game_it_is_and_the_series_result() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let (alice, bjorn) = (
         common::new_player(addr).await,
         common::new_player(addr).await,

@@ -13,13 +13,8 @@ mod common;
 use std::net::SocketAddr;
 
 use browser::{Browser, Driver, Relay, Screen, WIDE, by_testid};
-use common::{Backend, Client, fresh_database, start};
-use protocol::ClientMessage;
+use common::{Backend, Client, fresh_database, sqlite_server, start};
 use serde_json::json;
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// Whether the page is no wider than the window: wide diagrams and tables scroll on their own.
 async fn fits_the_width(b: &Browser) -> bool {
@@ -43,7 +38,7 @@ async fn piece_on(b: &Browser, css: &str, square: &str) -> serde_json::Value {
 /// being played shows its board in the list.
 #[tokio::test]
 async fn a_visitor_watches_a_live_match_without_logging_in() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let (_, _, mut a, mut b) = common::two_guests(addr).await;
     let m = a
         .ok(|id| common::create(id, "tafl", "brandubh", json!({})))
@@ -56,17 +51,7 @@ async fn a_visitor_watches_a_live_match_without_logging_in() {
     let host = common::guest(addr).await;
     let mut h = Client::connect(addr, &host.token).await;
     for game in ["fox-geese", "hanoi", "tower-race", "tron", "driller"] {
-        h.ok(|id| ClientMessage::PlayAi {
-            id,
-            game: game.into(),
-            variant: None,
-            seats: None,
-            level: 1,
-            time_control: None,
-            rated: false,
-            seat: None,
-        })
-        .await;
+        h.ok(|id| common::play_ai_game(id, game, 1)).await;
     }
 
     let driver = Driver::start().await;
@@ -139,7 +124,7 @@ async fn a_visitor_watches_a_live_match_without_logging_in() {
 /// lobby's game pickers and from a match.
 #[tokio::test]
 async fn rules_pages_are_read_without_logging_in() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     for (screen, name) in [(WIDE, "rules"), (Screen::Phone, "rules-phone")] {
         let b = driver.browser(screen).await;
@@ -203,7 +188,7 @@ async fn rules_pages_are_read_without_logging_in() {
 /// offer its record, which downloads as its OpenTafl record.
 #[tokio::test]
 async fn a_finished_match_offers_its_record_for_download() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(browser::DESKTOP).await;
     b.guest(addr).await;
@@ -253,7 +238,7 @@ async fn a_finished_match_offers_its_record_for_download() {
 /// browser's error, and once the server is back, "Try again" brings the app back.
 #[tokio::test]
 async fn the_app_installs_and_shows_an_offline_page_without_the_server() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let relay = Relay::start(addr).await;
     let driver = Driver::start().await;
     let b = driver.browser(WIDE).await;
@@ -368,7 +353,7 @@ async fn compressed_size(addr: SocketAddr, paths: &[String]) -> usize {
 /// sizes are printed.
 #[tokio::test]
 async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(browser::DESKTOP).await;
     b.guest(addr).await;
@@ -424,7 +409,7 @@ async fn the_lobby_loads_within_its_budget_and_three_js_only_for_the_3d_view() {
 /// page, read in German, is written in German.
 #[tokio::test]
 async fn the_lobby_speaks_the_browsers_language_and_the_switch_changes_it() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     for (screen, name) in [(WIDE, "lobby-de"), (Screen::Phone, "lobby-de-phone")] {
         let b = driver.browser_speaking(screen, "de-DE").await;

@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use browser::{Browser, Driver, Pointer, Screen, WIDE, by_testid};
-use common::{Backend, Client, fresh_database, start};
+use common::{Client, sqlite_server};
 use protocol::{ChallengeSpec, ClientMessage, MatchId, Session};
 use serde_json::{Value, json};
 
@@ -27,10 +27,6 @@ const GAMES: [&str; 6] = [
     "tron",
     "driller",
 ];
-
-async fn server() -> SocketAddr {
-    start(&fresh_database(Backend::Sqlite).await, &[]).await
-}
 
 /// A browser on `screen` signed in as `who`, on `hash`.
 async fn signed_in(
@@ -107,18 +103,7 @@ async fn world(addr: SocketAddr) -> World {
 
     let mut against_ai = Vec::new();
     for game in GAMES {
-        let ack = a
-            .ok(|id| ClientMessage::PlayAi {
-                id,
-                game: game.into(),
-                variant: None,
-                seats: None,
-                level: 1,
-                time_control: None,
-                rated: false,
-                seat: None,
-            })
-            .await;
+        let ack = a.ok(|id| common::play_ai_game(id, game, 1)).await;
         against_ai.push(ack.match_id.unwrap());
     }
 
@@ -274,7 +259,7 @@ async fn inside(b: &Browser, css: &str) -> (bool, Value) {
 /// and the dark theme, in both languages.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_page_is_wider_than_a_phone() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let w = world(addr).await;
     let driver = Driver::start().await;
     for (screen, size) in [(Screen::Phone, "390x844"), (WIDE, "1400x900")] {
@@ -334,7 +319,7 @@ async fn no_page_is_wider_than_a_phone() {
 /// and a challenge's notification over the tournaments page shows Accept and Decline in it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn panels_and_notifications_stay_inside_a_phone_screen() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let w = world(addr).await;
     let driver = Driver::start().await;
     let b = signed_in(&driver, Screen::Phone, addr, &w.alice, "#/tournaments").await;
@@ -400,7 +385,7 @@ async fn panels_and_notifications_stay_inside_a_phone_screen() {
 /// A wrong invite code's error shows beside the button that sent it, not at the top of the page.
 #[tokio::test]
 async fn an_error_shows_beside_the_control_that_caused_it() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let alice = common::new_player(addr).await;
     let driver = Driver::start().await;
     let b = signed_in(&driver, Screen::Phone, addr, &alice, "#/").await;
@@ -429,7 +414,7 @@ async fn an_error_shows_beside_the_control_that_caused_it() {
 /// top of the screen when the page scrolls.
 #[tokio::test]
 async fn the_phone_bar_is_compact_and_stays_at_the_top() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let alice = common::new_player(addr).await;
     let driver = Driver::start().await;
     let b = signed_in(&driver, Screen::Phone, addr, &alice, "#/").await;
@@ -481,7 +466,7 @@ async fn the_phone_bar_is_compact_and_stays_at_the_top() {
 /// scrolling.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_eleven_by_eleven_board_and_its_clocks_are_on_the_first_screen() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let (alice, _, mut a, mut b2) = common::two_players(addr).await;
     let clock = json!({"base_ms": 600_000, "increment_ms": 5000});
     let m = common::copenhagen_match(&mut a, &mut b2, json!({"rated": true, "clock": clock})).await;
@@ -523,7 +508,7 @@ async fn square(b: &Browser) -> f64 {
 /// move, and zooms back out. At 1400 x 900 its squares are big enough, and no zoom is offered.
 #[tokio::test]
 async fn a_board_of_small_squares_zooms_pans_and_still_plays() {
-    let addr = server().await;
+    let addr = sqlite_server().await;
     let driver = Driver::start().await;
     let b = driver.browser(Screen::Phone).await;
     b.guest(addr).await;

@@ -33,7 +33,7 @@ pub fn count(records: &str) -> Book {
     let mut book = Book::new();
     for line in records.lines() {
         let mut columns = line.split(',');
-        let (Some(moves), Some(result)) = (columns.next(), columns.last()) else {
+        let (Some(moves), Some(result)) = (columns.next(), columns.next_back()) else {
             continue;
         };
         let Some(ended) = ended(result) else {

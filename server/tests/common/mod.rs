@@ -94,6 +94,11 @@ pub fn config(database_url: &str, extra: &[&str]) -> server::config::Config {
     server::config::Config::parse_from(args)
 }
 
+/// A server on a fresh SQLite file with the default settings: what most browser tests need.
+pub async fn sqlite_server() -> SocketAddr {
+    start(&fresh_database(Backend::Sqlite).await, &[]).await
+}
+
 /// Starts a server in this process; it stops when the test's runtime ends.
 pub async fn start(database_url: &str, extra: &[&str]) -> SocketAddr {
     server::start(config(database_url, extra))
@@ -525,6 +530,21 @@ pub fn play_ai(id: CommandId, variant: &str, level: u8, seat: u8) -> ClientMessa
         time_control: None,
         rated: false,
         seat: Some(seat),
+    }
+}
+
+/// A casual untimed match of `game` against the AI of this level, its default variant, the
+/// seat the server gives.
+pub fn play_ai_game(id: CommandId, game: &str, level: u8) -> ClientMessage {
+    ClientMessage::PlayAi {
+        id,
+        game: game.into(),
+        variant: None,
+        seats: None,
+        level,
+        time_control: None,
+        rated: false,
+        seat: None,
     }
 }
 
