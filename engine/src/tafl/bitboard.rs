@@ -94,7 +94,8 @@ impl Bits for u128 {
 
     #[inline]
     fn single(sq: Square) -> Self {
-        SINGLES[sq.index()]
+        // Squares of a board that fits are below 128: the mask only spares a bounds check.
+        SINGLES[sq.index() % 128]
     }
     #[inline]
     fn shl(self, n: u32) -> Self {
