@@ -62,11 +62,8 @@ impl<B: Bits> Position<B> {
         if piece != Piece::King || board.rules.king_armed {
             let hammers = self.hammers(board, side);
             men = self.custodial_captures(board, to, side, hammers, near);
-            // Under `swf:y` the move brackets the wall along the edge it stands on, next to
-            // the wall's end.
             if board.rules.shieldwall != Shieldwall::None
-                && (board.shieldwall_from_afar()
-                    || ((near & board.edge).any() && board.edge.has(to)))
+                && (board.shieldwall_from_afar() || self.may_bracket_wall(board, to, near, hammers))
             {
                 men |= self.shieldwall_captures(board, to, side, hammers);
             }
@@ -86,6 +83,17 @@ impl<B: Bits> Position<B> {
             self.remove(Piece::King, k);
         }
         Captures { men, king }
+    }
+
+    /// Under `swf:y`, whether the move to `to`, next to the enemies `near`, can bracket a
+    /// shieldwall: the move brackets the wall along the edge it stands on, next to the wall's
+    /// end, which is an enemy on the edge with one of the mover's `hammers` in front of him.
+    #[inline]
+    fn may_bracket_wall(&self, board: &Board<B>, to: Square, near: B, hammers: B) -> bool {
+        board.edge.has(to)
+            && (near & board.edge)
+                .squares()
+                .any(|end| (board.around(end) & hammers & !board.edge).any())
     }
 
     /// The pieces of `side` that take part in captures: every man, and the king if armed.

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use super::bitboard::Bits;
 use super::board::Board;
 use super::position::Position;
-use super::square::{Coord, Dir, Move, Piece, Side};
+use super::square::{Coord, Dir, Move, Piece, Side, Square};
 use crate::rng::MatchRng;
 
 /// Why a move is not legal in a position.
@@ -159,12 +159,12 @@ impl<B: Bits> Position<B> {
     /// Appends every legal move of the side to move to `out`.
     pub fn legal_moves_into(&self, board: &Board<B>, out: &mut Vec<Move>) {
         let _ = self.sweep(board, |_, dir, distance, destinations| {
-            for to in destinations.squares() {
-                out.push(Move {
-                    from: board.back(to, dir, distance),
-                    to,
-                });
-            }
+            // Every move of the set comes the same way: from as far back along `dir`.
+            let back = board.delta(dir) * distance as isize;
+            out.extend(destinations.squares().map(|to| Move {
+                from: Square::from_index((to.index() as isize - back) as usize),
+                to,
+            }));
             ControlFlow::Continue(())
         });
     }
@@ -376,7 +376,6 @@ mod tests {
     use super::*;
     use crate::tafl::bitboard::Wide;
     use crate::tafl::rules::Rules;
-    use crate::tafl::square::Square;
     use crate::tafl::variants;
 
     /// Along a random game, now and then, every pair of squares (and two off the board) is
