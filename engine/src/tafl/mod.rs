@@ -175,13 +175,13 @@ impl Tafl {
 
     /// Checks and plays one move, reporting nothing (a report lists the captures).
     fn advance(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        let verdict = match &mut self.inner {
+        let ended = match &mut self.inner {
             BySize::Small(g) => g.play(mv)?,
             BySize::Large(g) => g.play(mv)?,
         };
         // A move is played only while the game is on, so there is no outcome to replace.
-        if let Some(verdict) = verdict {
-            self.outcome = Some(outcome_of(verdict));
+        if ended {
+            self.outcome = self.verdict().map(outcome_of);
         }
         Ok(())
     }
