@@ -41,10 +41,12 @@ use board::Board;
 use game::TaflGame;
 use position::Position;
 
+/// The game on the bitboard that fits the board. A large board's game is boxed: its position
+/// is some four times a small one's, and a small game should not be the size of a large one.
 #[derive(Clone, Debug)]
 enum BySize {
     Small(TaflGame<u128>),
-    Large(TaflGame<Wide>),
+    Large(Box<TaflGame<Wide>>),
 }
 
 /// Where a game of either size stood (see [`Tafl::mark`]).
@@ -58,7 +60,10 @@ macro_rules! with_game {
     ($self:expr, $g:ident => $body:expr) => {
         match &$self.inner {
             BySize::Small($g) => $body,
-            BySize::Large($g) => $body,
+            BySize::Large(large) => {
+                let $g: &TaflGame<Wide> = large;
+                $body
+            }
         }
     };
 }
@@ -129,7 +134,7 @@ impl Tafl {
         let inner = if usize::from(rules.dim()).pow(2) <= u128::CAPACITY {
             BySize::Small(build(rules, layout, turn)?)
         } else {
-            BySize::Large(build(rules, layout, turn)?)
+            BySize::Large(Box::new(build(rules, layout, turn)?))
         };
         let mut tafl = Tafl {
             inner,
