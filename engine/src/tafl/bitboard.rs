@@ -41,6 +41,8 @@ pub trait Bits:
     fn is_empty(self) -> bool;
     /// The square with the lowest index, if any.
     fn lowest(self) -> Option<Square>;
+    /// The set without its lowest square.
+    fn without_lowest(self) -> Self;
 
     fn has(self, sq: Square) -> bool {
         !(self & Self::single(sq)).is_empty()
@@ -69,9 +71,10 @@ pub struct SquareIter<B>(B);
 impl<B: Bits> Iterator for SquareIter<B> {
     type Item = Square;
 
+    #[inline]
     fn next(&mut self) -> Option<Square> {
         let sq = self.0.lowest()?;
-        self.0 = self.0.without(sq);
+        self.0 = self.0.without_lowest();
         Some(sq)
     }
 }
@@ -94,7 +97,8 @@ impl Bits for u128 {
 
     #[inline]
     fn single(sq: Square) -> Self {
-        SINGLES[sq.index()]
+        // Squares of a board that fits are below 128: the mask only spares a bounds check.
+        SINGLES[sq.index() % 128]
     }
     #[inline]
     fn shl(self, n: u32) -> Self {
@@ -115,6 +119,10 @@ impl Bits for u128 {
     #[inline]
     fn lowest(self) -> Option<Square> {
         (self != 0).then(|| Square::from_index(self.trailing_zeros() as usize))
+    }
+    #[inline]
+    fn without_lowest(self) -> Self {
+        self & self.wrapping_sub(1)
     }
 }
 
@@ -225,6 +233,15 @@ impl Bits for Wide {
             .iter()
             .position(|&w| w != 0)
             .map(|i| Square::from_index(i * 64 + self.0[i].trailing_zeros() as usize))
+    }
+
+    #[inline]
+    fn without_lowest(self) -> Self {
+        let mut words = self.0;
+        if let Some(w) = words.iter_mut().find(|w| **w != 0) {
+            *w &= *w - 1;
+        }
+        Wide(words)
     }
 }
 

@@ -6,6 +6,23 @@ use super::bitboard::Bits;
 use super::rules::{KingStrength, Rules, RulesError, Shieldwall};
 use super::square::{Coord, Dir, Piece, Square};
 
+/// What the board knows about one square, looked up rather than computed (working out a
+/// neighbour or a coordinate divides by the board size), and kept together so that one bounds
+/// check covers every look-up about a square.
+#[derive(Clone, Debug)]
+struct Cell<B> {
+    /// Every square beyond it in each direction ([`Dir::index`]), up to the edge.
+    rays: [B; 4],
+    /// Its neighbours.
+    around: B,
+    /// The squares two steps away along its rank and file: where the far side of a custodial
+    /// capture by a piece moving there can be.
+    two_away: B,
+    /// Its neighbour in each direction.
+    steps: [Option<Square>; 4],
+    coord: Coord,
+}
+
 #[derive(Clone, Debug)]
 pub struct Board<B> {
     pub rules: Rules,
@@ -32,18 +49,10 @@ pub struct Board<B> {
     stoppable: [B; 3],
     /// Per victim kind: empty special squares hostile to it.
     hostile_when_empty: [B; 3],
-    /// Per square, its neighbour in each direction ([`Dir::index`]) and its coordinates: looked
-    /// up, as computing them divides by the board size, and captures and move checks need them
-    /// on every move.
-    steps: Box<[[Option<Square>; 4]]>,
-    coords: Box<[Coord]>,
-    /// Per square and direction, every square beyond it in that direction up to the edge.
-    rays: Box<[[B; 4]]>,
-    /// Per square, its neighbours.
-    around: Box<[B]>,
-    /// Per square, the squares two steps away along its rank and file: where the far side of
-    /// a custodial capture by a piece moving there can be.
-    two_away: Box<[B]>,
+    /// Per victim kind: the throne if it is hostile to it while occupied.
+    hostile_when_occupied: [B; 3],
+    /// What moves and captures look up about each square, by its index.
+    cells: Box<[Cell<B>]>,
 }
 
 impl<B: Bits> Board<B> {
@@ -85,6 +94,7 @@ impl<B: Bits> Board<B> {
         let mut passable = [all; 3];
         let mut stoppable = [all; 3];
         let mut hostile_when_empty = [B::EMPTY; 3];
+        let mut hostile_when_occupied = [B::EMPTY; 3];
         for piece in Piece::ALL {
             let i = piece.index();
             if !rules.throne_passable.contains(piece) {
@@ -105,30 +115,16 @@ impl<B: Bits> Board<B> {
             if rules.empty_throne_hostile.contains(piece) {
                 hostile_when_empty[i] |= throne_bit;
             }
+            if rules.throne_hostile.contains(piece) {
+                hostile_when_occupied[i] |= throne_bit;
+            }
         }
-        let steps: Box<[[Option<Square>; 4]]> = (0..n)
+        let steps: Vec<[Option<Square>; 4]> = (0..n)
             .map(|i| Dir::ALL.map(|d| Square::from_index(i).step(d, dim)))
-            .collect();
-        let around = (steps.iter())
-            .map(|next| {
-                next.iter()
-                    .flatten()
-                    .fold(B::EMPTY, |acc, &sq| acc.with(sq))
-            })
-            .collect();
-        let two_away = (0..n)
-            .map(|i| {
-                Dir::ALL.iter().fold(B::EMPTY, |acc, &d| {
-                    match steps[i][d.index()].and_then(|next| steps[next.index()][d.index()]) {
-                        Some(far) => acc.with(far),
-                        None => acc,
-                    }
-                })
-            })
             .collect();
         // A square's ray is its neighbour and the neighbour's ray, so each direction is filled
         // from its far side: downwards for north and east, whose neighbours come later.
-        let mut rays = vec![[B::EMPTY; 4]; n].into_boxed_slice();
+        let mut rays = vec![[B::EMPTY; 4]; n];
         for dir in Dir::ALL {
             let d = dir.index();
             let upwards = matches!(dir, Dir::South | Dir::West);
@@ -137,6 +133,23 @@ impl<B: Bits> Board<B> {
                 rays[i][d] = steps[i][d].map_or(B::EMPTY, |next| rays[next.index()][d].with(next));
             }
         }
+        let cells = (0..n)
+            .map(|i| Cell {
+                rays: rays[i],
+                around: steps[i]
+                    .iter()
+                    .flatten()
+                    .fold(B::EMPTY, |acc, &sq| acc.with(sq)),
+                two_away: Dir::ALL.iter().fold(B::EMPTY, |acc, &d| {
+                    match steps[i][d.index()].and_then(|next| steps[next.index()][d.index()]) {
+                        Some(far) => acc.with(far),
+                        None => acc,
+                    }
+                }),
+                steps: steps[i],
+                coord: Square::from_index(i).coord(dim),
+            })
+            .collect();
         Ok(Board {
             dim,
             all,
@@ -151,11 +164,8 @@ impl<B: Bits> Board<B> {
             passable,
             stoppable,
             hostile_when_empty,
-            steps,
-            coords: (0..n).map(|i| Square::from_index(i).coord(dim)).collect(),
-            rays,
-            around,
-            two_away,
+            hostile_when_occupied,
+            cells,
             rules,
         })
     }
@@ -183,37 +193,37 @@ impl<B: Bits> Board<B> {
     /// The neighbour of `sq` (a square of the board) in `dir`, if it is on the board.
     #[inline]
     pub fn step(&self, sq: Square, dir: Dir) -> Option<Square> {
-        self.steps[sq.index()][dir.index()]
+        self.cells[sq.index()].steps[dir.index()]
     }
 
     /// Every square beyond `sq` (a square of the board) in `dir`, up to the edge.
     #[inline]
     pub fn ray(&self, sq: Square, dir: Dir) -> B {
-        self.rays[sq.index()][dir.index()]
+        self.cells[sq.index()].rays[dir.index()]
     }
 
     /// The squares next to `sq`, a square of the board.
     #[inline]
     pub fn around(&self, sq: Square) -> B {
-        self.around[sq.index()]
+        self.cells[sq.index()].around
     }
 
     /// How many squares the board has.
     #[inline]
     pub fn squares(&self) -> usize {
-        self.coords.len()
+        self.cells.len()
     }
 
     /// The squares two steps from `sq`, a square of the board, along its rank and file.
     #[inline]
     pub fn two_away(&self, sq: Square) -> B {
-        self.two_away[sq.index()]
+        self.cells[sq.index()].two_away
     }
 
     /// The coordinates of `sq`, a square of the board.
     #[inline]
     pub fn coord(&self, sq: Square) -> Coord {
-        self.coords[sq.index()]
+        self.cells[sq.index()].coord
     }
 
     /// The square `distance` steps back from `sq` against `dir`: where a move in `dir` that
@@ -267,6 +277,11 @@ impl<B: Bits> Board<B> {
     #[inline]
     pub fn hostile_when_empty(&self, victim: Piece) -> B {
         self.hostile_when_empty[victim.index()]
+    }
+
+    #[inline]
+    pub fn hostile_when_occupied(&self, victim: Piece) -> B {
+        self.hostile_when_occupied[victim.index()]
     }
 
     /// Whether a shieldwall can be captured by a move that is not next to it (`swf:n`).

@@ -40,36 +40,30 @@ impl<B: Bits> Position<B> {
     pub fn play_piece(&mut self, board: &Board<B>, mv: Move, piece: Piece) -> Captures<B> {
         self.shift_piece(piece, mv.from, mv.to);
         self.pass_turn();
-        let side = piece.side();
         // Every capture but a shieldwall completed from afar (`swf:n`) takes a piece next to
         // the square moved to; most moves have none there and capture nothing.
-        let near = board.around(mv.to) & self.side_bits(side.opponent());
+        let near = board.around(mv.to) & self.side_bits(piece.side().opponent());
         if near.is_empty() && !board.shieldwall_from_afar() {
             return Captures {
                 men: B::EMPTY,
                 king: false,
             };
         }
-        self.capture(board, mv.to, side, near)
+        self.capture(board, mv.to, piece, near)
     }
 
-    /// Removes what the piece of `side` that moved to `to`, next to the enemies `near`,
-    /// captures. Kept out of line: inlined, it would crowd the common path of a move that
-    /// captures nothing.
+    /// Removes what `piece`, which moved to `to` next to the enemies `near`, captures. Kept
+    /// out of line: inlined, it would crowd the common path of a move that captures nothing.
     #[inline(never)]
-    fn capture(&mut self, board: &Board<B>, to: Square, side: Side, near: B) -> Captures<B> {
-        let hammers = self.hammers(board, side);
+    fn capture(&mut self, board: &Board<B>, to: Square, piece: Piece, near: B) -> Captures<B> {
+        let side = piece.side();
         let mut men = B::EMPTY;
-        if hammers.has(to) {
-            // A man is taken between the mover and a piece of his or a special square beyond.
-            if (board.two_away(to) & (hammers | board.throne_and_corners)).any() {
-                men = self.custodial_captures(board, to, side, hammers);
-            }
-            // Under `swf:y` the move brackets the wall along the edge it stands on, next to
-            // the wall's end.
+        // An unarmed king takes no part in captures.
+        if piece != Piece::King || board.rules.king_armed {
+            let hammers = self.hammers(board, side);
+            men = self.custodial_captures(board, to, side, hammers, near);
             if board.rules.shieldwall != Shieldwall::None
-                && (board.shieldwall_from_afar()
-                    || ((near & board.edge).any() && board.edge.has(to)))
+                && (board.shieldwall_from_afar() || self.may_bracket_wall(board, to, near, hammers))
             {
                 men |= self.shieldwall_captures(board, to, side, hammers);
             }
@@ -89,6 +83,17 @@ impl<B: Bits> Position<B> {
             self.remove(Piece::King, k);
         }
         Captures { men, king }
+    }
+
+    /// Under `swf:y`, whether the move to `to`, next to the enemies `near`, can bracket a
+    /// shieldwall: the move brackets the wall along the edge it stands on, next to the wall's
+    /// end, which is an enemy on the edge with one of the mover's `hammers` in front of him.
+    #[inline]
+    fn may_bracket_wall(&self, board: &Board<B>, to: Square, near: B, hammers: B) -> bool {
+        board.edge.has(to)
+            && (near & board.edge)
+                .squares()
+                .any(|end| (board.around(end) & hammers & !board.edge).any())
     }
 
     /// The pieces of `side` that take part in captures: every man, and the king if armed.
@@ -115,41 +120,73 @@ impl<B: Bits> Position<B> {
                 .all(|n| self.attackers.has(n))
     }
 
-    fn custodial_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
+    /// The men next to `to` (among the enemies `near`) sandwiched between the piece of `side`
+    /// that moved there and a square beyond them that closes a capture: one of the mover's
+    /// pieces (`hammers`), or the throne or a corner whose rules make it hostile.
+    fn custodial_captures(
+        &self,
+        board: &Board<B>,
+        to: Square,
+        side: Side,
+        hammers: B,
+        near: B,
+    ) -> B {
         let victim = man_taken_by(side);
-        let men = board.around(to) & self.bits(victim);
+        let men = near & self.bits(victim);
+        if men.is_empty() {
+            return B::EMPTY;
+        }
+        let beyond = board.two_away(to);
+        let mut anvils = beyond & hammers;
+        // Besides the mover's pieces only the throne and the corners can close a capture:
+        // looked at only when one of them is two squares away.
+        let special = beyond & board.throne_and_corners;
+        if special.any() {
+            anvils |= self.hostile_specials(board, victim, special);
+        }
         let mut captured = B::EMPTY;
-        for man in men.squares() {
-            let Some(far) = board.step(man, board.direction(to, man)) else {
-                continue;
-            };
-            // Besides the mover's pieces only the throne and the corners can close a capture:
-            // looked at only when the far square is one of them.
-            if hammers.has(far)
-                || (board.throne_and_corners.has(far)
-                    && self.special_hostile(board, victim, man, far))
-            {
+        // The man between `to` and a square two away on its rank or file is half way.
+        for far in anvils.squares() {
+            let man = Square::from_index((far.index() + to.index()) / 2);
+            if men.has(man) {
                 captured = captured.with(man);
             }
+        }
+        if special.any() && victim == Piece::Defender && board.rules.linnaean {
+            captured |= self.linnaean_captures(board, to, men, special);
         }
         captured
     }
 
-    /// Whether `far`, the throne or a corner beyond the man of kind `victim` on `man`, closes
-    /// his capture though no piece of the mover's stands on it: empty and hostile, or the
-    /// occupied throne where the rules make it hostile (or Linnaean).
-    fn special_hostile(&self, board: &Board<B>, victim: Piece, man: Square, far: Square) -> bool {
-        if !self.occupied().has(far) {
-            return board.hostile_when_empty(victim).has(far);
+    /// Which of `special`, squares among the throne and the corners, are hostile to `victim`
+    /// now: empty and hostile, or the occupied throne where the rules make it hostile.
+    fn hostile_specials(&self, board: &Board<B>, victim: Piece, special: B) -> B {
+        let occupied = self.occupied();
+        special
+            & ((board.hostile_when_empty(victim) & !occupied)
+                | (board.hostile_when_occupied(victim) & occupied))
+    }
+
+    /// The men of `men`, next to `to`, taken against the occupied throne (among `special`,
+    /// beyond them) by the Linnaean rule.
+    #[cold]
+    fn linnaean_captures(&self, board: &Board<B>, to: Square, men: B, special: B) -> B {
+        let Some(throne) = board.throne else {
+            return B::EMPTY;
+        };
+        if !(special & self.occupied()).has(throne) {
+            return B::EMPTY;
         }
-        board.throne == Some(far)
-            && (board.rules.throne_hostile.contains(victim)
-                || (victim == Piece::Defender
-                    && board.rules.linnaean
-                    && self.linnaean_throne(board, man)))
+        let man = Square::from_index((throne.index() + to.index()) / 2);
+        if men.has(man) && self.linnaean_throne(board, man) {
+            B::single(man)
+        } else {
+            B::EMPTY
+        }
     }
 
     /// Whether the attacker that just moved to `to` captures the king.
+    #[inline(never)]
     fn king_is_captured_by(&self, board: &Board<B>, to: Square) -> bool {
         let Some(k) = self.king_square() else {
             return false;
@@ -158,7 +195,7 @@ impl<B: Bits> Position<B> {
             return false;
         }
         let toward_mover = board.direction(k, to);
-        let empty = board.all & !self.occupied();
+        let empty = self.empty(board);
         let hostile_square = |sq: Square| {
             self.attackers.has(sq)
                 || (empty.has(sq) && board.hostile_when_empty(Piece::King).has(sq))
@@ -194,6 +231,7 @@ impl<B: Bits> Position<B> {
     /// confirm: moving the last piece into the front row of an already bracketed wall captures
     /// nothing. Under `swf:n` (OpenTafl's relaxed shieldwall) any move that leaves a wall closed,
     /// on any edge, captures it.
+    #[inline(never)]
     fn shieldwall_captures(&self, board: &Board<B>, to: Square, side: Side, hammers: B) -> B {
         let dim = board.dim;
         let last = dim - 1;

@@ -100,7 +100,7 @@ impl<B: Bits> Position<B> {
         if !board.edge.has(k) {
             return false;
         }
-        let empty = board.all & !self.occupied();
+        let empty = self.empty(board);
         if (board.neighbours(self.king) & empty & board.stoppable(Piece::King)).is_empty() {
             return false;
         }

@@ -127,7 +127,7 @@ impl<B: Bits> Eval<B> {
         let mut v = self.attacker_value * attackers.count() as i32
             - self.defender_value * defenders.count() as i32;
         if let Some(k) = pos.king_square() {
-            let empty = board.all & !pos.occupied();
+            let empty = pos.empty(board);
             let reach = king_reach(pos, board);
             let escapes_now = (reach & board.escape).count() as i32;
             let escapes_next = (reach & escape_approaches(pos, board)).count() as i32;
@@ -183,7 +183,7 @@ pub(super) fn king_reach<B: Bits>(pos: &Position<B>, board: &Board<B>) -> B {
     if pos.king.is_empty() {
         return B::EMPTY;
     }
-    let empty = board.all & !pos.occupied();
+    let empty = pos.empty(board);
     let pass = board.passable(Piece::King);
     let stop = board.stoppable(Piece::King);
     let enter = empty & (pass | stop);
@@ -205,7 +205,7 @@ pub(super) fn king_reach<B: Bits>(pos: &Position<B>, board: &Board<B>) -> B {
 /// The empty squares, not themselves escape squares, from which the king could reach an escape
 /// square in one move.
 pub(super) fn escape_approaches<B: Bits>(pos: &Position<B>, board: &Board<B>) -> B {
-    let empty = board.all & !pos.occupied();
+    let empty = pos.empty(board);
     let stop = board.stoppable(Piece::King);
     let pass = board.passable(Piece::King) & empty;
     let targets = board.escape & empty & stop;
@@ -234,7 +234,7 @@ pub(super) fn king_can_escape<B: Bits>(pos: &Position<B>, board: &Board<B>) -> b
 /// An attacker's move that would capture the king right now (whoever is to move).
 pub(super) fn king_capture<B: Bits>(pos: &Position<B>, board: &Board<B>) -> Option<Move> {
     let k = pos.king_square()?;
-    let empty = board.all & !pos.occupied();
+    let empty = pos.empty(board);
     let around = board.neighbours(pos.king);
     let shut = (around & pos.attackers).count()
         + (around & empty & board.hostile_when_empty(Piece::King)).count();
@@ -276,7 +276,7 @@ pub(super) fn king_capture<B: Bits>(pos: &Position<B>, board: &Board<B>) -> Opti
 /// Squares where a man of `side` would, by moving there, sandwich an enemy man against one of
 /// its own pieces or a square hostile to the enemy: the likely captures, for move ordering.
 pub(super) fn capture_squares<B: Bits>(pos: &Position<B>, board: &Board<B>, side: Side) -> B {
-    let empty = board.all & !pos.occupied();
+    let empty = pos.empty(board);
     let (victims, victim, hammers) = match side {
         Side::Attackers => (pos.defenders, Piece::Defender, pos.attackers),
         Side::Defenders => (pos.attackers, Piece::Attacker, pos.defenders | pos.king),

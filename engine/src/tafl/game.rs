@@ -112,9 +112,9 @@ impl<B: Bits> TaflGame<B> {
         self.position.random_move(&self.board, rng)
     }
 
-    /// Checks and plays one move, then judges whether it ended the game: the verdict if it did.
+    /// Checks and plays one move, then judges whether it ended the game: true if it did.
     #[inline]
-    pub fn play(&mut self, mv: Move) -> Result<Option<Verdict>, IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<bool, IllegalMove> {
         if self.verdict.is_some() {
             return Err(IllegalMove::GameOver);
         }
@@ -134,7 +134,7 @@ impl<B: Bits> TaflGame<B> {
             .position
             .verdict_after(&self.board, mover, &captures)
             .or_else(|| self.repetition_verdict(mover));
-        Ok(self.verdict)
+        Ok(self.verdict.is_some())
     }
 
     /// Where the game stands now, which must be on: see [`TaflGame::return_to`].

@@ -41,10 +41,12 @@ use board::Board;
 use game::TaflGame;
 use position::Position;
 
+/// The game on the bitboard that fits the board. A large board's game is boxed: its position
+/// is some four times a small one's, and a small game should not be the size of a large one.
 #[derive(Clone, Debug)]
 enum BySize {
     Small(TaflGame<u128>),
-    Large(TaflGame<Wide>),
+    Large(Box<TaflGame<Wide>>),
 }
 
 /// Where a game of either size stood (see [`Tafl::mark`]).
@@ -58,7 +60,10 @@ macro_rules! with_game {
     ($self:expr, $g:ident => $body:expr) => {
         match &$self.inner {
             BySize::Small($g) => $body,
-            BySize::Large($g) => $body,
+            BySize::Large(large) => {
+                let $g: &TaflGame<Wide> = large;
+                $body
+            }
         }
     };
 }
@@ -131,7 +136,7 @@ impl Tafl {
         let inner = if usize::from(rules.dim()).pow(2) <= u128::CAPACITY {
             BySize::Small(build(rules, layout, turn)?)
         } else {
-            BySize::Large(build(rules, layout, turn)?)
+            BySize::Large(Box::new(build(rules, layout, turn)?))
         };
         let mut tafl = Tafl {
             inner,
@@ -177,13 +182,13 @@ impl Tafl {
 
     /// Checks and plays one move, reporting nothing (a report lists the captures).
     fn advance(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        let verdict = match &mut self.inner {
+        let ended = match &mut self.inner {
             BySize::Small(g) => g.play(mv)?,
             BySize::Large(g) => g.play(mv)?,
         };
         // A move is played only while the game is on, so there is no outcome to replace.
-        if let Some(verdict) = verdict {
-            self.outcome = Some(outcome_of(verdict));
+        if ended {
+            self.outcome = self.verdict().map(outcome_of);
         }
         Ok(())
     }

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use super::bitboard::Bits;
 use super::board::Board;
 use super::position::Position;
-use super::square::{Coord, Dir, Move, Piece, Side};
+use super::square::{Coord, Dir, Move, Piece, Side, Square};
 use crate::rng::MatchRng;
 
 /// Why a move is not legal in a position.
@@ -138,7 +138,7 @@ impl<B: Bits> Position<B> {
         board: &Board<B>,
         mut visit: impl FnMut(Piece, Dir, u32, B) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let empty = board.all & !self.occupied();
+        let empty = self.empty(board);
         for (pieces, kind) in self.groups() {
             if pieces.is_empty() {
                 continue;
@@ -159,12 +159,12 @@ impl<B: Bits> Position<B> {
     /// Appends every legal move of the side to move to `out`.
     pub fn legal_moves_into(&self, board: &Board<B>, out: &mut Vec<Move>) {
         let _ = self.sweep(board, |_, dir, distance, destinations| {
-            for to in destinations.squares() {
-                out.push(Move {
-                    from: board.back(to, dir, distance),
-                    to,
-                });
-            }
+            // Every move of the set comes the same way: from as far back along `dir`.
+            let back = board.delta(dir) * distance as isize;
+            out.extend(destinations.squares().map(|to| Move {
+                from: Square::from_index((to.index() as isize - back) as usize),
+                to,
+            }));
             ControlFlow::Continue(())
         });
     }
@@ -211,7 +211,7 @@ impl<B: Bits> Position<B> {
             return None;
         }
         let mut left = rng.below(count);
-        let empty = board.all & !self.occupied();
+        let empty = self.empty(board);
         for (pieces, kind) in self.groups() {
             for dir in Dir::ALL {
                 let here = counts[kind.index()][dir.index()];
@@ -260,7 +260,7 @@ impl<B: Bits> Position<B> {
         {
             return true;
         }
-        self.has_other_moves(board, board.all & !self.occupied())
+        self.has_other_moves(board, self.empty(board))
     }
 
     /// Whether the side to move has a move, `empty` being the empty squares: some piece has a
@@ -300,31 +300,29 @@ impl<B: Bits> Position<B> {
         if mv.from.index() >= squares || mv.to.index() >= squares {
             return None;
         }
-        let from = B::single(mv.from);
-        if (self.side_bits(self.turn) & from).is_empty() {
-            return None;
-        }
-        let piece = match self.turn {
-            Side::Defenders if (self.king & from).any() => Piece::King,
-            Side::Defenders => Piece::Defender,
-            Side::Attackers => Piece::Attacker,
-        };
         let (start, end) = (board.coord(mv.from), board.coord(mv.to));
         // Along a rank or a file: exactly one coordinate the same (both is no move at all).
-        if (start.file == end.file) == (start.rank == end.rank) {
+        let along_rank = start.rank == end.rank;
+        if along_rank == (start.file == end.file) {
             return None;
         }
+        let from = B::single(mv.from);
+        let piece = match self.turn {
+            Side::Attackers if (self.attackers & from).any() => Piece::Attacker,
+            Side::Defenders if (self.defenders & from).any() => Piece::Defender,
+            Side::Defenders if (self.king & from).any() => Piece::King,
+            _ => return None,
+        };
         if board.too_far(piece, start, end).is_some() {
             return None;
         }
-        let dir = board.line(mv.from, mv.to);
-        let to = B::single(mv.to);
-        // The squares passed and the one stopped on.
+        let dir = Dir::from_index(2 * usize::from(along_rank) + usize::from(mv.to < mv.from));
+        // The squares passed and the one stopped on, all to be empty and passable (a square
+        // the piece may stop on but not pass is left to the rules one by one), the last one
+        // a square the piece may stop on.
         let path = board.ray(mv.from, dir) & !board.ray(mv.to, dir);
-        let refused = (path & self.occupied())
-            | (path & !to & !board.passable(piece))
-            | (to & !board.stoppable(piece));
-        refused.is_empty().then_some(piece)
+        let refused = path & (self.occupied() | !board.passable(piece));
+        (refused.is_empty() && board.stoppable(piece).has(mv.to)).then_some(piece)
     }
 
     /// Checks one move rule by rule, to say exactly what is wrong with it; returns the moving
@@ -378,7 +376,6 @@ mod tests {
     use super::*;
     use crate::tafl::bitboard::Wide;
     use crate::tafl::rules::Rules;
-    use crate::tafl::square::Square;
     use crate::tafl::variants;
 
     /// Along a random game, now and then, every pair of squares (and two off the board) is

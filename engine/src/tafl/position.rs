@@ -3,6 +3,7 @@
 //! end-of-game tests in `ending.rs`; all are methods on [`Position`].
 
 use super::bitboard::Bits;
+use super::board::Board;
 use super::layout::Layout;
 use super::square::{Piece, Side, Square};
 use super::zobrist;
@@ -14,6 +15,9 @@ pub struct Position<B> {
     pub(super) defenders: B,
     /// The king's square, or empty once he is captured.
     pub(super) king: B,
+    /// Every piece: the three sets together, kept with them so that the move check, move
+    /// generation and the endings need not put them together on every move.
+    occupied: B,
     pub(super) turn: Side,
     pub(super) hash: u64,
 }
@@ -24,6 +28,7 @@ impl<B: Bits> Position<B> {
             attackers: B::EMPTY,
             defenders: B::EMPTY,
             king: B::EMPTY,
+            occupied: B::EMPTY,
             turn,
             hash: zobrist::side_key(turn),
         };
@@ -86,7 +91,13 @@ impl<B: Bits> Position<B> {
 
     #[inline]
     pub fn occupied(&self) -> B {
-        self.attackers | self.defenders | self.king
+        self.occupied
+    }
+
+    /// The empty squares of `board`.
+    #[inline]
+    pub fn empty(&self, board: &Board<B>) -> B {
+        board.all & !self.occupied
     }
 
     #[inline]
@@ -114,20 +125,26 @@ impl<B: Bits> Position<B> {
 
     #[inline]
     pub(super) fn put(&mut self, piece: Piece, sq: Square) {
-        *self.bits_mut(piece) |= B::single(sq);
+        let bit = B::single(sq);
+        *self.bits_mut(piece) |= bit;
+        self.occupied |= bit;
         self.hash ^= zobrist::piece_key(piece, sq);
     }
 
     #[inline]
     pub(super) fn remove(&mut self, piece: Piece, sq: Square) {
-        *self.bits_mut(piece) &= !B::single(sq);
+        let bit = B::single(sq);
+        *self.bits_mut(piece) &= !bit;
+        self.occupied &= !bit;
         self.hash ^= zobrist::piece_key(piece, sq);
     }
 
     /// Moves `piece` from `from` to `to`, an empty square.
     #[inline]
     pub(super) fn shift_piece(&mut self, piece: Piece, from: Square, to: Square) {
-        *self.bits_mut(piece) ^= B::single(from) | B::single(to);
+        let squares = B::single(from) | B::single(to);
+        *self.bits_mut(piece) ^= squares;
+        self.occupied ^= squares;
         self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
     }
 
