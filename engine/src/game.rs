@@ -229,6 +229,8 @@ impl Why {
 }
 
 /// An illegal-action error that says its reason as data ([`Why`]), besides its English words.
+/// A code means one thing with the same parameters in every game that uses it (`game_over`,
+/// `no_piece` with its `square`): a client words it once, whatever the game.
 pub trait Explain {
     fn why(&self) -> Why;
 }

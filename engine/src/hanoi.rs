@@ -264,7 +264,7 @@ impl Explain for HanoiError {
     fn why(&self) -> Why {
         match self {
             HanoiError::Notation(e) => Why::new("notation").with("at", e.at),
-            HanoiError::OffBoard { at, row, diag } => Why::new("off_board")
+            HanoiError::OffBoard { at, row, diag } => Why::new("not_a_cell")
                 .with("at", at)
                 .with("square", format!("{row}{diag}")),
             HanoiError::Stacking { at, error } => {
@@ -281,7 +281,7 @@ impl Explain for HanoiError {
             HanoiError::OffEdge { from, dir } => {
                 Why::new("off_edge").with("from", from).with("dir", dir)
             }
-            HanoiError::NoLanding { disc, from, dir } => Why::new("no_landing")
+            HanoiError::NoLanding { disc, from, dir } => Why::new("no_line_landing")
                 .with("disc", disc)
                 .with("from", from)
                 .with("dir", dir),

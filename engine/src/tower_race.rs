@@ -459,7 +459,7 @@ impl Explain for TowerRaceError {
             TowerRaceError::EndOrder { pyramid, first } => Why::new("end_order")
                 .with("pyramid", pyramid)
                 .with("first", first),
-            TowerRaceError::Blocked { pyramid, tile, by } => Why::new("blocked")
+            TowerRaceError::Blocked { pyramid, tile, by } => Why::new("bigger_on_tile")
                 .with("pyramid", pyramid)
                 .with("tile", tile)
                 .with("by", by),
@@ -467,7 +467,7 @@ impl Explain for TowerRaceError {
                 .with("pyramid", pyramid)
                 .with("tile", tile)
                 .with("by", by),
-            TowerRaceError::MustMove { pyramid, roll } => Why::new("must_move")
+            TowerRaceError::MustMove { pyramid, roll } => Why::new("pyramid_can_move")
                 .with("pyramid", pyramid)
                 .with("roll", roll),
             TowerRaceError::NoCaptor { mine, theirs } => Why::new("no_captor")

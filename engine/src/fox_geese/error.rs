@@ -107,7 +107,7 @@ impl Explain for FoxGeeseError {
     fn why(&self) -> Why {
         match self {
             FoxGeeseError::Notation(e) => Why::new("notation").with("at", e.at),
-            FoxGeeseError::OffBoard { at, file, rank } => Why::new("off_board")
+            FoxGeeseError::OffBoard { at, file, rank } => Why::new("not_on_cross")
                 .with("at", at)
                 .with("point", format!("{file}{rank}")),
             FoxGeeseError::NoLanding { from } => Why::new("no_landing").with("from", from),
