@@ -139,8 +139,9 @@ pub enum ErrorReason {
     /// reason `why` where it gives one.
     IllegalMove {
         action: String,
+        // Boxed: every error carries an `ErrorReason`, which this would make twice as large.
         #[serde(flatten)]
-        why: RuleBroken,
+        why: Box<RuleBroken>,
     },
     AbortAfterMoves,
     AbortSecondGame,
@@ -195,8 +196,9 @@ pub enum ErrorReason {
     IllegalInLine {
         index: u32,
         action: String,
+        // Boxed: every error carries an `ErrorReason`, which this would make twice as large.
         #[serde(flatten)]
-        why: RuleBroken,
+        why: Box<RuleBroken>,
     },
     /// Every analysis thread is busy: try again in `seconds`.
     AnalysisBusy {

@@ -91,7 +91,7 @@ fn examples() -> Vec<(R, &'static str)> {
         (
             R::IllegalMove {
                 action: "d1-d9".into(),
-                why: RuleBroken::default(),
+                why: Box::default(),
             },
             "illegal_move",
         ),
@@ -140,7 +140,7 @@ fn examples() -> Vec<(R, &'static str)> {
             R::IllegalInLine {
                 index: 2,
                 action: "d1-d9".into(),
-                why: RuleBroken::default(),
+                why: Box::default(),
             },
             "illegal_in_line",
         ),
@@ -325,7 +325,7 @@ fn an_illegal_move_carries_the_engines_reason_in_its_params() {
     };
     let reason = R::IllegalMove {
         action: "d2-e3".into(),
-        why,
+        why: Box::new(why),
     };
     let json = serde_json::to_value(&reason).unwrap();
     assert_eq!(

@@ -75,7 +75,7 @@ struct Live<G> {
 fn illegal(text: &str, why: Option<Why>) -> ErrorReason {
     ErrorReason::IllegalMove {
         action: text.to_string(),
-        why: why.map(rule_broken).unwrap_or_default(),
+        why: Box::new(why.map(rule_broken).unwrap_or_default()),
     }
 }
 
