@@ -40,6 +40,29 @@ describe("a server error", () => {
   });
 });
 
+describe("an illegal move's refusal", () => {
+  const sentence = "illegal action: d2 to e3 is not along a rank or a file";
+  const params = { action: "d2-e3", why: "not_straight", why_params: { from: "d2", to: "e3" } };
+
+  it("says the engine's reason why in the page's language, not the server's English", () => {
+    useMessages("de", catalog("de"), english);
+    const e = new ServerError("illegal_action", sentence, "illegal_move", params);
+    assert.equal(e.message,
+      "'d2-e3' ist hier kein erlaubter Zug. Der Zug von d2 nach e3 verläuft nicht entlang einer Reihe oder Linie.");
+    assert.equal(e.why, "Der Zug von d2 nach e3 verläuft nicht entlang einer Reihe oder Linie.");
+  });
+
+  it("quotes the server's sentence for a reason no catalog words, and says nothing more without one", () => {
+    useMessages("de", catalog("de"), english);
+    const unknown = new ServerError("illegal_action", "illegal action: the stack is not yours", "illegal_move",
+      { action: "c3ne", why: "a_rule_from_a_newer_server" });
+    assert.equal(unknown.message, "'c3ne' ist hier kein erlaubter Zug. illegal action: the stack is not yours");
+    assert.equal(unknown.why, null);
+    const none = new ServerError("illegal_action", "no move 'zz'", "illegal_move", { action: "zz" });
+    assert.equal(none.message, "'zz' ist hier kein erlaubter Zug.");
+  });
+});
+
 describe("Russian counts", () => {
   it("with one, few and many", () => {
     useMessages("ru", catalog("ru"), english);

@@ -12,18 +12,30 @@ export class ServerError extends Error {
   constructor(code, message, reason, params) {
     super(reason ? reasonText(reason, params, message) : message);
     this.code = code;
-    // The server's own sentence, in English: what a page that quotes the engine's words shows.
+    // The server's own sentence, in English: what a page that quotes the engine's words shows
+    // where the engine names no reason its catalog words.
     this.serverMessage = message;
     this.reason = reason;
     this.params = params ?? {};
+    // Why the engine refused a move, in the reader's language (null where it names no reason).
+    this.why = whyText(this.params);
   }
 }
 
 // The text of an error's reason, with its parameters put in; `message`, the server's English
 // sentence, for a reason no catalog has. The reasons named after the codes, which have no finer
-// words of their own, quote that sentence as `{message}`.
-export function reasonText(reason, params, message) {
-  return t(`error.${reason}`, { ...params, message }, message);
+// words of their own, quote that sentence as `{message}`. An illegal move's text goes on with the
+// engine's reason why, in English only where no catalog words that reason.
+export function reasonText(reason, params = {}, message) {
+  const text = t(`error.${reason}`, { ...params, message }, message);
+  if (!params.why) return text;
+  return `${text} ${whyText(params) ?? message}`;
+}
+
+// The engine's reason why an action is illegal (`why`, with its `why_params`), in the reader's
+// language; null where the refusal names none or no catalog words it.
+export function whyText(params) {
+  return params?.why ? t(`why.${params.why}`, params.why_params ?? {}, null) : null;
 }
 
 // An error of the server's, as the REST body or the socket's `error` message carries it.

@@ -21,7 +21,7 @@ use board::Events;
 pub use board::{Board, COLUMNS, Colour, Dir, ROWS, Square, Token};
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
-use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::game::{Explain, Game, Outcome, Seat, SeatSet, Viewer, Why};
 use crate::notation::{Cursor, NotationError};
 use crate::rng::MatchRng;
 
@@ -276,6 +276,27 @@ impl fmt::Display for DrillerError {
 }
 
 impl std::error::Error for DrillerError {}
+
+impl Explain for DrillerError {
+    fn why(&self) -> Why {
+        match self {
+            DrillerError::Notation(e) => Why::new("notation").with("at", e.at),
+            DrillerError::StepCount(steps) => Why::new("step_count")
+                .with("steps", steps)
+                .with("max", MAX_STEPS),
+            DrillerError::OffBoard { step, from, dir } => Why::new("off_board")
+                .with("step", step)
+                .with("from", from)
+                .with("dir", dir),
+            DrillerError::Revisit { step, square } => Why::new("revisit")
+                .with("step", step)
+                .with("square", square),
+            DrillerError::GameOver => Why::new("game_over"),
+            DrillerError::NoSuchSeat(seat) => Why::new("no_such_seat").with("seat", seat),
+            DrillerError::AlreadyChosen(seat) => Why::new("already_chosen").with("seat", seat),
+        }
+    }
+}
 
 /// Why a position cannot be set up from a picture.
 #[derive(Clone, Debug, PartialEq, Eq)]

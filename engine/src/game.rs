@@ -203,6 +203,38 @@ impl<E: Error + 'static> Error for PlayError<E> {
     }
 }
 
+/// Why an action breaks the rules, as a client can word it in its reader's language: a stable
+/// snake_case `code` (`blocked`, `too_far`) and the parameters its text names, each written as
+/// the game writes it (a square `e4`, a number `3`). The English sentence stays the error's
+/// `Display`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Why {
+    pub code: &'static str,
+    pub params: Vec<(&'static str, String)>,
+}
+
+impl Why {
+    pub fn new(code: &'static str) -> Why {
+        Why {
+            code,
+            params: Vec::new(),
+        }
+    }
+
+    /// The same reason with one more parameter.
+    pub fn with(mut self, name: &'static str, value: impl fmt::Display) -> Why {
+        self.params.push((name, value.to_string()));
+        self
+    }
+}
+
+/// An illegal-action error that says its reason as data ([`Why`]), besides its English words.
+/// A code means one thing with the same parameters in every game that uses it (`game_over`,
+/// `no_piece` with its `square`): a client words it once, whatever the game.
+pub trait Explain {
+    fn why(&self) -> Why;
+}
+
 /// The contract every game implements.
 ///
 /// Implementations are pure: no I/O, no clock, no randomness except the [`MatchRng`] passed in.
@@ -214,7 +246,7 @@ pub trait Game: Clone + Sized {
     /// What one viewer may see of the state.
     type View: Clone + fmt::Debug;
     /// Why an action breaks the rules.
-    type Illegal: Error + Clone + PartialEq;
+    type Illegal: Error + Clone + PartialEq + Explain;
     /// Why a configuration cannot start a game.
     type ConfigError: Error;
 

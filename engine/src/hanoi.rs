@@ -17,7 +17,7 @@ use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
-use crate::game::{Game, Outcome, Seat, SeatSet, Viewer};
+use crate::game::{Explain, Game, Outcome, Seat, SeatSet, Viewer, Why};
 use crate::notation::NotationError;
 use crate::rng::MatchRng;
 
@@ -259,6 +259,36 @@ impl fmt::Display for HanoiError {
 }
 
 impl std::error::Error for HanoiError {}
+
+impl Explain for HanoiError {
+    fn why(&self) -> Why {
+        match self {
+            HanoiError::Notation(e) => Why::new("notation").with("at", e.at),
+            HanoiError::OffBoard { at, row, diag } => Why::new("not_a_cell")
+                .with("at", at)
+                .with("square", format!("{row}{diag}")),
+            HanoiError::Stacking { at, error } => {
+                Why::new("stacking").with("at", at).with("error", error)
+            }
+            HanoiError::GameOver => Why::new("game_over"),
+            HanoiError::NoStack(cell) => Why::new("no_stack").with("square", cell),
+            HanoiError::NotYourStack { cell, owner } => Why::new("not_your_stack")
+                .with("square", cell)
+                .with("owner", owner),
+            HanoiError::SplitUnfinished { splitting, from } => Why::new("split_unfinished")
+                .with("splitting", splitting)
+                .with("from", from),
+            HanoiError::OffEdge { from, dir } => {
+                Why::new("off_edge").with("from", from).with("dir", dir)
+            }
+            HanoiError::NoLanding { disc, from, dir } => Why::new("no_line_landing")
+                .with("disc", disc)
+                .with("from", from)
+                .with("dir", dir),
+            HanoiError::MustMove(colour) => Why::new("must_move").with("colour", colour),
+        }
+    }
+}
 
 /// Why a position cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq)]

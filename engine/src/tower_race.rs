@@ -23,7 +23,7 @@ use action::{SEATS, SizeSet};
 use board::{Layout, MAX_TILES};
 
 use crate::catalog::{Catalog, CatalogError, check_variant};
-use crate::game::{Game, MAX_SEATS, Outcome, Seat, SeatSet, Viewer};
+use crate::game::{Explain, Game, MAX_SEATS, Outcome, Seat, SeatSet, Viewer, Why};
 use crate::notation::NotationError;
 use crate::rng::MatchRng;
 
@@ -422,6 +422,62 @@ impl fmt::Display for TowerRaceError {
 }
 
 impl std::error::Error for TowerRaceError {}
+
+impl Explain for TowerRaceError {
+    fn why(&self) -> Why {
+        match self {
+            TowerRaceError::Notation(e) => Why::new("notation").with("at", e.at),
+            TowerRaceError::NoSuchTile { name, side } => Why::new("no_such_tile")
+                .with("name", name)
+                .with("side", side),
+            TowerRaceError::GameOver => Why::new("game_over"),
+            TowerRaceError::NotToAct { seat, stage } => Why::new("not_to_act")
+                .with("seat", seat)
+                .with("stage", stage),
+            TowerRaceError::WrongTime { action, stage } => Why::new("wrong_time")
+                .with("action", action)
+                .with("stage", stage),
+            TowerRaceError::NoSuchPyramid { size, pyramids } => Why::new("no_such_pyramid")
+                .with("size", size)
+                .with("pyramids", pyramids),
+            TowerRaceError::Finished(pyramid) => Why::new("finished").with("pyramid", pyramid),
+            TowerRaceError::StillCovered { pyramid, by } => Why::new("still_covered")
+                .with("pyramid", pyramid)
+                .with("by", by),
+            TowerRaceError::Captured { pyramid, tile, by } => Why::new("captured")
+                .with("pyramid", pyramid)
+                .with("tile", tile)
+                .with("by", by),
+            TowerRaceError::Overshoot {
+                pyramid,
+                roll,
+                needed,
+            } => Why::new("overshoot")
+                .with("pyramid", pyramid)
+                .with("roll", roll)
+                .with("needed", needed),
+            TowerRaceError::EndOrder { pyramid, first } => Why::new("end_order")
+                .with("pyramid", pyramid)
+                .with("first", first),
+            TowerRaceError::Blocked { pyramid, tile, by } => Why::new("bigger_on_tile")
+                .with("pyramid", pyramid)
+                .with("tile", tile)
+                .with("by", by),
+            TowerRaceError::AlreadyRefused { pyramid, tile, by } => Why::new("already_refused")
+                .with("pyramid", pyramid)
+                .with("tile", tile)
+                .with("by", by),
+            TowerRaceError::MustMove { pyramid, roll } => Why::new("pyramid_can_move")
+                .with("pyramid", pyramid)
+                .with("roll", roll),
+            TowerRaceError::NoCaptor { mine, theirs } => Why::new("no_captor")
+                .with("mine", mine)
+                .with("theirs", theirs),
+            TowerRaceError::NoRefusals => Why::new("no_refusals"),
+            TowerRaceError::RefusedLast(seat) => Why::new("refused_last").with("seat", seat),
+        }
+    }
+}
 
 /// A position to start from, for tests and analysis: where every pyramid is, who is to move with
 /// which roll, and the refusal penalties.

@@ -6,7 +6,7 @@
 //! test the contract.
 
 use engine::MatchRng;
-use engine::game::{Game, Outcome, PlayError, Seat, SeatSet, Viewer, replay};
+use engine::game::{Explain, Game, Outcome, PlayError, Seat, SeatSet, Viewer, Why, replay};
 use engine::playout::random_playout;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +55,12 @@ impl std::fmt::Display for Wrong {
 }
 
 impl std::error::Error for Wrong {}
+
+impl Explain for Wrong {
+    fn why(&self) -> Why {
+        Why::new("wrong")
+    }
+}
 
 fn seat(i: usize) -> Seat {
     Seat::new(i).unwrap()

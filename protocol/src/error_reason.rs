@@ -2,9 +2,24 @@
 //! parameters, from which a client writes the message in its reader's language. Each reason
 //! belongs to one code, so a client that knows only the codes acts as before.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::ErrorCode;
+
+/// The rule an action breaks, as the engine names it: a stable code (`blocked`, `too_far`) and
+/// its parameters (`square`, `limit`), from which a client words it (`why.<code>`). Absent
+/// (`why` is `None`) where the text is no action of the game at all. Sent inside the refusal's
+/// `params` as `"why"` and `"why_params"`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RuleBroken {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub why_params: BTreeMap<String, String>,
+}
 
 /// A refusal's stable reason and its parameters, sent as `"reason": "seat_taken"` and
 /// `"params": {"seat": 1}` (no `params` for a reason that has none). The first reasons are
@@ -120,9 +135,13 @@ pub enum ErrorReason {
     MatchNotStarted,
     MatchOver,
     TimeRanOut,
-    /// `action` is not legal here (or not an action of this game at all).
+    /// `action` is not legal here (or not an action of this game at all), for the engine's
+    /// reason `why` where it gives one.
     IllegalMove {
         action: String,
+        // Boxed: every error carries an `ErrorReason`, which this would make twice as large.
+        #[serde(flatten)]
+        why: Box<RuleBroken>,
     },
     AbortAfterMoves,
     AbortSecondGame,
@@ -172,6 +191,15 @@ pub enum ErrorReason {
     },
 
     // Load and the cluster.
+    /// Action `index` (from 1) of an analysis request, `action`, is not legal where it stands,
+    /// for the engine's reason `why` where it gives one.
+    IllegalInLine {
+        index: u32,
+        action: String,
+        // Boxed: every error carries an `ErrorReason`, which this would make twice as large.
+        #[serde(flatten)]
+        why: Box<RuleBroken>,
+    },
     /// Every analysis thread is busy: try again in `seconds`.
     AnalysisBusy {
         seconds: u64,
@@ -262,6 +290,7 @@ impl ErrorReason {
             | R::TournamentTooFew { .. }
             | R::TournamentNotRegistering => ErrorCode::Conflict,
             R::IllegalAction | R::IllegalMove { .. } => ErrorCode::IllegalAction,
+            R::IllegalInLine { .. } => ErrorCode::BadRequest,
             R::GameOver | R::MatchOver | R::TimeRanOut => ErrorCode::GameOver,
             R::RateLimited { .. }
             | R::LoginLocked { .. }

@@ -16,7 +16,7 @@ pub use client::{
     CLIENT_TYPES, CORRESPONDENCE_DAYS, ChallengeSpec, ClientMessage, ClockSpec, CreateMatch,
     DAY_MS, SeatAct, SeatCommand, TimeControl, Visibility,
 };
-pub use error_reason::ErrorReason;
+pub use error_reason::{ErrorReason, RuleBroken};
 pub use rest::*;
 pub use server::{
     Ack, Challenge, ChallengeEnd, ChatChannel, ChatMessage, ErrorBody, ErrorCode, MatchEvent,

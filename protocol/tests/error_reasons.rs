@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use protocol::ErrorReason as R;
+use protocol::RuleBroken;
 use serde_json::Value;
 
 const DOC: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/protocol.md"));
@@ -90,6 +91,7 @@ fn examples() -> Vec<(R, &'static str)> {
         (
             R::IllegalMove {
                 action: "d1-d9".into(),
+                why: Box::default(),
             },
             "illegal_move",
         ),
@@ -134,6 +136,14 @@ fn examples() -> Vec<(R, &'static str)> {
         (R::TournamentNotRegistering, "tournament_not_registering"),
         (R::TournamentCreatorOnly, "tournament_creator_only"),
         (R::TournamentsPerDay { limit: 3 }, "tournaments_per_day"),
+        (
+            R::IllegalInLine {
+                index: 2,
+                action: "d1-d9".into(),
+                why: Box::default(),
+            },
+            "illegal_in_line",
+        ),
         (R::AnalysisBusy { seconds: 5 }, "analysis_busy"),
         (R::TooManyMessages, "too_many_messages"),
         (R::TooManySockets { most: 3 }, "too_many_sockets"),
@@ -225,6 +235,7 @@ fn covered(reason: &R) {
         R::TournamentNotRegistering => {}
         R::TournamentCreatorOnly => {}
         R::TournamentsPerDay { .. } => {}
+        R::IllegalInLine { .. } => {}
         R::AnalysisBusy { .. } => {}
         R::TooManyMessages => {}
         R::TooManySockets { .. } => {}
@@ -300,4 +311,33 @@ fn the_doc_lists_every_reason_with_its_params_and_error_code() {
             "{code}: the doc's error code"
         );
     }
+}
+
+/// The engine's reason rides in the refusal's `params`, beside the action, and only where the
+/// engine gives one: a client that knows only `action` reads the refusal as before.
+#[test]
+fn an_illegal_move_carries_the_engines_reason_in_its_params() {
+    let why = RuleBroken {
+        why: Some("not_straight".into()),
+        why_params: [("from", "d2"), ("to", "e3")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+    };
+    let reason = R::IllegalMove {
+        action: "d2-e3".into(),
+        why: Box::new(why),
+    };
+    let json = serde_json::to_value(&reason).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "reason": "illegal_move",
+            "params": {
+                "action": "d2-e3",
+                "why": "not_straight",
+                "why_params": {"from": "d2", "to": "e3"}
+            }
+        })
+    );
+    assert_eq!(serde_json::from_value::<R>(json).unwrap(), reason);
 }

@@ -194,6 +194,14 @@ async fn a_german_visitor_is_told_in_german_why_a_typed_move_is_refused() {
             refused.starts_with("d2-e3 ist hier nicht erlaubt: "),
             "{refused}"
         );
+        // The engine's reason too, in German: not its English sentence.
+        assert!(
+            refused.ends_with(
+                ": Der Zug von d2 nach e3 verläuft nicht entlang einer Reihe oder Linie."
+            ),
+            "{refused}"
+        );
+        assert!(!refused.contains("not along a rank or a file"), "{refused}");
         assert_eq!(piece_on(&b, "d2").await, json!("t"));
         shots(&b, &format!("refused-de-{name}")).await;
         only_the_refusal_logged(&b).await;

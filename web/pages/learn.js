@@ -129,7 +129,7 @@ export default async function render(root, params, app) {
       if (ticket !== asked) return;
       state = answered(state, "illegal");
       fill(answer, el("p", { class: "learn-illegal", "data-testid": "learn-illegal" },
-        t("learn.illegal", { move: action, reason: refused ? engineReason(refused.serverMessage ?? refused.message) : t("learn.not-now") })));
+        t("learn.illegal", { move: action, reason: refused ? refused.why ?? engineReason(refused.serverMessage ?? refused.message) : t("learn.not-now") })));
       return;
     }
     const verdict = judge(current, action);

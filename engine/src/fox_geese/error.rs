@@ -5,6 +5,7 @@ use std::fmt;
 use super::Side;
 use super::notation::Expected;
 use super::point::Point;
+use crate::game::{Explain, Why};
 use crate::notation::NotationError;
 
 /// Why an action cannot be read or played. Character positions count from 1.
@@ -101,6 +102,38 @@ impl fmt::Display for FoxGeeseError {
 }
 
 impl std::error::Error for FoxGeeseError {}
+
+impl Explain for FoxGeeseError {
+    fn why(&self) -> Why {
+        match self {
+            FoxGeeseError::Notation(e) => Why::new("notation").with("at", e.at),
+            FoxGeeseError::OffBoard { at, file, rank } => Why::new("not_on_cross")
+                .with("at", at)
+                .with("point", format!("{file}{rank}")),
+            FoxGeeseError::NoLanding { from } => Why::new("no_landing").with("from", from),
+            FoxGeeseError::GameOver => Why::new("game_over"),
+            FoxGeeseError::NoPiece(point) => Why::new("no_piece").with("square", point),
+            FoxGeeseError::NotYourPiece { point, owner } => Why::new("not_your_piece")
+                .with("square", point)
+                .with("side", owner),
+            FoxGeeseError::Occupied(point) => Why::new("occupied").with("square", point),
+            FoxGeeseError::NotAdjacent { from, to } => {
+                Why::new("not_adjacent").with("from", from).with("to", to)
+            }
+            FoxGeeseError::GooseBackward { from, to } => {
+                Why::new("goose_backward").with("from", from).with("to", to)
+            }
+            FoxGeeseError::GooseChain { from } => Why::new("goose_chain").with("from", from),
+            FoxGeeseError::StepInChain { from, to } => {
+                Why::new("step_in_chain").with("from", from).with("to", to)
+            }
+            FoxGeeseError::BadJump { from, over, to } => Why::new("bad_jump")
+                .with("from", from)
+                .with("over", over)
+                .with("to", to),
+        }
+    }
+}
 
 /// Why a position cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@ use super::bitboard::Bits;
 use super::board::Board;
 use super::position::Position;
 use super::square::{Coord, Dir, Move, Piece, Side, Square};
+use crate::game::{Explain, Why};
 use crate::rng::MatchRng;
 
 /// Why a move is not legal in a position.
@@ -81,6 +82,42 @@ impl fmt::Display for IllegalMove {
 }
 
 impl std::error::Error for IllegalMove {}
+
+impl Explain for IllegalMove {
+    fn why(&self) -> Why {
+        match self {
+            IllegalMove::GameOver => Why::new("game_over"),
+            IllegalMove::OffBoard => Why::new("off_board"),
+            IllegalMove::NoPiece(square) => Why::new("no_piece").with("square", square),
+            IllegalMove::NotYourPiece { square, side } => Why::new("not_your_piece")
+                .with("square", square)
+                .with("side", side),
+            IllegalMove::NoMovement(square) => Why::new("no_movement").with("square", square),
+            IllegalMove::NotStraight { from, to } => {
+                Why::new("not_straight").with("from", from).with("to", to)
+            }
+            IllegalMove::Blocked(square) => Why::new("blocked").with("square", square),
+            IllegalMove::CannotPass { piece, square } => Why::new("cannot_pass")
+                .with("piece", piece_code(*piece))
+                .with("square", square),
+            IllegalMove::CannotStop { piece, square } => Why::new("cannot_stop")
+                .with("piece", piece_code(*piece))
+                .with("square", square),
+            IllegalMove::TooFar { piece, limit } => Why::new("too_far")
+                .with("piece", piece_code(*piece))
+                .with("limit", limit),
+        }
+    }
+}
+
+/// A piece's kind as a reason's parameter names it.
+fn piece_code(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Attacker => "attacker",
+        Piece::Defender => "defender",
+        Piece::King => "king",
+    }
+}
 
 fn piece_name(piece: Piece) -> &'static str {
     match piece {
@@ -430,5 +467,63 @@ mod tests {
                 checks_agree::<Wide>(rules);
             }
         }
+    }
+
+    #[test]
+    fn every_illegal_move_has_its_own_stable_code_and_names_its_squares() {
+        let e4 = Coord { file: 4, rank: 3 };
+        let f5 = Coord { file: 5, rank: 4 };
+        let king = Piece::King;
+        let every = [
+            IllegalMove::GameOver,
+            IllegalMove::OffBoard,
+            IllegalMove::NoPiece(e4),
+            IllegalMove::NotYourPiece {
+                square: e4,
+                side: Side::Defenders,
+            },
+            IllegalMove::NoMovement(e4),
+            IllegalMove::NotStraight { from: e4, to: f5 },
+            IllegalMove::Blocked(e4),
+            IllegalMove::CannotPass {
+                piece: king,
+                square: e4,
+            },
+            IllegalMove::CannotStop {
+                piece: king,
+                square: e4,
+            },
+            IllegalMove::TooFar {
+                piece: king,
+                limit: 3,
+            },
+        ];
+        let codes: Vec<&str> = every.iter().map(|e| e.why().code).collect();
+        // The codes are the client's catalog keys (`why.<code>`): renaming one loses its words.
+        assert_eq!(
+            codes,
+            [
+                "game_over",
+                "off_board",
+                "no_piece",
+                "not_your_piece",
+                "no_movement",
+                "not_straight",
+                "blocked",
+                "cannot_pass",
+                "cannot_stop",
+                "too_far",
+            ]
+        );
+        let distinct: std::collections::BTreeSet<_> = codes.iter().collect();
+        assert_eq!(distinct.len(), every.len());
+        assert_eq!(
+            every[5].why().params,
+            [("from", "e4".to_string()), ("to", "f5".to_string())]
+        );
+        assert_eq!(
+            every[9].why().params,
+            [("piece", "king".to_string()), ("limit", "3".to_string())]
+        );
     }
 }

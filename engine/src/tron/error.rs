@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::board::{Cell, Line, Turn};
 use super::cards::{Phase, Special};
-use crate::game::Seat;
+use crate::game::{Explain, Seat, Why};
 
 /// What already uses a line, so that no crusher may go there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -156,6 +156,53 @@ impl fmt::Display for TronError {
 }
 
 impl std::error::Error for TronError {}
+
+impl Explain for TronError {
+    fn why(&self) -> Why {
+        match self {
+            TronError::NotYourTurn(seat) => Why::new("not_your_turn").with("seat", seat),
+            TronError::WrongStage { awaiting, got } => Why::new("wrong_stage")
+                .with("awaiting", awaiting)
+                .with("got", got),
+            TronError::OffBoard { cell, size } => Why::new("off_board")
+                .with("square", cell)
+                .with("size", size),
+            TronError::LineOffBoard { line, size } => Why::new("line_off_board")
+                .with("line", line)
+                .with("size", size),
+            TronError::Occupied(cell) => Why::new("occupied").with("square", cell),
+            TronError::BoxedIn(cell) => Why::new("boxed_in").with("square", cell),
+            TronError::TailNotBeside { head, tail } => Why::new("tail_not_beside")
+                .with("head", head)
+                .with("tail", tail),
+            TronError::TailAcrossCrusher { head, tail } => Why::new("tail_across_crusher")
+                .with("head", head)
+                .with("tail", tail),
+            TronError::NotInHand(card) => Why::new("not_in_hand").with("card", card),
+            TronError::NoTailToCut(cell) => Why::new("no_tail_to_cut").with("square", cell),
+            TronError::WrongTurn { card, tried } => Why::new("wrong_turn")
+                .with("card", card)
+                .with("tried", tried),
+            TronError::Distance {
+                phase,
+                distance,
+                min,
+                max,
+            } => Why::new("distance")
+                .with("phase", phase)
+                .with("distance", distance)
+                .with("min", min)
+                .with("max", max),
+            TronError::Keep { length, tail } => {
+                Why::new("keep").with("length", length).with("tail", tail)
+            }
+            TronError::LineTaken { line, .. } => Why::new("line_taken").with("line", line),
+            TronError::ReserveFirst => Why::new("reserve_first"),
+            TronError::MoveOne => Why::new("move_one"),
+            TronError::NoCrusherOn(line) => Why::new("no_crusher_on").with("line", line),
+        }
+    }
+}
 
 /// Why a configuration or an explicit position cannot start a game.
 #[derive(Clone, Debug, PartialEq, Eq)]

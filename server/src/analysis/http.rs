@@ -71,13 +71,25 @@ async fn prepare(
     } = &mut position;
     for (index, a) in checked.actions.iter().enumerate() {
         hosted.play(a.seat, &a.action).map_err(|e| {
-            bad(format!(
+            let message = format!(
                 "action {} (seat {}: {}): {}",
                 index + 1,
                 a.seat,
                 a.action,
                 e.message
-            ))
+            );
+            match e.reason {
+                // The engine's reason goes on, for the client to word (a lesson's refusal).
+                ErrorReason::IllegalMove { action, why } => ApiError::new(
+                    ErrorReason::IllegalInLine {
+                        index: index as u32 + 1,
+                        action,
+                        why,
+                    },
+                    message,
+                ),
+                _ => bad(message),
+            }
         })?;
     }
     let to_act = hosted.to_act();

@@ -3,11 +3,12 @@
 
 use engine::ai::{Budget, Level};
 use engine::catalog::Insights;
-use engine::game::{PlayError, Viewer};
+use engine::game::{Explain, PlayError, Viewer, Why};
 use engine::registry::{GAME_IDS, GameTask, Hostable, with_game};
 use engine::{MatchRng, Seat};
 use protocol::{
-    AnalysisInsights, ErrorReason, EscapeRoute, GameInfo, SeatAction, ThreatenedPiece, VariantInfo,
+    AnalysisInsights, ErrorReason, EscapeRoute, GameInfo, RuleBroken, SeatAction, ThreatenedPiece,
+    VariantInfo,
 };
 use serde_json::Value;
 
@@ -69,10 +70,22 @@ struct Live<G> {
     rng: MatchRng,
 }
 
-/// The refusal of a typed action that this game does not take here.
-fn illegal(text: &str) -> ErrorReason {
+/// The refusal of a typed action that this game does not take here, for the engine's reason
+/// where the text is an action of the game (`None` where it is not).
+fn illegal(text: &str, why: Option<Why>) -> ErrorReason {
     ErrorReason::IllegalMove {
         action: text.to_string(),
+        why: Box::new(why.map(rule_broken).unwrap_or_default()),
+    }
+}
+
+/// The engine's reason as the wire carries it.
+fn rule_broken(why: Why) -> RuleBroken {
+    RuleBroken {
+        why: Some(why.code.to_string()),
+        why_params: (why.params.into_iter())
+            .map(|(name, value)| (name.to_string(), value))
+            .collect(),
     }
 }
 
@@ -99,15 +112,15 @@ impl<G: Hostable> Hosted for Live<G> {
         let action = self
             .game
             .parse_action(text)
-            .map_err(|e| ApiError::new(illegal(text), e.to_string()))?;
+            .map_err(|e| ApiError::new(illegal(text, None), e.to_string()))?;
         self.game.play(seat, &action, &mut self.rng).map_err(|e| {
-            let reason = match e {
+            let reason = match &e {
                 PlayError::GameOver => ErrorReason::MatchOver,
                 PlayError::NotYourTurn(_) => ErrorReason::NotYourTurn,
                 PlayError::NoSuchSeat(s) => ErrorReason::NoSuchSeat {
                     seat: s.index() as u8,
                 },
-                PlayError::Illegal(_) => illegal(text),
+                PlayError::Illegal(e) => illegal(text, Some(e.why())),
             };
             ApiError::new(reason, e.to_string())
         })?;
@@ -430,11 +443,16 @@ mod tests {
         assert_eq!(err.code, ErrorCode::IllegalAction);
         assert_eq!(
             err.reason,
-            illegal("zz"),
-            "the text is the reason's parameter"
+            illegal("zz", None),
+            "the text is the reason's parameter; it is no move, so the engine says no more"
         );
         let err = g.play(1, "f4-f1").unwrap_err();
         assert_eq!(err.code, ErrorCode::IllegalAction, "{err}");
+        let ErrorReason::IllegalMove { why, .. } = &err.reason else {
+            panic!("{err:?}")
+        };
+        assert_eq!(why.why.as_deref(), Some("blocked"), "{err}");
+        assert_eq!(why.why_params["square"], "f2", "{err}");
         assert_eq!(g.view(None)["plies"], 1);
         assert!(host("chess", "x", 2, 0).is_err());
         assert!(host("tafl", "copenhagen", 3, 0).is_err());
