@@ -65,19 +65,19 @@ impl Store {
         after: Option<After>,
         limit: i64,
     ) -> StoreResult<Vec<OpenGame>> {
+        // A row comparison, which the index's range starts at: each page reads only its own
+        // entries, however far into the month it is.
         let (start, end) = month.span_ms();
         let after = after.unwrap_or(After {
             finished_ms: start,
-            id: -1,
+            id: i64::MIN,
         });
         let ids = sqlx::query(
             "SELECT id, finished_ms FROM matches
              WHERE status = 'finished' AND rated = 1 AND hotseat = 0
-               AND finished_ms >= $1 AND finished_ms < $2
-               AND (finished_ms > $3 OR (finished_ms = $3 AND id > $4))
-             ORDER BY finished_ms, id LIMIT $5",
+               AND finished_ms < $1 AND (finished_ms, id) > ($2, $3)
+             ORDER BY finished_ms, id LIMIT $4",
         )
-        .bind(start)
         .bind(end)
         .bind(after.finished_ms)
         .bind(after.id)
