@@ -32,6 +32,7 @@ const routes = {
   games: { page: "games", params: [] },
   analysis: { page: "analysis", params: ["source", "a", "b"] },
   learn: { page: "learn", params: ["game"] },
+  "open-data": { page: "open-data", params: [] },
 };
 
 const app = {

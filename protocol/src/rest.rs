@@ -873,3 +873,28 @@ pub struct ExplorerPosition {
     /// Only each game's first this many plies are counted.
     pub counted_plies: u32,
 }
+
+/// `GET /api/open-data`: the months whose finished rated games can be downloaded, oldest first,
+/// and the licence they are offered under.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OpenData {
+    /// What the operator offers the files under (an SPDX identifier such as `CC0-1.0`, or
+    /// words).
+    pub licence: String,
+    pub months: Vec<OpenDataMonth>,
+}
+
+/// One month's files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OpenDataMonth {
+    /// `YYYY-MM`, in UTC.
+    pub month: String,
+    /// Finished rated games that month.
+    pub games: u64,
+    /// The path of its records (`/api/open-data/2026-11/records.txt`).
+    pub records: String,
+    /// The path of its table, a CSV row per seat (`/api/open-data/2026-11/games.csv`).
+    pub table: String,
+}

@@ -13,7 +13,7 @@ use protocol::{
     AddEntrant, AnalysisPosition, AnalysisReply, AnalysisRequest, Ban, ChatHistory, ChatReport,
     ClientMessage, CreateTournament, Credentials, ErrorBody, ErrorCode, ExplorerPosition, GameInfo,
     GameRules, Health, Leaderboard, LiveMatch, MatchEvent, MatchRecord, MatchReplay, MatchSummary,
-    OngoingMatch, PlayerProfile, PlayerRef, QueuePool, Report, SecurityEvent, Series,
+    OngoingMatch, OpenData, PlayerProfile, PlayerRef, QueuePool, Report, SecurityEvent, Series,
     ServerMessage, Session, Settings, TournamentDetails, TournamentSummary, VacationState,
     VacationSwitch, VariantPreview,
 };
@@ -402,6 +402,9 @@ fn check(example: &Example, seen: &mut Seen) -> Result<(), String> {
         }
         "AnalysisPosition" => {
             round_trip::<AnalysisPosition>(json, true)?;
+        }
+        "OpenData" => {
+            round_trip::<OpenData>(json, true)?;
         }
         "ExplorerPosition" => {
             round_trip::<ExplorerPosition>(json, true)?;

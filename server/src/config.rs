@@ -128,6 +128,10 @@ pub struct Config {
     /// address (set it only behind a proxy that writes the header, or clients could forge it).
     #[arg(long, env = "TAFL_CLIENT_IP_HEADER")]
     pub client_ip_header: Option<axum::http::HeaderName>,
+    /// The licence the open data files (every finished rated game, by month) are offered under,
+    /// shown with them: an SPDX identifier or words.
+    #[arg(long, env = "TAFL_OPEN_DATA_LICENCE", default_value = "CC0-1.0")]
+    pub open_data_licence: String,
     /// Other origins whose pages may call the API from a browser (CORS), comma-separated, as
     /// `https://club.example`; `*` allows any. Unset: same-origin pages only.
     #[arg(long, env = "TAFL_CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
@@ -293,10 +297,29 @@ pub enum Operation {
         #[command(subcommand)]
         action: AdminAction,
     },
+    /// The open data files, on the database of `--database-url`.
+    OpenData {
+        #[command(subcommand)]
+        action: OpenDataAction,
+    },
     /// The opening explorer, on the database of `--database-url`.
     Explorer {
         #[command(subcommand)]
         action: ExplorerAction,
+    },
+}
+
+#[derive(Subcommand, Clone, Debug)]
+pub enum OpenDataAction {
+    /// Writes a month's finished rated games to a folder, as `GET /api/open-data` serves them:
+    /// `tafl-YYYY-MM-records.txt` and `tafl-YYYY-MM-games.csv`.
+    Export {
+        /// The month, `YYYY-MM`, in UTC.
+        #[arg(long)]
+        month: String,
+        /// The folder to write to (made if missing).
+        #[arg(long, default_value = ".")]
+        dir: std::path::PathBuf,
     },
 }
 

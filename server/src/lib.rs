@@ -19,6 +19,7 @@ pub mod lobby;
 pub mod matches;
 pub mod metrics;
 pub mod offers;
+pub mod open_data;
 pub mod openapi;
 pub mod origin;
 pub mod policy;
@@ -68,6 +69,7 @@ pub fn app(state: AppState) -> Router {
         .merge(series::http::routes())
         .merge(analysis::http::routes())
         .merge(explorer::http::routes())
+        .merge(open_data::http::routes())
         .merge(chat::http::routes())
         .merge(rules::routes())
         .merge(web::routes())

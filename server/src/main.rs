@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 
 use clap::Parser;
-use server::config::{AdminAction, Config, ExplorerAction, LogFormat, Operation};
+use server::config::{AdminAction, Config, ExplorerAction, LogFormat, OpenDataAction, Operation};
 use tracing_subscriber::EnvFilter;
 
 /// Every move allocates many small, short-lived buffers (frames, JSON, channel messages);
@@ -38,6 +38,21 @@ async fn main() -> std::process::ExitCode {
             }
             Err(e) => {
                 eprintln!("server explorer rebuild: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(Operation::OpenData {
+        action: OpenDataAction::Export { month, dir },
+    }) = &config.command
+    {
+        return match server::open_data::export::export(&config.database_url, month, dir).await {
+            Ok(done) => {
+                println!("{done}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("server open-data export: {e}");
                 std::process::ExitCode::FAILURE
             }
         };

@@ -55,6 +55,8 @@ use crate::state::AppState;
         crate::analysis::http::analyse,
         crate::analysis::http::position_only,
         crate::explorer::http::explore,
+        crate::open_data::http::months,
+        crate::open_data::http::download,
         crate::accounts::moderation::ban,
         crate::accounts::moderation::unban,
         crate::accounts::moderation::security_events,

@@ -176,6 +176,11 @@ fn pages(w: &World) -> Vec<(String, String, String)> {
             ".page table".into(),
         ),
         (
+            "open-data".into(),
+            "#/open-data".into(),
+            by_testid("open-data-licence"),
+        ),
+        (
             "player-self".into(),
             format!("#/player/{}", w.alice.player.id.0),
             by_testid("player-matches"),

@@ -45,6 +45,7 @@ export default async function render(root, params, app) {
         body),
       message,
       el("div", { class: "row" }, prev, pageLabel, next)),
+    el("p", {}, el("a", { href: "#/open-data", "data-testid": "open-data-link" }, t("open-data.link"))),
   );
 
   async function load() {

@@ -364,10 +364,8 @@ async fn record_file(
             format!("match {id} is not over: its record can be downloaded once it ends"),
         ));
     }
-    let (name, text) = match game_record(&mut *fresh_game(&m)?, &m) {
-        Some(record) => (format!("match-{id}.{}.txt", record.format), record.text),
-        None => (format!("match-{id}.actions.txt"), action_lines(&m)),
-    };
+    let (format, text) = record_of(&m)?;
+    let name = format!("match-{id}.{format}.txt");
     let disposition = format!("attachment; filename=\"{name}\"");
     Ok((
         [
@@ -380,6 +378,15 @@ async fn record_file(
         text,
     )
         .into_response())
+}
+
+/// A match's record: the name of its format (`opentafl`; `actions` for a game without an
+/// interchange notation, whose record is its actions, one a line) and its text.
+pub fn record_of(m: &StoredMatch) -> ApiResult<(String, String)> {
+    Ok(match game_record(&mut *fresh_game(m)?, m) {
+        Some(record) => (record.format, record.text),
+        None => ("actions".to_string(), action_lines(m)),
+    })
 }
 
 /// A match's actions, one a line: `<seat name>: <action>`.
