@@ -130,6 +130,8 @@ export default async function render(root, params, app) {
       state = answered(state, "illegal");
       fill(answer, el("p", { class: "learn-illegal", "data-testid": "learn-illegal" },
         t("learn.illegal", { move: action, reason: refused ? refused.why ?? engineReason(refused.serverMessage ?? refused.message) : t("learn.not-now") })));
+      // On a phone the answer sits below the board and the move box: brought into view.
+      answer.scrollIntoView({ block: "nearest" });
       return;
     }
     const verdict = judge(current, action);
