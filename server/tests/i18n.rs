@@ -2,8 +2,9 @@
 //! tree: every language has every English key, in English's order, with the same placeholders
 //! and its own plural forms; every key the client asks for exists; no English key is left that
 //! nothing asks for; every language names every game, variant, time control and AI level the
-//! server has; and every language words every error reason the server sends (as
-//! `docs/protocol.md` lists them), with the reason's parameters.
+//! server has; every language words every error reason the server sends (as
+//! `docs/protocol.md` lists them), with the reason's parameters; and English words every reason
+//! the engine gives for an illegal action (`why.<code>`), with parameters the engine sets.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -243,5 +244,63 @@ fn every_language_words_every_error_reason_with_its_params() {
             words.remove("message");
             assert_eq!(&words, params, "{language}: the parameters of {key}");
         }
+    }
+}
+
+/// Every reason the engine gives for an illegal action (`Why::new("code")` in `engine/src`),
+/// with the names of the parameters each use of it sets (its chained `.with("name", ..)` calls,
+/// up to the next reason or the end of the `why` function).
+fn engine_reasons() -> Vec<(String, BTreeSet<String>)> {
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    walk(&web().join("../engine/src"), &mut sources);
+    let quoted = |text: &str| text.split_once('"').map(|(name, _)| name.to_string());
+    let mut reasons = Vec::new();
+    for source in &sources {
+        for use_ in source.split("Why::new(\"").skip(1) {
+            let code = quoted(use_).unwrap();
+            // `fn why` closes at four spaces' indent, after its last reason.
+            let use_ = use_.split("\n    }").next().unwrap();
+            let params = use_.split(".with(\"").skip(1).filter_map(quoted);
+            reasons.push((code, params.collect()));
+        }
+    }
+    reasons
+}
+
+/// Every reason the engine gives for an illegal action has its words in English (`why.<code>`),
+/// so that the client shows none of the server's English sentences, and those words use only
+/// parameters that every game giving the reason sets.
+#[test]
+fn every_engine_reason_has_its_words_with_params_the_engine_sets() {
+    let reasons = engine_reasons();
+    assert!(reasons.len() > 50, "{reasons:?}");
+    assert!(reasons.contains(&(
+        "no_piece".to_string(),
+        BTreeSet::from(["square".to_string()])
+    )));
+    let english = catalog("en");
+    let missing: BTreeSet<_> = reasons
+        .iter()
+        .map(|(code, _)| format!("why.{code}"))
+        .filter(|key| !english.contains_key(key))
+        .collect();
+    assert!(missing.is_empty(), "English words none of {missing:?}");
+    for (code, params) in &reasons {
+        let words = placeholders(&english[&format!("why.{code}")]);
+        let unset: Vec<_> = words.difference(params).collect();
+        assert!(
+            unset.is_empty(),
+            "why.{code} uses {unset:?}, which not every game sets"
+        );
     }
 }
