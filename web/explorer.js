@@ -71,7 +71,7 @@ export function explorerPanel(app, { onPick = null } = {}) {
     const share = shares(move);
     const bar = el("div", { class: "explorer-bar", role: "img", "aria-label": t("explorer.shares", share) },
       ...["attackers", "draws", "defenders"].map((part) =>
-        el("span", { class: `explorer-${part}`, style: `width: ${share[part]}%` }, share[part] >= 20 ? `${share[part]}%` : "")));
+        el("span", { class: `explorer-${part}`, style: `width: ${share[part]}%` }, share[part] >= 30 ? `${share[part]}%` : "")));
     const played = where.next === move.action;
     const tr = el("tr", { "data-testid": `explorer-move-${move.action}`, class: played ? "played" : "" },
       el("td", {}, onPick ? el("a", { href: "#", class: "move" }, move.action) : move.action, played ? el("small", { class: "muted" }, t("explorer.played")) : null),
