@@ -163,6 +163,22 @@ async fn a_months_rated_games_download_as_records_and_a_table() {
         );
         store.close().await;
 
+        // As a browser asks: compressed, the same file.
+        let gzipped = http()
+            .get(format!("http://{addr}{}", files.table))
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+        let mut unzipped = String::new();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(&gzipped.bytes().await.unwrap()[..]),
+            &mut unzipped,
+        )
+        .unwrap();
+        assert_eq!(unzipped, table);
+
         // A month without games: the table's header alone; bad months and files refused.
         assert_eq!(
             get_text(addr, "/api/open-data/2020-01/games.csv").await,

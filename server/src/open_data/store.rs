@@ -118,7 +118,8 @@ impl Store {
 }
 
 /// A month's file, a chunk a page: the header, then each page of games as it is read. Only one
-/// page is held at a time, however many games the month has.
+/// page is held at a time, however many games the month has. Fused: the compression layer
+/// polls a body once more after its end, which a bare unfold panics at.
 pub fn file(
     store: Store,
     month: Month,
@@ -130,7 +131,7 @@ pub fn file(
         After(Option<After>),
         Done,
     }
-    futures_util::stream::unfold(At::Start, move |at| {
+    let pages = futures_util::stream::unfold(At::Start, move |at| {
         let store = store.clone();
         async move {
             let after = match at {
@@ -155,7 +156,8 @@ pub fn file(
                 }
             }
         }
-    })
+    });
+    futures_util::StreamExt::fuse(pages)
 }
 
 /// A stored game as the files show it. A record the engine no longer replays is given as its
