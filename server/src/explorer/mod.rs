@@ -2,7 +2,7 @@
 //! with how those games ended and the players' average rating, in the server's own finished
 //! games (filtered by time control and rating band) and in the bundled masters' games.
 //!
-//! - [`line`]: a game's positions and moves, replayed through the engine (pure);
+//! - [`line`](mod@line): a game's positions and moves, replayed through the engine (pure);
 //! - [`masters`]: the bundled games, counted once in memory;
 //! - [`store`]: the counts of the server's games, kept up to date as games finish, and rebuilt;
 //! - [`indexer`]: the job that counts each finished game once;

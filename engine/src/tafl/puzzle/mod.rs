@@ -1,6 +1,6 @@
 //! Tafl puzzles: positions where the side to move (the solver) has a forced win, or wins a man
 //! by force, within one to five of its moves, with a solution the engine proves unique at every
-//! step of the solver's (see [`prover`] for the proof, `harvest` for where positions come from).
+//! step of the solver's (see `prover` for the proof, `harvest` for where positions come from).
 //!
 //! A [`Puzzle`] is plain data that serialises to one JSON object (one line of
 //! `data/puzzles/puzzles.jsonl`; the format is in `docs/engine.md`, "Puzzles").
