@@ -32,7 +32,7 @@ export default async function render(root, params, app) {
   // Newest first: the month a player looks for is usually the last.
   const rows = [...data.months].reverse().map((m) => el("tr", { "data-testid": `open-data-${m.month}` },
     el("td", {}, m.month),
-    el("td", {}, m.games.toLocaleString()),
+    el("td", { "data-label": t("open-data.games") }, m.games.toLocaleString()),
     el("td", {}, el("a", { href: m.records, download: "" }, t("open-data.records"))),
     el("td", {}, el("a", { href: m.table, download: "" }, t("open-data.table")))));
   root.append(el("div", { class: "card" },
