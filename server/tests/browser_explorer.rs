@@ -12,25 +12,14 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use browser::{Browser, Driver, Screen, WIDE, by_testid};
-use common::{Backend, act, copenhagen_match, fresh_database, get, start, two_guests};
-use protocol::MatchEvent;
+use common::{Backend, copenhagen_match, fresh_database, get, start, two_guests};
 use serde_json::json;
 
 /// A finished casual game on the server, counted by the explorer: its id and moves.
 async fn a_counted_game(addr: SocketAddr) -> (u64, Vec<String>) {
-    let (line, _) = common::short_copenhagen_game();
-    let moves: Vec<String> = line
-        .iter()
-        .map(|m| m.split('x').next().unwrap().to_string())
-        .collect();
     let (_, _, mut a, mut b) = two_guests(addr).await;
     let m = copenhagen_match(&mut a, &mut b, json!({})).await;
-    for (i, mv) in moves.iter().enumerate() {
-        let mover = if i % 2 == 0 { &mut a } else { &mut b };
-        mover.ok(|id| act(id, m, (i % 2) as u8, mv)).await;
-    }
-    a.event_where(m, |e| matches!(e, MatchEvent::Finished { .. }))
-        .await;
+    let moves = common::play_short_game(&mut a, &mut b, m).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     while get(addr, "/api/explorer/tafl/copenhagen").await["total"]["games"] != json!(1) {
         assert!(Instant::now() < deadline, "the game was not counted");

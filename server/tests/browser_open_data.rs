@@ -7,21 +7,13 @@ mod browser;
 mod common;
 
 use browser::{Driver, Screen, WIDE, by_testid};
-use common::{act, rated_match, sqlite_server};
-use protocol::MatchEvent;
+use common::{rated_match, sqlite_server};
 
 #[tokio::test]
 async fn the_open_data_page_lists_the_months_files_and_they_download() {
     let addr = sqlite_server().await;
     let (_, _, mut a, mut b, m) = rated_match(addr, 300_000, 3_000).await;
-    let (line, _) = common::short_copenhagen_game();
-    for (i, mv) in line.iter().enumerate() {
-        let mv = mv.split('x').next().unwrap();
-        let mover = if i % 2 == 0 { &mut a } else { &mut b };
-        mover.ok(|id| act(id, m, (i % 2) as u8, mv)).await;
-    }
-    a.event_where(m, |e| matches!(e, MatchEvent::Finished { .. }))
-        .await;
+    common::play_short_game(&mut a, &mut b, m).await;
     let month = server::open_data::month::Month::of_ms(server::clock::now_ms()).to_string();
 
     let driver = Driver::start().await;

@@ -7,12 +7,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{
-    BACKENDS, Client, act, copenhagen_match, fresh_database, get, http, rated_match, start,
-    two_guests,
-};
-use protocol::{ClientMessage, ExplorerPosition, MatchEvent};
-use serde_json::{Value, json};
+use common::{BACKENDS, copenhagen_match, fresh_database, get, rated_match, start, two_guests};
+use protocol::{ClientMessage, ExplorerPosition};
+use serde_json::json;
 
 async fn explore(addr: std::net::SocketAddr, query: &str) -> ExplorerPosition {
     serde_json::from_value(get(addr, &format!("/api/explorer/tafl/copenhagen?{query}")).await)
@@ -37,30 +34,6 @@ async fn counted(addr: std::net::SocketAddr, games: u64) -> ExplorerPosition {
     }
 }
 
-/// Plays `moves` (seat 0 first) in a match whose seat 0 plays on `a`.
-async fn play(a: &mut Client, b: &mut Client, m: protocol::MatchId, moves: &[String]) {
-    for (i, mv) in moves.iter().enumerate() {
-        let mover = if i % 2 == 0 { &mut *a } else { &mut *b };
-        mover.ok(|id| act(id, m, (i % 2) as u8, mv)).await;
-    }
-}
-
-/// An error answer's status and `code`.
-async fn refused(addr: std::net::SocketAddr, path: &str) -> (u16, String, String) {
-    let response = http()
-        .get(format!("http://{addr}{path}"))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let body: Value = response.json().await.unwrap();
-    (
-        status,
-        body["code"].as_str().unwrap_or("").to_string(),
-        body["message"].as_str().unwrap_or("").to_string(),
-    )
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finished_games_are_counted_once_by_position_result_speed_and_band() {
     for backend in BACKENDS {
@@ -68,20 +41,14 @@ async fn finished_games_are_counted_once_by_position_result_speed_and_band() {
         let addr = start(&url, &[]).await;
 
         // A rated blitz game played to its end on the board.
-        let (line, winner) = common::short_copenhagen_game();
-        let moves: Vec<String> = line
-            .iter()
-            .map(|m| m.split('x').next().unwrap().to_string())
-            .collect();
+        let (_, winner) = common::short_copenhagen_game();
         let (_, _, mut a, mut b, rated) = rated_match(addr, 300_000, 3_000).await;
-        play(&mut a, &mut b, rated, &moves).await;
-        a.event_where(rated, |e| matches!(e, MatchEvent::Finished { .. }))
-            .await;
+        let moves = common::play_short_game(&mut a, &mut b, rated).await;
 
         // A casual untimed game of two moves by the other order, resigned by the defenders.
         let (_, _, mut c, mut d) = two_guests(addr).await;
         let casual = copenhagen_match(&mut c, &mut d, json!({})).await;
-        play(&mut c, &mut d, casual, &moves[..2]).await;
+        common::play_moves(&mut c, &mut d, casual, &moves[..2]).await;
         d.ok(|id| ClientMessage::Resign {
             id,
             match_id: casual,
@@ -196,7 +163,7 @@ async fn the_masters_games_answer_and_bad_requests_are_refused() {
         ),
         ("/api/explorer/tafl/copenhagen?colour=white", "colour"),
     ] {
-        let (status, code, message) = refused(addr, path).await;
+        let (status, code, message) = common::get_refused(addr, path).await;
         assert_eq!(
             (status, code.as_str()),
             (400, "bad_request"),

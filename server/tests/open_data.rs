@@ -8,41 +8,17 @@ mod common;
 use std::net::SocketAddr;
 
 use common::{
-    BACKENDS, Client, act, copenhagen_match, fresh_database, get, get_text, http, rated_match,
-    start, two_guests,
+    BACKENDS, copenhagen_match, fresh_database, get, get_text, http, rated_match, start, two_guests,
 };
-use protocol::{MatchEvent, MatchId, OpenData};
+use protocol::{MatchId, OpenData};
 use serde_json::json;
 use server::open_data::month::Month;
-
-/// Plays the shortest recorded Copenhagen game to its end in `m`.
-async fn play_out(a: &mut Client, b: &mut Client, m: MatchId) {
-    let (line, _) = common::short_copenhagen_game();
-    for (i, mv) in line.iter().enumerate() {
-        let mv = mv.split('x').next().unwrap();
-        let mover = if i % 2 == 0 { &mut *a } else { &mut *b };
-        mover.ok(|id| act(id, m, (i % 2) as u8, mv)).await;
-    }
-    a.event_where(m, |e| matches!(e, MatchEvent::Finished { .. }))
-        .await;
-}
 
 /// A finished rated blitz game: its id and its players' names, seat 0 first.
 async fn rated_game(addr: SocketAddr) -> (MatchId, [String; 2]) {
     let (alice, bjorn, mut a, mut b, m) = rated_match(addr, 300_000, 3_000).await;
-    play_out(&mut a, &mut b, m).await;
+    common::play_short_game(&mut a, &mut b, m).await;
     (m, [alice.player.name, bjorn.player.name])
-}
-
-async fn status_and_code(addr: SocketAddr, path: &str) -> (u16, String) {
-    let response = http()
-        .get(format!("http://{addr}{path}"))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let body: serde_json::Value = response.json().await.unwrap();
-    (status, body["code"].as_str().unwrap_or("").to_string())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -55,7 +31,7 @@ async fn a_months_rated_games_download_as_records_and_a_table() {
         // A casual game is no open data.
         let (_, _, mut c, mut d) = two_guests(addr).await;
         let casual = copenhagen_match(&mut c, &mut d, json!({})).await;
-        play_out(&mut c, &mut d, casual).await;
+        common::play_short_game(&mut c, &mut d, casual).await;
 
         let listing: OpenData = serde_json::from_value(get(addr, "/api/open-data").await).unwrap();
         assert_eq!(listing.licence, "CC0-1.0");
@@ -188,14 +164,10 @@ async fn a_months_rated_games_download_as_records_and_a_table() {
             get_text(addr, "/api/open-data/2020-01/records.txt").await,
             ""
         );
-        assert_eq!(
-            status_and_code(addr, "/api/open-data/2026-13/games.csv").await,
-            (400, "bad_request".to_string())
-        );
-        assert_eq!(
-            status_and_code(addr, "/api/open-data/2026-11/games.xls").await,
-            (404, "not_found".to_string())
-        );
+        let (status, code, _) = common::get_refused(addr, "/api/open-data/2026-13/games.csv").await;
+        assert_eq!((status, code.as_str()), (400, "bad_request"));
+        let (status, code, _) = common::get_refused(addr, "/api/open-data/2026-11/games.xls").await;
+        assert_eq!((status, code.as_str()), (404, "not_found"));
     }
 }
 

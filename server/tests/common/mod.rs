@@ -629,6 +629,45 @@ pub fn short_copenhagen_game() -> (Vec<String>, u8) {
     (moves, winner)
 }
 
+/// The shortest recorded Copenhagen game's moves written plain (`from-to`, no captures).
+pub fn short_copenhagen_moves() -> Vec<String> {
+    let (line, _) = short_copenhagen_game();
+    line.iter()
+        .map(|m| m.split('x').next().unwrap().to_string())
+        .collect()
+}
+
+/// Plays `moves` (seat 0 first) in match `m`, seat 0's on `a` and seat 1's on `b`, each acked.
+pub async fn play_moves(a: &mut Client, b: &mut Client, m: MatchId, moves: &[String]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut *a } else { &mut *b };
+        mover.ok(|id| act(id, m, (i % 2) as u8, mv)).await;
+    }
+}
+
+/// Plays the shortest recorded Copenhagen game in `m` to its end (the `finished` event read on
+/// `a`); returns its moves.
+pub async fn play_short_game(a: &mut Client, b: &mut Client, m: MatchId) -> Vec<String> {
+    let moves = short_copenhagen_moves();
+    play_moves(a, b, m, &moves).await;
+    a.event_where(m, |e| matches!(e, MatchEvent::Finished { .. }))
+        .await;
+    moves
+}
+
+/// A GET's status, and its error body's `code` and `message` (empty when absent).
+pub async fn get_refused(addr: SocketAddr, path: &str) -> (u16, String, String) {
+    let response = http()
+        .get(format!("http://{addr}{path}"))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap();
+    let text = |field: &str| body[field].as_str().unwrap_or("").to_string();
+    (status, text("code"), text("message"))
+}
+
 /// A recorded Copenhagen game of at least `min_moves` moves that the rules end on the board: its
 /// moves (plain `from-to`) and the winning seat.
 pub fn corpus_game(min_moves: usize) -> (Vec<String>, u8) {
